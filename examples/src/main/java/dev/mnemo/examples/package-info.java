@@ -1,0 +1,2 @@
+/** Runnable examples of Mnemo (issue #7). */
+package dev.mnemo.examples;

@@ -1,0 +1,2 @@
+/** The mnemo command line (issue #7). */
+package dev.mnemo.cli;

@@ -1,0 +1,30 @@
+package dev.mnemo;
+
+import java.util.List;
+
+/** Operations for tools and operators: run phases on demand, look inside, roll back, forget. */
+public interface MemoryAdmin {
+
+    /** Scans the rollout sources into the thread registry; returns rows added or changed. */
+    int syncThreads();
+
+    /** Runs Phase 1 synchronously, with the same rules as the startup task. */
+    Phase1Report runPhase1(String currentThreadId);
+
+    /** Runs Phase 2 synchronously, with the same rules as the startup task. */
+    Phase2Report runPhase2();
+
+    /** Deletes stage-1 memories unused for {@code max_unused_days}; returns how many. */
+    int prune();
+
+    MemoryStatus status();
+
+    /** Consolidations kept in the workspace history, newest first. */
+    List<Consolidation> history();
+
+    /** Restores the workspace as that consolidation left it, as a new history entry. */
+    void rollback(String consolidationId);
+
+    /** Forgets everything: stored memories, jobs, the workspace and its history. Threads stay registered. */
+    void clear();
+}

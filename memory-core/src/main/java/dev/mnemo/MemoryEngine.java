@@ -1,0 +1,120 @@
+package dev.mnemo;
+
+import dev.mnemo.internal.engine.EngineBuilder;
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.spi.ConsolidationAgent;
+import dev.mnemo.spi.MemoryEventListener;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.MemoryWorkspace;
+import dev.mnemo.spi.RolloutSource;
+import dev.mnemo.spi.SecretRedactor;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Long-term memory for one agent application. Build it once, share it, close it on shutdown.
+ *
+ * <pre>{@code
+ * try (MemoryEngine memory = MemoryEngine.builder().model(model).build()) {
+ *     memory.startStartupTask(SessionContext.root(threadId));     // returns at once
+ *     String developerInstructions = memory.buildDeveloperInstructions();
+ *     ...
+ *     AssistantMessage shown = memory.processAssistantMessage(threadId, modelAnswer);
+ * }
+ * }</pre>
+ *
+ * <p>All methods are thread-safe.
+ */
+public interface MemoryEngine extends AutoCloseable {
+
+    /** A builder; only a model is needed for the pipeline to run. */
+    static Builder builder() {
+        return new EngineBuilder();
+    }
+
+    /**
+     * Submits the background pipeline for a session that is starting: sync threads, prune, Phase 1
+     * and Phase 2. Returns at once; the work runs on the engine's executor.
+     */
+    StartupTask startStartupTask(SessionContext session);
+
+    /**
+     * The memory part of the developer instructions: how to use the memory folder and the current
+     * summary. Empty when {@code use_memories} is off or there is no summary yet.
+     */
+    String buildDeveloperInstructions();
+
+    /** Strips citation markup from an answer and counts the cited memories as used. */
+    AssistantMessage processAssistantMessage(String threadId, String text);
+
+    ThreadRegistry threads();
+
+    SessionRecorder sessions();
+
+    MemoryTools tools();
+
+    MemoryAdmin admin();
+
+    MemoriesConfig config();
+
+    /**
+     * Waits a bounded time for running work, then cancels it and releases the jobs it owns for
+     * another worker; closes the store and workspace the engine opened itself.
+     */
+    @Override
+    void close();
+
+    /** Configures a {@link MemoryEngine}; {@link #build()} validates everything at once. */
+    interface Builder {
+
+        /** The folder for state, sessions and memories; default {@code $MNEMO_HOME}, else {@code ~/.mnemo}. */
+        Builder home(Path home);
+
+        /** Settings; default {@code <home>/config.toml}'s {@code [memories]} table, else the defaults. */
+        Builder config(MemoriesConfig config);
+
+        /** The model for both phases. */
+        Builder model(LanguageModel model);
+
+        /** The model for Phase 1 only (overrides {@link #model}). */
+        Builder extractionModel(LanguageModel model);
+
+        /** The model for the default consolidation agent only (overrides {@link #model}). */
+        Builder consolidationModel(LanguageModel model);
+
+        /** Replaces the default tool-loop consolidation agent. */
+        Builder consolidationAgent(ConsolidationAgent agent);
+
+        /** The state store; default: the one {@link dev.mnemo.spi.MemoryStoreProvider} on the class path. */
+        Builder store(MemoryStore store);
+
+        /** The workspace; default: the one {@link dev.mnemo.spi.MemoryWorkspaceProvider} on the class path. */
+        Builder workspace(MemoryWorkspace workspace);
+
+        /** Adds a rollout source; the session recorder's own folder is always scanned. */
+        Builder rolloutSource(RolloutSource source);
+
+        /** Replaces the built-in secret redactor. */
+        Builder redactor(SecretRedactor redactor);
+
+        /** Adds a listener for pipeline events. */
+        Builder listener(MemoryEventListener listener);
+
+        /** The clock for leases, windows and backoffs; default the system UTC clock. */
+        Builder clock(Clock clock);
+
+        /**
+         * The executor that runs startup tasks; default a small daemon pool the engine owns. A given
+         * executor is not shut down by {@link MemoryEngine#close()}.
+         */
+        Builder executor(ExecutorService executor);
+
+        /**
+         * Builds the engine.
+         *
+         * @throws MemoryConfigurationException when a setting is invalid or a default part cannot be found
+         */
+        MemoryEngine build();
+    }
+}

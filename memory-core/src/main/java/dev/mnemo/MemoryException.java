@@ -1,0 +1,19 @@
+package dev.mnemo;
+
+/**
+ * The root of Mnemo's unchecked exceptions. The subclasses say what a caller can do about it:
+ * {@link MemoryConfigurationException} (fix the configuration), {@link MemoryStoreException} (the
+ * state database is unusable), {@link MemoryWorkspaceException} (the memory folder is unusable).
+ */
+public abstract class MemoryException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    protected MemoryException(String message) {
+        super(message);
+    }
+
+    protected MemoryException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

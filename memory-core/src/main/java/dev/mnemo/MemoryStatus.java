@@ -1,0 +1,53 @@
+package dev.mnemo;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The health of the pipeline, for operators: what is queued, what is running, what failed last.
+ *
+ * @param jobCounts per job kind ({@code memory_stage1}, {@code memory_consolidate_global}), the
+ *     number of jobs in each status ({@code running}, {@code done}, {@code error}, {@code pending})
+ * @param runningLeases the jobs currently running, with owner and lease expiry
+ * @param lastPhase2Success when the last consolidation finished successfully
+ * @param lastPhase2Failure the last consolidation failure reason, while it is the latest outcome
+ * @param threadCounts the number of threads in each memory mode
+ * @param stage1Outputs the number of stored stage-1 memories
+ * @param lastStartupSkip why the last startup task of this engine skipped, if it did
+ * @param checkedAt when this status was read
+ */
+public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
+        Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
+        Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
+        Instant checkedAt) {
+
+    public MemoryStatus {
+        jobCounts = Map.copyOf(Objects.requireNonNull(jobCounts, "jobCounts"));
+        runningLeases = List.copyOf(Objects.requireNonNull(runningLeases, "runningLeases"));
+        Objects.requireNonNull(lastPhase2Success, "lastPhase2Success");
+        Objects.requireNonNull(lastPhase2Failure, "lastPhase2Failure");
+        threadCounts = Map.copyOf(Objects.requireNonNull(threadCounts, "threadCounts"));
+        Objects.requireNonNull(lastStartupSkip, "lastStartupSkip");
+        Objects.requireNonNull(checkedAt, "checkedAt");
+    }
+
+    /**
+     * A running job.
+     *
+     * @param kind the job kind
+     * @param jobKey the thread id, or {@code global}
+     * @param workerId who holds it
+     * @param leaseUntil when the lease expires and another worker may take the job over
+     */
+    public record Lease(String kind, String jobKey, String workerId, Instant leaseUntil) {
+        public Lease {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(jobKey, "jobKey");
+            Objects.requireNonNull(workerId, "workerId");
+            Objects.requireNonNull(leaseUntil, "leaseUntil");
+        }
+    }
+}

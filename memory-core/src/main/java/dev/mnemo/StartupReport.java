@@ -1,0 +1,27 @@
+package dev.mnemo;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a startup task did.
+ *
+ * @param skipped why the pipeline did nothing, if a gate or the rate-limit guard stopped it
+ * @param phase1 the Phase 1 pass
+ * @param phase2 the Phase 2 attempt
+ * @param elapsed wall time of the background run
+ */
+public record StartupReport(Optional<SkipReason> skipped, Phase1Report phase1, Phase2Report phase2, Duration elapsed) {
+    public StartupReport {
+        Objects.requireNonNull(skipped, "skipped");
+        Objects.requireNonNull(phase1, "phase1");
+        Objects.requireNonNull(phase2, "phase2");
+        Objects.requireNonNull(elapsed, "elapsed");
+    }
+
+    /** A run that a gate stopped before any work. */
+    public static StartupReport skipped(SkipReason reason, Duration elapsed) {
+        return new StartupReport(Optional.of(reason), Phase1Report.empty(), Phase2Report.notRun(), elapsed);
+    }
+}

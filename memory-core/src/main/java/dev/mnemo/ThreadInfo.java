@@ -1,0 +1,123 @@
+package dev.mnemo;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One session ("thread") as the registry knows it.
+ *
+ * @param id the thread id
+ * @param rolloutPath the rollout JSONL file
+ * @param createdAt when the session started
+ * @param updatedAt the time of its last recorded line; drives the idle and age windows
+ * @param source where it ran ({@code app}, {@code cli}, {@code vscode}, {@code exec}, ...)
+ * @param cwd its working folder, if known
+ * @param gitBranch its git branch, if known
+ * @param preview its first real user message; an empty preview is never extracted
+ * @param memoryMode whether it may become memory
+ * @param archived archived threads are never extracted
+ */
+public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant updatedAt, String source,
+        Optional<Path> cwd, Optional<String> gitBranch, String preview, MemoryMode memoryMode, boolean archived) {
+
+    public ThreadInfo {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(rolloutPath, "rolloutPath");
+        Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(updatedAt, "updatedAt");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(cwd, "cwd");
+        Objects.requireNonNull(gitBranch, "gitBranch");
+        Objects.requireNonNull(preview, "preview");
+        Objects.requireNonNull(memoryMode, "memoryMode");
+        if (id.isBlank()) {
+            throw new IllegalArgumentException("thread id must not be blank");
+        }
+    }
+
+    public static Builder builder(String id) {
+        return new Builder(id);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(id).rolloutPath(rolloutPath).createdAt(createdAt).updatedAt(updatedAt).source(source)
+                .cwd(cwd.orElse(null)).gitBranch(gitBranch.orElse(null)).preview(preview).memoryMode(memoryMode)
+                .archived(archived);
+    }
+
+    public ThreadInfo withMemoryMode(MemoryMode mode) {
+        return toBuilder().memoryMode(mode).build();
+    }
+
+    /** Builds a {@link ThreadInfo}; the rollout path and the two times are required. */
+    public static final class Builder {
+        private final String id;
+        private Path rolloutPath;
+        private Instant createdAt;
+        private Instant updatedAt;
+        private String source = "app";
+        private Path cwd;
+        private String gitBranch;
+        private String preview = "";
+        private MemoryMode memoryMode = MemoryMode.ENABLED;
+        private boolean archived;
+
+        private Builder(String id) {
+            this.id = Objects.requireNonNull(id, "id");
+        }
+
+        public Builder rolloutPath(Path rolloutPath) {
+            this.rolloutPath = rolloutPath;
+            return this;
+        }
+
+        public Builder createdAt(Instant createdAt) {
+            this.createdAt = createdAt;
+            return this;
+        }
+
+        public Builder updatedAt(Instant updatedAt) {
+            this.updatedAt = updatedAt;
+            return this;
+        }
+
+        public Builder source(String source) {
+            this.source = source;
+            return this;
+        }
+
+        /** The working folder, or null when unknown. */
+        public Builder cwd(Path cwd) {
+            this.cwd = cwd;
+            return this;
+        }
+
+        /** The git branch, or null when unknown. */
+        public Builder gitBranch(String gitBranch) {
+            this.gitBranch = gitBranch;
+            return this;
+        }
+
+        public Builder preview(String preview) {
+            this.preview = preview;
+            return this;
+        }
+
+        public Builder memoryMode(MemoryMode memoryMode) {
+            this.memoryMode = memoryMode;
+            return this;
+        }
+
+        public Builder archived(boolean archived) {
+            this.archived = archived;
+            return this;
+        }
+
+        public ThreadInfo build() {
+            return new ThreadInfo(id, rolloutPath, createdAt, updatedAt, source, Optional.ofNullable(cwd),
+                    Optional.ofNullable(gitBranch), preview, memoryMode, archived);
+        }
+    }
+}

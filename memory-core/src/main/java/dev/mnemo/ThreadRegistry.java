@@ -1,0 +1,32 @@
+package dev.mnemo;
+
+import java.util.Optional;
+
+/** The threads Mnemo knows about and whether each may become memory. */
+public interface ThreadRegistry {
+
+    /** Inserts or replaces the thread's row. */
+    void upsert(ThreadInfo thread);
+
+    Optional<ThreadInfo> get(String threadId);
+
+    /**
+     * Marks the thread polluted (external context reached it): its memory is forgotten and it is
+     * never extracted again. When its memory was part of the last consolidation, a new
+     * consolidation is queued so the workspace forgets it too.
+     *
+     * @return true if the mode changed
+     */
+    boolean markPolluted(String threadId);
+
+    /**
+     * Sets the thread's memory mode. Setting {@link MemoryMode#POLLUTED} is the same as
+     * {@link #markPolluted}.
+     *
+     * @throws IllegalArgumentException when no such thread exists
+     */
+    void setMemoryMode(String threadId, MemoryMode mode);
+
+    /** Removes the thread and forgets its memory; re-consolidates when the memory was in use. */
+    void delete(String threadId);
+}

@@ -1,0 +1,141 @@
+package dev.mnemo.internal.config;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemoryConfigurationException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Reads the {@code [memories]} table of a {@code config.toml}. Other tables are ignored; inside
+ * {@code [memories]} every key must be known and of the right type, or loading fails with a
+ * {@link MemoryConfigurationException} naming the key and the file. Nothing is silently defaulted.
+ */
+public final class TomlConfigLoader {
+
+    private static final TomlMapper TOML = new TomlMapper();
+
+    private TomlConfigLoader() {}
+
+    public static MemoriesConfig load(Path file) {
+        Objects.requireNonNull(file, "configToml");
+        JsonNode root;
+        try {
+            root = TOML.readTree(Files.readString(file));
+        } catch (NoSuchFileException e) {
+            return MemoriesConfig.defaults();
+        } catch (JacksonException e) {
+            throw new MemoryConfigurationException(file + " is not valid TOML: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new MemoryConfigurationException("cannot read " + file + ": " + e, e);
+        }
+        if (root == null || root.isMissingNode() || root.get("memories") == null) {
+            return MemoriesConfig.defaults();
+        }
+        JsonNode table = root.get("memories");
+        if (!table.isObject()) {
+            throw new MemoryConfigurationException("memories in " + file + " must be a table, was " + describe(table));
+        }
+        MemoriesConfig.Builder builder = MemoriesConfig.builder();
+        Iterator<Map.Entry<String, JsonNode>> fields = table.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            apply(builder, new Value(file, field.getKey(), field.getValue()));
+        }
+        return builder.build();
+    }
+
+    private static void apply(MemoriesConfig.Builder b, Value v) {
+        switch (v.key) {
+            case "generate_memories" -> b.generateMemories(v.bool());
+            case "use_memories" -> b.useMemories(v.bool());
+            case "dedicated_tools" -> b.dedicatedTools(v.bool());
+            case "disable_on_external_context", "no_memories_if_mcp_or_web_search" ->
+                    b.disableOnExternalContext(v.bool());
+            case "max_raw_memories_for_consolidation" -> b.maxRawMemoriesForConsolidation(v.integer());
+            case "max_unused_days" -> b.maxUnusedDays(v.integer());
+            case "max_rollout_age_days" -> b.maxRolloutAgeDays(v.integer());
+            case "max_rollouts_per_startup" -> b.maxRolloutsPerStartup(v.integer());
+            case "min_rollout_idle_hours" -> b.minRolloutIdleHours(v.integer());
+            case "min_rate_limit_remaining_percent" -> b.minRateLimitRemainingPercent(v.integer());
+            case "extract_model" -> b.extractModel(Optional.of(v.nonBlankString()));
+            case "consolidation_model" -> b.consolidationModel(Optional.of(v.nonBlankString()));
+            case "memory_sources" -> b.memorySources(v.stringList());
+            case "phase1_concurrency" -> b.phase1Concurrency(v.integer());
+            case "history_retention" -> b.historyRetention(v.integer());
+            case "consolidation_timeout_minutes" -> b.consolidationTimeoutMinutes(v.integer());
+            case "summary_token_limit" -> b.summaryTokenLimit(v.integer());
+            default -> throw new MemoryConfigurationException("unknown key memories." + v.key + " in " + v.file);
+        }
+    }
+
+    private static String describe(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case STRING -> "a string";
+            case NUMBER -> node.isIntegralNumber() ? "an integer" : "a number";
+            case BOOLEAN -> "a boolean";
+            case ARRAY -> "an array";
+            case OBJECT -> "a table";
+            default -> node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+
+    private record Value(Path file, String key, JsonNode node) {
+
+        boolean bool() {
+            if (!node.isBoolean()) {
+                throw wrongType("a boolean");
+            }
+            return node.booleanValue();
+        }
+
+        long integer() {
+            if (!node.isIntegralNumber()) {
+                throw wrongType("an integer");
+            }
+            if (!node.canConvertToLong()) {
+                return node.bigIntegerValue().signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+            }
+            return node.longValue();
+        }
+
+        String nonBlankString() {
+            if (!node.isTextual()) {
+                throw wrongType("a string");
+            }
+            if (node.textValue().isBlank()) {
+                throw new MemoryConfigurationException("memories." + key + " in " + file + " must not be blank");
+            }
+            return node.textValue();
+        }
+
+        List<String> stringList() {
+            if (!node.isArray()) {
+                throw wrongType("an array of strings");
+            }
+            List<String> values = new ArrayList<>();
+            for (JsonNode element : node) {
+                if (!element.isTextual() || element.textValue().isBlank()) {
+                    throw wrongType("an array of non-blank strings");
+                }
+                values.add(element.textValue());
+            }
+            return values;
+        }
+
+        private MemoryConfigurationException wrongType(String expected) {
+            return new MemoryConfigurationException(
+                    "memories." + key + " in " + file + " must be " + expected + ", was " + describe(node));
+        }
+    }
+}

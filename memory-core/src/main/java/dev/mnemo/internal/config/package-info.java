@@ -1,0 +1,2 @@
+/** Loading and clamping the {@code [memories]} configuration. */
+package dev.mnemo.internal.config;

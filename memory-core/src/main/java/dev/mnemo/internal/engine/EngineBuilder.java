@@ -1,0 +1,219 @@
+package dev.mnemo.internal.engine;
+
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemoryConfigurationException;
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.spi.ConsolidationAgent;
+import dev.mnemo.spi.MemoryEventListener;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.MemoryStoreProvider;
+import dev.mnemo.spi.MemoryWorkspace;
+import dev.mnemo.spi.MemoryWorkspaceProvider;
+import dev.mnemo.spi.RolloutSource;
+import dev.mnemo.spi.SecretRedactor;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Function;
+
+/** {@link MemoryEngine.Builder}: collects parts, then validates and wires them in {@link #build()}. */
+public final class EngineBuilder implements MemoryEngine.Builder {
+
+    /** The environment variable naming the default home folder. */
+    public static final String HOME_ENV = "MNEMO_HOME";
+
+    private final Map<String, String> environment;
+    private final String userHome;
+
+    private Path home;
+    private MemoriesConfig config;
+    private LanguageModel model;
+    private LanguageModel extractionModel;
+    private LanguageModel consolidationModel;
+    private ConsolidationAgent consolidationAgent;
+    private MemoryStore store;
+    private MemoryWorkspace workspace;
+    private final List<RolloutSource> rolloutSources = new ArrayList<>();
+    private SecretRedactor redactor;
+    private final List<MemoryEventListener> listeners = new ArrayList<>();
+    private Clock clock = Clock.systemUTC();
+    private ExecutorService executor;
+
+    public EngineBuilder() {
+        this(System.getenv(), System.getProperty("user.home"));
+    }
+
+    /** For tests: a builder that sees {@code environment} and {@code userHome} instead of the process's. */
+    EngineBuilder(Map<String, String> environment, String userHome) {
+        this.environment = Map.copyOf(environment);
+        this.userHome = userHome;
+    }
+
+    @Override
+    public EngineBuilder home(Path home) {
+        this.home = Objects.requireNonNull(home, "home");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder config(MemoriesConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder model(LanguageModel model) {
+        this.model = Objects.requireNonNull(model, "model");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder extractionModel(LanguageModel model) {
+        this.extractionModel = Objects.requireNonNull(model, "extractionModel");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder consolidationModel(LanguageModel model) {
+        this.consolidationModel = Objects.requireNonNull(model, "consolidationModel");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder consolidationAgent(ConsolidationAgent agent) {
+        this.consolidationAgent = Objects.requireNonNull(agent, "consolidationAgent");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder store(MemoryStore store) {
+        this.store = Objects.requireNonNull(store, "store");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder workspace(MemoryWorkspace workspace) {
+        this.workspace = Objects.requireNonNull(workspace, "workspace");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder rolloutSource(RolloutSource source) {
+        rolloutSources.add(Objects.requireNonNull(source, "rolloutSource"));
+        return this;
+    }
+
+    @Override
+    public EngineBuilder redactor(SecretRedactor redactor) {
+        this.redactor = Objects.requireNonNull(redactor, "redactor");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder listener(MemoryEventListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+        return this;
+    }
+
+    @Override
+    public EngineBuilder clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder executor(ExecutorService executor) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        return this;
+    }
+
+    @Override
+    public MemoryEngine build() {
+        // 1. Where everything lives, and the settings (config.toml unless given).
+        Path resolvedHome = resolveHome();
+        MemoriesConfig resolvedConfig = config != null ? config : MemoriesConfig.load(resolvedHome.resolve("config.toml"));
+        Path memoryRoot = resolvedHome.resolve("memories");
+        if (workspace != null && !workspace.root().toAbsolutePath().normalize().equals(memoryRoot)) {
+            // The workspace may live elsewhere; the read path and tools follow the workspace.
+            memoryRoot = workspace.root().toAbsolutePath().normalize();
+        }
+        // 2. The parts not given explicitly: discovered, each exactly once on the class path.
+        Path storeHome = resolvedHome;
+        boolean ownsStore = store == null;
+        MemoryStore resolvedStore = ownsStore
+                ? discover(MemoryStoreProvider.class, "store", MemoryStoreProvider::name).open(storeHome)
+                : store;
+        boolean ownsWorkspace = workspace == null;
+        MemoryWorkspace resolvedWorkspace;
+        try {
+            Path root = memoryRoot;
+            resolvedWorkspace = ownsWorkspace
+                    ? discover(MemoryWorkspaceProvider.class, "workspace", MemoryWorkspaceProvider::name).open(root)
+                    : workspace;
+        } catch (RuntimeException e) {
+            if (ownsStore) {
+                resolvedStore.close();
+            }
+            throw e;
+        }
+        // 3. Wire.
+        EngineParts parts = new EngineParts(resolvedHome, memoryRoot, resolvedConfig,
+                extractionModel != null ? extractionModel : model,
+                consolidationModel != null ? consolidationModel : model,
+                consolidationAgent, resolvedStore, ownsStore, resolvedWorkspace, ownsWorkspace,
+                List.copyOf(rolloutSources), redactor, List.copyOf(listeners), clock, executor);
+        return new DefaultMemoryEngine(parts);
+    }
+
+    private Path resolveHome() {
+        if (home != null) {
+            return home.toAbsolutePath().normalize();
+        }
+        String fromEnv = environment.get(HOME_ENV);
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            try {
+                return Path.of(fromEnv).toAbsolutePath().normalize();
+            } catch (InvalidPathException e) {
+                throw new MemoryConfigurationException(HOME_ENV + " is not a valid path: '" + fromEnv + "'", e);
+            }
+        }
+        if (userHome == null || userHome.isBlank()) {
+            throw new MemoryConfigurationException(
+                    "no home folder: set MemoryEngine.builder().home(..), or " + HOME_ENV + ", or the user.home property");
+        }
+        Path resolved = Path.of(userHome, ".mnemo").toAbsolutePath().normalize();
+        if (Files.exists(resolved) && !Files.isDirectory(resolved)) {
+            throw new MemoryConfigurationException("home " + resolved + " exists and is not a folder");
+        }
+        return resolved;
+    }
+
+    private static <P> P discover(Class<P> type, String what, Function<P, String> name) {
+        List<P> found = new ArrayList<>();
+        ServiceLoader.load(type, EngineBuilder.class.getClassLoader()).forEach(found::add);
+        if (found.size() == 1) {
+            return found.get(0);
+        }
+        List<String> names = found.stream().map(p -> name.apply(p) + " (" + p.getClass().getName() + ")").toList();
+        if (found.isEmpty()) {
+            throw new MemoryConfigurationException("no " + what + " given and no " + type.getSimpleName()
+                    + " found on the class path; add the default module (" + defaultModule(what)
+                    + ") or call MemoryEngine.builder()." + what + "(..)");
+        }
+        throw new MemoryConfigurationException("no " + what + " given and " + found.size() + " "
+                + type.getSimpleName() + "s found on the class path: " + names + "; choose one with MemoryEngine.builder()."
+                + what + "(..)");
+    }
+
+    private static String defaultModule(String what) {
+        return what.equals("store") ? "dev.mnemo:memory-store-sqlite" : "dev.mnemo:memory-workspace-git";
+    }
+}

@@ -1,0 +1,23 @@
+package dev.mnemo.internal.engine;
+
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.spi.ConsolidationAgent;
+import dev.mnemo.spi.MemoryEventListener;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.MemoryWorkspace;
+import dev.mnemo.spi.RolloutSource;
+import dev.mnemo.spi.SecretRedactor;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Everything an engine is built from, after validation. Nullable fields are parts that were not
+ * configured: no model, no custom agent, the built-in redactor, an engine-owned executor.
+ */
+record EngineParts(Path home, Path memoryRoot, MemoriesConfig config, LanguageModel extractionModel,
+        LanguageModel consolidationModel, ConsolidationAgent consolidationAgent, MemoryStore store, boolean ownsStore,
+        MemoryWorkspace workspace, boolean ownsWorkspace, List<RolloutSource> rolloutSources, SecretRedactor redactor,
+        List<MemoryEventListener> listeners, Clock clock, ExecutorService executor) {}

@@ -1,0 +1,40 @@
+package dev.mnemo.spi;
+
+import dev.mnemo.Phase2Outcome;
+import dev.mnemo.SkipReason;
+import dev.mnemo.StartupReport;
+import java.util.Optional;
+
+/**
+ * Hears what the background pipeline does, for progress displays and metrics. Every method has an
+ * empty default; implement the ones you need. Called on the pipeline's threads: keep it quick and
+ * thread-safe. An exception thrown here is logged and otherwise ignored.
+ */
+public interface MemoryEventListener {
+
+    /** A gate or the rate-limit guard stopped a startup run. */
+    default void startupSkipped(SkipReason reason) {}
+
+    /** The rollout sources were scanned; {@code changed} thread rows were added or updated. */
+    default void threadsSynced(int changed) {}
+
+    /** Phase 1 claimed {@code count} rollouts. */
+    default void phase1Claimed(int count) {}
+
+    /**
+     * One Phase 1 job ended.
+     *
+     * @param outcome {@code succeeded}, {@code succeeded_no_output} or {@code failed}
+     * @param error the failure reason, for failed jobs
+     */
+    default void phase1JobFinished(String threadId, String outcome, Optional<String> error) {}
+
+    /** Phase 2 reached a step (Codex's step and reason names, e.g. {@code claimed}, {@code agent_spawned}). */
+    default void phase2Step(String step) {}
+
+    /** Phase 2 ended. */
+    default void phase2Finished(Phase2Outcome outcome, Optional<String> failure) {}
+
+    /** A startup run ended. */
+    default void startupFinished(StartupReport report) {}
+}

@@ -1,0 +1,170 @@
+package dev.mnemo.spi;
+
+import dev.mnemo.MemoryMode;
+import dev.mnemo.MemoryStatus;
+import dev.mnemo.ThreadInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The pipeline's state: threads, stage-1 memories and jobs with leases. The semantics are Codex's
+ * state database ({@code codex-rs/state/src/runtime/memories.rs}); Mnemo forgets harder (see
+ * {@link #markThreadPolluted}).
+ *
+ * <p>Implementations must be safe for several threads and for several processes sharing one store:
+ * a claim is atomic, and every completion is guarded by the ownership token the claim returned, so
+ * a worker that lost its lease changes nothing. Every method takes the current time as
+ * {@code now} so leases, windows and backoffs follow the engine's {@link java.time.Clock}. Times in
+ * {@code stage1_outputs} and {@code jobs} have whole-second precision.
+ *
+ * <p>Failures are {@link dev.mnemo.MemoryStoreException}s naming the database.
+ */
+public interface MemoryStore extends AutoCloseable {
+
+    // ---- threads -------------------------------------------------------------------------------
+
+    /** Inserts or replaces a thread row. */
+    void upsertThread(ThreadInfo thread);
+
+    Optional<ThreadInfo> thread(String threadId);
+
+    /** All threads, most recently updated first. */
+    List<ThreadInfo> threads();
+
+    /**
+     * Sets the memory mode. {@link MemoryMode#POLLUTED} behaves as {@link #markThreadPolluted}.
+     *
+     * @return false when no such thread exists
+     */
+    boolean setThreadMemoryMode(String threadId, MemoryMode mode, Instant now);
+
+    /**
+     * Marks the thread polluted and deletes its stage-1 memory. When that memory was part of the
+     * last consolidation, Phase 2 is enqueued (even if the thread was already polluted) so the
+     * workspace forgets it too.
+     *
+     * @return true if the mode changed
+     */
+    boolean markThreadPolluted(String threadId, Instant now);
+
+    /**
+     * Deletes the thread, its stage-1 memory and its Phase 1 job in one transaction; enqueues
+     * Phase 2 when the memory was part of the last consolidation.
+     *
+     * @return true if a thread row was deleted
+     */
+    boolean deleteThread(String threadId, Instant now);
+
+    // ---- Phase 1 -------------------------------------------------------------------------------
+
+    /**
+     * Claims up to {@code params.maxClaimed()} idle, enabled, out-of-date threads for extraction,
+     * newest first, scanning at most {@code params.scanLimit()} candidates.
+     */
+    List<Stage1Claim> claimStage1Jobs(Stage1ClaimParams params, Instant now);
+
+    /**
+     * Claims one thread's Phase 1 job for rollout version {@code sourceUpdatedAt}, atomically.
+     *
+     * @param maxRunning the cap on live running Phase 1 jobs across all workers
+     */
+    JobClaim tryClaimStage1Job(String threadId, String workerId, Instant sourceUpdatedAt, Duration lease,
+            int maxRunning, Instant now);
+
+    /**
+     * Completes an owned job with a memory: stores it (never over a newer version) and enqueues
+     * Phase 2.
+     *
+     * @return false when the caller no longer owns the job (nothing is written)
+     */
+    boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt, Stage1Result result,
+            Instant now);
+
+    /**
+     * Completes an owned job whose rollout held nothing worth remembering: deletes an older memory
+     * (enqueueing Phase 2 only if one existed).
+     */
+    boolean markStage1SucceededNoOutput(String threadId, String ownershipToken, Instant now);
+
+    /** Fails an owned job: one fewer retry, no new attempt before {@code now + retryDelay}. */
+    boolean markStage1Failed(String threadId, String ownershipToken, String reason, Duration retryDelay, Instant now);
+
+    /** The stored stage-1 memory of a thread. */
+    Optional<Stage1Output> stage1Output(String threadId);
+
+    // ---- Phase 2 -------------------------------------------------------------------------------
+
+    /** Claims the global consolidation lock (cooldown, backoff and stale-lease rules of Codex). */
+    JobClaim tryClaimPhase2Job(String workerId, Duration lease, Instant now);
+
+    /** Extends an owned Phase 2 lease; false when ownership was lost. */
+    boolean heartbeatPhase2Job(String ownershipToken, Duration lease, Instant now);
+
+    /**
+     * Completes an owned consolidation: the job is done, the watermark advances, and the selection
+     * flags are replaced by exactly {@code selected} (a row refreshed since is not marked).
+     */
+    boolean markPhase2Succeeded(String ownershipToken, long completedWatermark, List<SelectedInput> selected,
+            Instant now);
+
+    /** Fails an owned consolidation with a backoff of {@code retryDelay}. */
+    boolean markPhase2Failed(String ownershipToken, String reason, Duration retryDelay, Instant now);
+
+    /**
+     * Like {@link #markPhase2Failed}, but also matches a running job whose token was lost
+     * ({@code NULL}), so a stuck row can always be recovered.
+     */
+    boolean markPhase2FailedIfUnowned(String ownershipToken, String reason, Duration retryDelay, Instant now);
+
+    /** Queues a consolidation; the input watermark only moves forward. */
+    void enqueuePhase2(long inputWatermark);
+
+    /**
+     * The top {@code limit} memories for consolidation, ranked by usage, recency of use and of the
+     * rollout, excluding memories unused for {@code maxUnusedDays} and threads that are not
+     * enabled; read in one transaction, no duplicates, sorted by thread id.
+     */
+    List<Stage1Output> phase2InputSelection(int limit, int maxUnusedDays, Instant now);
+
+    /** Non-empty memories of enabled threads, newest rollout first (Codex's list for global). */
+    List<Stage1Output> listStage1OutputsForGlobal(int limit);
+
+    /** Replaces the selection flags with exactly {@code selected}, outside a Phase 2 run (rollback). */
+    void replacePhase2Selection(List<SelectedInput> selected);
+
+    // ---- read-path feedback, retention, maintenance ---------------------------------------------
+
+    /**
+     * Counts one citation per id (duplicates count each time); unknown ids are ignored.
+     *
+     * @return rows updated
+     */
+    int recordUsage(List<String> threadIds, Instant now);
+
+    /**
+     * Deletes up to {@code limit} memories not used (or, never used, not refreshed) for
+     * {@code maxUnusedDays}, oldest first, never one in the last consolidation.
+     *
+     * @return rows deleted
+     */
+    int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now);
+
+    /**
+     * Releases every job {@code workerId} holds as failed-for-retry (no backoff, no retry spent), so
+     * another worker can take it at once. Used when an engine closes with work still running.
+     *
+     * @return jobs released
+     */
+    int releaseJobs(String workerId, String reason, Instant now);
+
+    /** Deletes every stage-1 memory and every memory job; thread rows and their modes stay. */
+    void clearMemoryData();
+
+    /** Job counts, leases, last consolidation, thread counts (no startup skip reason: the engine adds it). */
+    MemoryStatus status(Instant now);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,52 @@
+package dev.mnemo.spi;
+
+import dev.mnemo.Consolidation;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The memory folder and its private history: a baseline to diff Phase 2's synced inputs against,
+ * and one history entry per successful consolidation.
+ *
+ * <p>Failures are {@link dev.mnemo.MemoryWorkspaceException}s naming the path.
+ */
+public interface MemoryWorkspace extends AutoCloseable {
+
+    /** The memory root this workspace manages. */
+    Path root();
+
+    /** Creates the root and its history if missing; recovers an unborn or broken history. */
+    void prepare();
+
+    /** What changed in the working files since the baseline (never the history folder or the diff file). */
+    WorkspaceDiff diff();
+
+    /**
+     * Records the current files as the new baseline and a history entry for this consolidation;
+     * keeps at most {@code retention} entries (0: baseline only).
+     */
+    Consolidation commit(ConsolidationRecord record, int retention);
+
+    /** Kept consolidations, newest first. */
+    List<Consolidation> history();
+
+    /**
+     * Restores the files as consolidation {@code id} left them, as a new history entry.
+     *
+     * @return the record of the restored consolidation, so the caller can re-mark its selection
+     * @throws IllegalArgumentException when no kept consolidation has that id
+     */
+    ConsolidationRecord rollback(String id);
+
+    /**
+     * Rewrites the history as one baseline of the current files and removes every unreachable
+     * object, so text deleted from the files is gone from the history too.
+     */
+    void squashHistory();
+
+    /** Deletes every file and the history. */
+    void clear();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,21 @@
+package dev.mnemo.spi;
+
+import dev.mnemo.ThreadInfo;
+import java.util.List;
+
+/**
+ * A place rollouts come from, scanned into the thread registry at startup. Implementations read
+ * only; they never write into the folder they scan.
+ */
+public interface RolloutSource {
+
+    /** A short name for logs and status, e.g. {@code codex:/home/me/.codex/sessions}. */
+    String name();
+
+    /**
+     * Returns the threads whose rollout files are new or changed since this source's previous scan
+     * (the first scan returns all). A file that cannot be read, or has no readable
+     * {@code session_meta}, is skipped with a warning, never thrown.
+     */
+    List<ThreadInfo> scan();
+}

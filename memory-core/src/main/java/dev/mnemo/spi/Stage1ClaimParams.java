@@ -1,0 +1,31 @@
+package dev.mnemo.spi;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a Phase 1 startup claim may take (Codex's {@code Stage1StartupClaimParams}).
+ *
+ * @param currentThreadId the thread running the pipeline; never claimed (may be empty)
+ * @param workerId who will own the claimed jobs
+ * @param scanLimit how many candidate threads to look at, newest first (Codex: 5,000)
+ * @param maxClaimed how many to claim; also the cap on running Phase 1 jobs across all workers
+ * @param maxAgeDays only threads updated within this many days
+ * @param minIdleHours only threads idle for at least this many hours
+ * @param allowedSources only threads from these sources
+ * @param lease how long a claim is held before another worker may take it over
+ */
+public record Stage1ClaimParams(String currentThreadId, String workerId, int scanLimit, int maxClaimed,
+        int maxAgeDays, int minIdleHours, List<String> allowedSources, Duration lease) {
+    public Stage1ClaimParams {
+        Objects.requireNonNull(currentThreadId, "currentThreadId");
+        Objects.requireNonNull(workerId, "workerId");
+        allowedSources = List.copyOf(Objects.requireNonNull(allowedSources, "allowedSources"));
+        Objects.requireNonNull(lease, "lease");
+        if (scanLimit < 0 || maxClaimed < 0) {
+            throw new IllegalArgumentException("scanLimit and maxClaimed must not be negative, were " + scanLimit
+                    + " and " + maxClaimed);
+        }
+    }
+}

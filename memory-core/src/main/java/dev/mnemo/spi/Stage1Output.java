@@ -1,0 +1,46 @@
+package dev.mnemo.spi;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A stored stage-1 memory ({@code stage1_outputs} row), with the thread fields Phase 2 writes
+ * next to it.
+ *
+ * @param threadId the thread
+ * @param sourceUpdatedAt the rollout version it was extracted from (whole seconds)
+ * @param result what was extracted
+ * @param generatedAt when it was stored
+ * @param usageCount how often answers cited it (0 when never)
+ * @param lastUsage when it was last cited
+ * @param selectedSnapshot when it was part of the last successful consolidation, the
+ *     {@code sourceUpdatedAt} of the version that was used
+ * @param rolloutPath the thread's rollout file
+ * @param cwd the thread's working folder
+ * @param gitBranch the thread's git branch
+ */
+public record Stage1Output(String threadId, Instant sourceUpdatedAt, Stage1Result result, Instant generatedAt,
+        int usageCount, Optional<Instant> lastUsage, Optional<Instant> selectedSnapshot, Path rolloutPath,
+        Optional<Path> cwd, Optional<String> gitBranch) {
+    public Stage1Output {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
+        Objects.requireNonNull(result, "result");
+        Objects.requireNonNull(generatedAt, "generatedAt");
+        Objects.requireNonNull(lastUsage, "lastUsage");
+        Objects.requireNonNull(selectedSnapshot, "selectedSnapshot");
+        Objects.requireNonNull(rolloutPath, "rolloutPath");
+        Objects.requireNonNull(cwd, "cwd");
+        Objects.requireNonNull(gitBranch, "gitBranch");
+        if (usageCount < 0) {
+            throw new IllegalArgumentException("usageCount must not be negative, was " + usageCount);
+        }
+    }
+
+    /** This row's identity for exact-snapshot marking. */
+    public SelectedInput snapshot() {
+        return new SelectedInput(threadId, sourceUpdatedAt);
+    }
+}

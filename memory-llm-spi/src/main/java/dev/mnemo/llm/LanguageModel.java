@@ -1,0 +1,28 @@
+package dev.mnemo.llm;
+
+import java.util.Optional;
+
+/**
+ * A language model Mnemo can call: one blocking request in, one response out.
+ *
+ * <p>Implementations must be thread-safe: Phase 1 calls {@link #respond} from several threads at
+ * once. Failures are reported as {@link ModelException} with a {@link ModelException.Reason}.
+ */
+public interface LanguageModel {
+
+    /**
+     * Sends one request and waits for the complete response.
+     *
+     * @throws ModelException when the model cannot answer; {@link ModelException#retryable()} tells
+     *     whether the same request may succeed later
+     */
+    ModelResponse respond(ModelRequest request);
+
+    /**
+     * The most recent rate-limit figures the model's server reported, used by the startup task's
+     * guard; empty when the server reports none (the guard then lets the pipeline run).
+     */
+    default Optional<RateLimitSnapshot> rateLimits() {
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,2 @@
+/** The SQLite state store: SqliteMemoryStore. */
+package dev.mnemo.store.sqlite;
