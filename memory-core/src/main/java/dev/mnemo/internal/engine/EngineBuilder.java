@@ -32,6 +32,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
 
     private final Map<String, String> environment;
     private final String userHome;
+    private final ClassLoader serviceClassLoader;
 
     private Path home;
     private MemoriesConfig config;
@@ -48,13 +49,17 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     private ExecutorService executor;
 
     public EngineBuilder() {
-        this(System.getenv(), System.getProperty("user.home"));
+        this(System.getenv(), System.getProperty("user.home"), EngineBuilder.class.getClassLoader());
     }
 
-    /** For tests: a builder that sees {@code environment} and {@code userHome} instead of the process's. */
-    EngineBuilder(Map<String, String> environment, String userHome) {
+    /**
+     * For tests: a builder that sees {@code environment} and {@code userHome} instead of the
+     * process's, and discovers providers through {@code serviceClassLoader}.
+     */
+    EngineBuilder(Map<String, String> environment, String userHome, ClassLoader serviceClassLoader) {
         this.environment = Map.copyOf(environment);
         this.userHome = userHome;
+        this.serviceClassLoader = serviceClassLoader;
     }
 
     @Override
@@ -196,9 +201,9 @@ public final class EngineBuilder implements MemoryEngine.Builder {
         return resolved;
     }
 
-    private static <P> P discover(Class<P> type, String what, Function<P, String> name) {
+    private <P> P discover(Class<P> type, String what, Function<P, String> name) {
         List<P> found = new ArrayList<>();
-        ServiceLoader.load(type, EngineBuilder.class.getClassLoader()).forEach(found::add);
+        ServiceLoader.load(type, serviceClassLoader).forEach(found::add);
         if (found.size() == 1) {
             return found.get(0);
         }
