@@ -1,0 +1,195 @@
+package dev.mnemo.it;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.domain.JavaType;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The house rules of ARCHITECTURE §1, checked on the compiled classes of every module: internal
+ * packages stay private to memory-core, no third-party storage, git, JSON or JDBC type leaks into a
+ * public signature, one root package per jar, and every jar names its automatic module.
+ */
+class ArchitectureTest {
+
+    /** Packages whose public types and members are Mnemo's public surface. */
+    private static final String[] PUBLIC_PACKAGES = {
+        "dev.mnemo", "dev.mnemo.spi", "dev.mnemo.llm", "dev.mnemo.store.sqlite", "dev.mnemo.workspace.git",
+        "dev.mnemo.llm.openai"
+    };
+
+    /** Types that must never appear in a public signature. */
+    private static final String[] FORBIDDEN_PREFIXES = {
+        "org.sqlite.", "org.flywaydb.", "org.eclipse.jgit.", "com.fasterxml.jackson.", "java.sql.", "javax.sql."
+    };
+
+    /** Module jar name prefix → its root package (ARCHITECTURE §1). */
+    private static final Map<String, String> MODULE_ROOTS = Map.of(
+            "memory-llm-spi", "dev.mnemo.llm",
+            "memory-core", "dev.mnemo",
+            "memory-store-sqlite", "dev.mnemo.store.sqlite",
+            "memory-workspace-git", "dev.mnemo.workspace.git",
+            "memory-llm-openai", "dev.mnemo.llm.openai",
+            "memory-cli", "dev.mnemo.cli",
+            "examples", "dev.mnemo.examples");
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importMainClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar"))
+                .importPackages("dev.mnemo");
+        assertThat(classes.stream().map(JavaClass::getName))
+                .as("the importer must see every module, or the rules below prove nothing")
+                .contains("dev.mnemo.MemoryEngine", "dev.mnemo.llm.LanguageModel",
+                        "dev.mnemo.internal.engine.EngineBuilder");
+    }
+
+    @Test
+    void noModuleButCoreUsesInternalPackages() {
+        noClasses().that().resideOutsideOfPackages("dev.mnemo.internal..")
+                .and(outsideCore())
+                .should().dependOnClassesThat().resideInAPackage("dev.mnemo.internal..")
+                .check(classes);
+    }
+
+    @Test
+    void publicSignaturesExposeNoStorageGitJsonOrJdbcTypes() {
+        codeUnits().that().arePublic().or().areProtected()
+                .and().areDeclaredInClassesThat().arePublic()
+                .and().areDeclaredInClassesThat().resideInAnyPackage(PUBLIC_PACKAGES)
+                .should(new ArchCondition<JavaCodeUnit>("expose no forbidden type") {
+                    @Override
+                    public void check(JavaCodeUnit unit, ConditionEvents events) {
+                        Set<JavaClass> involved = new LinkedHashSet<>(unit.getReturnType().getAllInvolvedRawTypes());
+                        for (JavaType parameter : unit.getParameterTypes()) {
+                            involved.addAll(parameter.getAllInvolvedRawTypes());
+                        }
+                        unit.getThrowsClause().getTypes().forEach(involved::add);
+                        report(unit.getFullName(), involved, events, unit);
+                    }
+                })
+                .allowEmptyShould(false)
+                .check(classes);
+        fields().that().arePublic()
+                .and().areDeclaredInClassesThat().resideInAnyPackage(PUBLIC_PACKAGES)
+                .should(new ArchCondition<JavaField>("expose no forbidden type") {
+                    @Override
+                    public void check(JavaField field, ConditionEvents events) {
+                        report(field.getFullName(), field.getType().getAllInvolvedRawTypes(), events, field);
+                    }
+                })
+                .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    @Test
+    void publicClassesOfPublicPackagesExtendNoForbiddenType() {
+        for (JavaClass type : classes) {
+            if (!type.getModifiers().contains(JavaModifier.PUBLIC) || !isPublicPackage(type.getPackageName())) {
+                continue;
+            }
+            Set<JavaClass> supertypes = new HashSet<>(type.getAllRawInterfaces());
+            supertypes.addAll(type.getAllRawSuperclasses());
+            for (JavaClass supertype : supertypes) {
+                assertThat(isForbidden(supertype.getName()))
+                        .as("%s extends or implements %s", type.getName(), supertype.getName())
+                        .isFalse();
+            }
+        }
+    }
+
+    @Test
+    void everyJarNamesItsAutomaticModuleAndHoldsOnlyItsRootPackage() throws IOException, URISyntaxException {
+        Map<String, Set<String>> packagesByJar = new TreeMap<>();
+        for (JavaClass type : classes) {
+            if (type.getSource().isEmpty()) {
+                continue;
+            }
+            String location = type.getSource().get().getUri().toString();
+            if (!location.startsWith("jar:")) {
+                continue;
+            }
+            String jar = location.substring("jar:file:".length(), location.indexOf("!/"));
+            packagesByJar.computeIfAbsent(jar, j -> new HashSet<>()).add(type.getPackageName());
+        }
+        Assumptions.assumeTrue(packagesByJar.size() >= MODULE_ROOTS.size(),
+                "run by Maven after packaging: the modules are on the class path as jars");
+        Map<String, String> owner = new HashMap<>();
+        for (var entry : packagesByJar.entrySet()) {
+            Path jar = Path.of(entry.getKey());
+            String module = MODULE_ROOTS.keySet().stream()
+                    .filter(m -> jar.getFileName().toString().startsWith(m + "-"))
+                    .findFirst().orElseThrow(() -> new AssertionError("unexpected Mnemo jar " + jar));
+            String root = MODULE_ROOTS.get(module);
+            try (JarFile file = new JarFile(jar.toFile())) {
+                assertThat(file.getManifest().getMainAttributes().getValue("Automatic-Module-Name"))
+                        .as("Automatic-Module-Name of %s", jar.getFileName())
+                        .isEqualTo(root);
+            }
+            for (String pkg : entry.getValue()) {
+                assertThat(pkg.equals(root) || pkg.startsWith(root + "."))
+                        .as("package %s in %s must sit under %s", pkg, jar.getFileName(), root)
+                        .isTrue();
+                String previous = owner.put(pkg, module);
+                assertThat(previous).as("package %s appears in %s and %s", pkg, previous, module).isNull();
+            }
+        }
+        assertThat(Files.exists(Path.of(packagesByJar.keySet().iterator().next()))).isTrue();
+    }
+
+    private static void report(String what, Set<JavaClass> involved, ConditionEvents events, Object source) {
+        for (JavaClass type : involved) {
+            if (isForbidden(type.getName())) {
+                events.add(SimpleConditionEvent.violated(source, what + " exposes " + type.getName()));
+            }
+        }
+    }
+
+    private static boolean isForbidden(String typeName) {
+        return Stream.of(FORBIDDEN_PREFIXES).anyMatch(typeName::startsWith);
+    }
+
+    private static boolean isPublicPackage(String pkg) {
+        return List.of(PUBLIC_PACKAGES).contains(pkg);
+    }
+
+    /** Classes that belong to a module other than memory-core. */
+    private static DescribedPredicate<JavaClass> outsideCore() {
+        return DescribedPredicate.describe("are outside memory-core", type -> MODULE_ROOTS.entrySet().stream()
+                .filter(e -> !e.getKey().equals("memory-core"))
+                .anyMatch(e -> type.getPackageName().equals(e.getValue())
+                        || type.getPackageName().startsWith(e.getValue() + ".")));
+    }
+}
