@@ -1,6 +1,8 @@
 package dev.mnemo.workspace.git;
 
 import dev.mnemo.spi.WorkspaceDiff.Status;
+import java.util.Arrays;
+import java.util.List;
 import org.eclipse.jgit.diff.Edit;
 import org.eclipse.jgit.diff.EditList;
 import org.eclipse.jgit.diff.MyersDiff;
@@ -33,7 +35,7 @@ final class PatchWriter {
                 }
             }
         }
-        if (java.util.Arrays.equals(oldBytes, newBytes)) {
+        if (Arrays.equals(oldBytes, newBytes)) {
             return;
         }
         String oldName = status == Status.A ? "/dev/null" : "a/" + path;
@@ -65,7 +67,7 @@ final class PatchWriter {
         }
     }
 
-    private void appendHunk(RawText a, RawText b, java.util.List<Edit> hunk) {
+    private void appendHunk(RawText a, RawText b, List<Edit> hunk) {
         Edit head = hunk.get(0);
         Edit tail = hunk.get(hunk.size() - 1);
         int aStart = Math.max(0, head.getBeginA() - CONTEXT);

@@ -3,7 +3,10 @@ package dev.mnemo.workspace.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mnemo.Consolidation;
 import dev.mnemo.contract.MemoryWorkspaceContract;
+import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.ConsolidationRecord;
 import dev.mnemo.spi.MemoryWorkspace;
 import dev.mnemo.spi.MemoryWorkspaceProvider;
 import dev.mnemo.spi.WorkspaceDiff.Change;
@@ -16,6 +19,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import org.eclipse.jgit.api.Git;
@@ -253,7 +257,7 @@ class GitMemoryWorkspaceTest extends MemoryWorkspaceContract {
         workspace.prepare();
 
         assertThatThrownBy(() -> workspace.commit(
-                new dev.mnemo.spi.ConsolidationRecord("bad id", NOW, List.of(), "m", dev.mnemo.llm.TokenUsage.ZERO), 10))
+                new ConsolidationRecord("bad id", NOW, List.of(), "m", TokenUsage.ZERO), 10))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'bad id'");
         assertThat(workspace.history()).isEmpty();
@@ -269,7 +273,7 @@ class GitMemoryWorkspaceTest extends MemoryWorkspaceContract {
             workspace.commit(record("c" + i, 1), 2);
         }
 
-        assertThat(workspace.history()).extracting(dev.mnemo.Consolidation::id).containsExactly("c3", "c2");
+        assertThat(workspace.history()).extracting(Consolidation::id).containsExactly("c3", "c2");
         assertThat(ObjectScan.findsText(root.resolve(".git"), "SECRET-RETENTION-4711")).isEmpty();
         assertThat(ObjectScan.findsText(root.resolve(".git"), "clean version 3")).isNotEmpty();
     }
@@ -308,12 +312,79 @@ class GitMemoryWorkspaceTest extends MemoryWorkspaceContract {
         }
     }
 
+    @Test
+    void prepare_recreatesARepositoryWhoseHeadIsGarbage() throws IOException {
+        write("MEMORY.md", "memory\n");
+        workspace.prepare();
+        workspace.commit(record("c1", 1), 10);
+        workspace.close();
+        Files.writeString(root.resolve(".git/HEAD"), "not a ref at all\n");
+
+        workspace = open(root);
+        workspace.prepare();
+
+        assertThat(workspace.history()).isEmpty();
+        assertThat(workspace.diff().isEmpty()).isTrue();
+    }
+
+    @Test
+    void prepare_replacesAGitFileByAFolder() throws IOException {
+        write(".git", "gitdir: /somewhere/else\n");
+
+        workspace.prepare();
+
+        assertThat(root.resolve(".git")).isDirectory();
+        assertThat(workspace.diff().isEmpty()).isTrue();
+    }
+
+    @Test
+    void diff_marksAMissingFinalNewlineLikeGit() throws IOException {
+        write("a.md", "keep\nlast");
+        workspace.prepare();
+        write("a.md", "keep\nlast\n");
+
+        assertThat(workspace.diff().unifiedDiff()).isEqualTo("""
+                diff --git a/a.md b/a.md
+                --- a/a.md
+                +++ b/a.md
+                @@ -1,2 +1,2 @@
+                 keep
+                -last
+                \\ No newline at end of file
+                +last
+                """);
+    }
+
+    @Test
+    void diff_summarisesBinaryFiles() throws IOException {
+        workspace.prepare();
+        Files.write(root.resolve("image.bin"), new byte[] {0, 1, 2, 0, 3});
+
+        assertThat(workspace.diff().unifiedDiff()).isEqualTo(
+                "diff --git a/image.bin b/image.bin\nnew file mode 100644\nBinary files /dev/null and b/image.bin differ\n");
+    }
+
+    @Test
+    void diff_splitsDistantChangesIntoSeparateHunks() throws IOException {
+        StringBuilder before = new StringBuilder();
+        for (int i = 1; i <= 20; i++) {
+            before.append("line").append(i).append('\n');
+        }
+        write("long.md", before.toString());
+        workspace.prepare();
+        write("long.md", before.toString().replace("line2\n", "LINE2\n").replace("line19\n", "LINE19\n"));
+
+        assertThat(workspace.diff().unifiedDiff())
+                .contains("@@ -1,5 +1,5 @@\n line1\n-line2\n+LINE2\n line3\n line4\n line5\n")
+                .contains("@@ -16,5 +16,5 @@\n line16\n line17\n line18\n-line19\n+LINE19\n line20\n");
+    }
+
     private Repository repo() throws IOException {
         return new FileRepositoryBuilder().setGitDir(root.resolve(".git").toFile()).setMustExist(true).build();
     }
 
     private static List<String> treePaths(Repository repo, RevCommit commit) throws IOException {
-        List<String> paths = new java.util.ArrayList<>();
+        List<String> paths = new ArrayList<>();
         try (TreeWalk walk = new TreeWalk(repo)) {
             walk.addTree(commit.getTree());
             walk.setRecursive(true);
