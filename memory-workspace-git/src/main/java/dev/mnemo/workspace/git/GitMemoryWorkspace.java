@@ -1,0 +1,312 @@
+package dev.mnemo.workspace.git;
+
+import dev.mnemo.Consolidation;
+import dev.mnemo.MemoryWorkspaceException;
+import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.ConsolidationRecord;
+import dev.mnemo.spi.MemoryWorkspace;
+import dev.mnemo.spi.WorkspaceDiff;
+import dev.mnemo.spi.WorkspaceDiff.Change;
+import dev.mnemo.spi.WorkspaceDiff.Status;
+import dev.mnemo.workspace.git.BaselineRepository.HistoryCommit;
+import dev.mnemo.workspace.git.WorkingFiles.FileState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.eclipse.jgit.lib.ObjectId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The memory workspace backed by a private JGit repository at {@code <memoryRoot>/.git}.
+ *
+ * <p>The HEAD commit is the baseline Phase 2 diffs against. The first commit is a parentless
+ * baseline of whatever the folder held; each successful consolidation then adds a commit whose
+ * message ends in {@code Mnemo-*} trailers recording the consolidation (see {@link #history()}).
+ * Keeping fewer entries, or {@link #squashHistory() squashing}, rewrites the history and removes
+ * every object no longer reachable, so deleted text does not survive in {@code .git}.
+ *
+ * <p>One instance keeps one repository open until {@link #close()}; its methods are synchronized.
+ * Failures are {@link MemoryWorkspaceException}s naming the path.
+ */
+public final class GitMemoryWorkspace implements MemoryWorkspace {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GitMemoryWorkspace.class);
+
+    private final Path root;
+    private final Path gitDir;
+    private final Clock clock;
+    private final WorkingFiles working;
+    private BaselineRepository repository;
+
+    private GitMemoryWorkspace(Path root, Clock clock) {
+        this.root = root;
+        this.gitDir = root.resolve(WorkingFiles.GIT_DIR);
+        this.clock = clock;
+        this.working = new WorkingFiles(root);
+    }
+
+    /** A workspace for {@code memoryRoot}, timing rollbacks and baselines by the system clock. Touches no file yet. */
+    public static GitMemoryWorkspace open(Path memoryRoot) {
+        return open(memoryRoot, Clock.systemUTC());
+    }
+
+    /** A workspace for {@code memoryRoot} whose rollback and baseline commits are timed by {@code clock}. */
+    public static GitMemoryWorkspace open(Path memoryRoot, Clock clock) {
+        Objects.requireNonNull(memoryRoot, "memoryRoot");
+        Objects.requireNonNull(clock, "clock");
+        return new GitMemoryWorkspace(memoryRoot.toAbsolutePath().normalize(), clock);
+    }
+
+    @Override
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public synchronized void prepare() {
+        try {
+            Files.createDirectories(root);
+            if (repository != null && repository.isUsable()) {
+                return;
+            }
+            closeRepository();
+            if (Files.isSymbolicLink(gitDir) || (Files.exists(gitDir) && !Files.isDirectory(gitDir))) {
+                LOG.warn("Removing {}: it is not a folder (a link is removed, never followed)", gitDir);
+                Files.delete(gitDir);
+            }
+            if (!Files.isDirectory(gitDir, LinkOption.NOFOLLOW_LINKS)) {
+                resetBaseline("Created the memory history.");
+                return;
+            }
+            repository = openOrNull();
+            if (repository == null || !repository.isUsable()) {
+                LOG.warn("Memory history at {} has no readable HEAD commit; re-creating it from the current files", gitDir);
+                resetBaseline("Recovered an unborn or broken memory history.");
+            }
+        } catch (IOException | RuntimeException e) {
+            throw failure("prepare", gitDir, e);
+        }
+    }
+
+    @Override
+    public synchronized WorkspaceDiff diff() {
+        prepare();
+        try {
+            ObjectId head = repository.head().orElseThrow();
+            SortedMap<String, FileState> before = repository.files(head);
+            SortedMap<String, FileState> after = working.scan();
+            TreeSet<String> paths = new TreeSet<>(before.keySet());
+            paths.addAll(after.keySet());
+            List<Change> changes = new ArrayList<>();
+            PatchWriter patch = new PatchWriter();
+            for (String path : paths) {
+                FileState old = before.get(path);
+                FileState now = after.get(path);
+                Status status = old == null ? Status.A : now == null ? Status.D : old.equals(now) ? null : Status.M;
+                if (status == null) {
+                    continue;
+                }
+                changes.add(new Change(status, path));
+                patch.append(status, path,
+                        old == null ? null : old.mode(), old == null ? new byte[0] : repository.blob(old.id()),
+                        now == null ? null : now.mode(), now == null ? new byte[0] : working.content(path, now));
+            }
+            return new WorkspaceDiff(changes, patch.text());
+        } catch (IOException | RuntimeException e) {
+            throw failure("diff", root, e);
+        }
+    }
+
+    @Override
+    public synchronized Consolidation commit(ConsolidationRecord record, int retention) {
+        Objects.requireNonNull(record, "record");
+        if (retention < 0) {
+            throw new IllegalArgumentException("retention must not be negative, was " + retention);
+        }
+        String message = CommitMessages.consolidation(record, Optional.empty());
+        prepare();
+        try {
+            if (retention == 0) {
+                resetBaseline("Consolidation " + record.id() + " with no history kept.");
+            } else {
+                ObjectId parent = repository.head().orElseThrow();
+                ObjectId tree = repository.writeTree(working, working.scan());
+                ObjectId commit = repository.commit(tree, List.of(parent), message, record.at());
+                repository.moveHead(commit, parent);
+                trimHistory(retention);
+            }
+            LOG.info("Committed consolidation {} ({} memories) to {}", record.id(), record.selected().size(), gitDir);
+            return CommitMessages.summary(record);
+        } catch (IOException | RuntimeException e) {
+            throw failure("commit consolidation " + record.id() + " to", gitDir, e);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Read from the commit trailers; a rollback appears as its own entry. The baseline commit
+     * is not listed.
+     */
+    @Override
+    public synchronized List<Consolidation> history() {
+        if (!Files.isDirectory(gitDir, LinkOption.NOFOLLOW_LINKS)) {
+            return List.of();
+        }
+        prepare();
+        try {
+            List<Consolidation> history = new ArrayList<>();
+            for (HistoryCommit commit : repository.chain()) {
+                CommitMessages.parse(commit.message()).map(CommitMessages::summary).ifPresent(history::add);
+            }
+            return List.copyOf(history);
+        } catch (IOException | RuntimeException e) {
+            throw failure("read the history in", gitDir, e);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The new entry has a fresh id, the restored selection and model, zero token usage and a
+     * {@code Mnemo-Restores} trailer naming {@code id}.
+     */
+    @Override
+    public synchronized ConsolidationRecord rollback(String id) {
+        Objects.requireNonNull(id, "id");
+        HistoryCommit target = null;
+        ConsolidationRecord restored = null;
+        if (Files.isDirectory(gitDir, LinkOption.NOFOLLOW_LINKS)) {
+            prepare();
+            try {
+                for (HistoryCommit commit : repository.chain()) {
+                    Optional<ConsolidationRecord> record = CommitMessages.parse(commit.message());
+                    if (record.isPresent() && record.get().id().equals(id)) {
+                        target = commit;
+                        restored = record.get();
+                        break;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                throw failure("read the history in", gitDir, e);
+            }
+        }
+        if (target == null) {
+            throw new IllegalArgumentException("no kept consolidation has id '" + id + "' in " + gitDir);
+        }
+        try {
+            working.restore(repository.files(target.id()), repository::blob);
+            ConsolidationRecord entry = new ConsolidationRecord(UUID.randomUUID().toString(), clock.instant(),
+                    restored.selected(), restored.model(), TokenUsage.ZERO);
+            ObjectId parent = repository.head().orElseThrow();
+            ObjectId commit = repository.commit(target.tree(), List.of(parent),
+                    CommitMessages.consolidation(entry, Optional.of(id)), entry.at());
+            repository.moveHead(commit, parent);
+            LOG.info("Restored the memory files of consolidation {} as history entry {} in {}", id, entry.id(), root);
+            return restored;
+        } catch (IOException | RuntimeException e) {
+            throw failure("roll back to consolidation " + id + " in", root, e);
+        }
+    }
+
+    @Override
+    public synchronized void squashHistory() {
+        try {
+            Files.createDirectories(root);
+            resetBaseline("Squashed the memory history to the current files.");
+            LOG.info("Squashed the memory history of {} to one baseline; no unreachable object is left", root);
+        } catch (IOException | RuntimeException e) {
+            throw failure("squash the history in", gitDir, e);
+        }
+    }
+
+    @Override
+    public synchronized void clear() {
+        closeRepository();
+        try {
+            working.deleteAllUnderRoot();
+            Files.createDirectories(root);
+            LOG.info("Cleared every memory file and the history under {}", root);
+        } catch (IOException | RuntimeException e) {
+            throw failure("clear", root, e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closeRepository();
+    }
+
+    /**
+     * Drops the oldest consolidations beyond {@code retention}: a new parentless baseline holds
+     * the files as they were before the oldest kept one, the kept commits are replayed on top with
+     * their trees, messages and times, and every object no longer reachable is pruned.
+     */
+    private void trimHistory(int retention) throws IOException {
+        List<HistoryCommit> chain = repository.chain();
+        int kept = 0;
+        int cut = -1;
+        for (int i = 0; i < chain.size(); i++) {
+            if (CommitMessages.parse(chain.get(i).message()).isPresent() && ++kept == retention) {
+                cut = i + 1;
+                break;
+            }
+        }
+        if (cut < 0 || cut >= chain.size() - 1) {
+            return;
+        }
+        HistoryCommit base = chain.get(cut);
+        ObjectId tip = repository.commit(base.tree(), List.of(),
+                CommitMessages.baseline("History trimmed to the newest " + retention + " consolidations."), base.when());
+        for (int i = cut - 1; i >= 0; i--) {
+            HistoryCommit commit = chain.get(i);
+            tip = repository.commit(commit.tree(), List.of(tip), commit.message(), commit.when());
+        }
+        repository.moveHead(tip, null);
+        repository.pruneUnreachable();
+        LOG.info("Trimmed the memory history of {} to {} consolidations and pruned unreachable objects", root, retention);
+    }
+
+    /** Replaces the history by a fresh repository whose single parentless commit holds the current files. */
+    private void resetBaseline(String reason) throws IOException {
+        closeRepository();
+        WorkingFiles.deleteRecursively(gitDir);
+        repository = BaselineRepository.create(gitDir);
+        ObjectId tree = repository.writeTree(working, working.scan());
+        repository.moveHead(repository.commit(tree, List.of(), CommitMessages.baseline(reason), clock.instant()), null);
+        LOG.debug("New memory baseline in {}: {}", gitDir, reason);
+    }
+
+    private BaselineRepository openOrNull() {
+        try {
+            return BaselineRepository.open(gitDir);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot open the memory history at {}: {}", gitDir, e.toString());
+            return null;
+        }
+    }
+
+    private void closeRepository() {
+        if (repository != null) {
+            repository.close();
+            repository = null;
+        }
+    }
+
+    private static MemoryWorkspaceException failure(String action, Path path, Exception cause) {
+        if (cause instanceof MemoryWorkspaceException workspaceFailure) {
+            return workspaceFailure;
+        }
+        return new MemoryWorkspaceException("cannot " + action + " " + path + ": " + cause.getMessage(), cause);
+    }
+}
