@@ -32,7 +32,7 @@ final class SettingsParser {
         String url = get(env, "OPENAI_BASE_URL");
         if (!url.isEmpty()) {
             baseUrl = uri("OPENAI_BASE_URL", url);
-            b.baseUrl(baseUrl);
+            baseUrl(b, "OPENAI_BASE_URL", baseUrl);
         }
         String key = get(env, "OPENAI_API_KEY");
         if (key.isEmpty() && baseUrl.equals(OpenAiLanguageModel.DEFAULT_BASE_URL)) {
@@ -64,7 +64,7 @@ final class SettingsParser {
         b.model(model);
         String url = get(settings, "baseUrl");
         if (!url.isEmpty()) {
-            b.baseUrl(uri("openai setting 'baseUrl'", url));
+            baseUrl(b, "openai setting 'baseUrl'", uri("openai setting 'baseUrl'", url));
         }
         String keyEnv = get(settings, "apiKeyEnv");
         if (!get(settings, "apiKey").isEmpty() && !keyEnv.isEmpty()) {
@@ -119,6 +119,14 @@ final class SettingsParser {
             return new URI(value);
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(what + " is not a URL: '" + value + "'", e);
+        }
+    }
+
+    private static void baseUrl(Builder b, String what, URI url) {
+        try {
+            b.baseUrl(url);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
         }
     }
 
