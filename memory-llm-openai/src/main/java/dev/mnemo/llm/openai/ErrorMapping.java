@@ -22,12 +22,23 @@ final class ErrorMapping {
         this.apiKey = apiKey;
     }
 
+    /**
+     * An HTTP error answer: the exception it stands for, and whether sending again may help.
+     *
+     * @param exception the failure, carrying the server's message
+     * @param retryable true for 408, 429 (but not an exhausted quota) and 5xx; never for other 4xx
+     */
+    record HttpFailure(ModelException exception, boolean retryable) {}
+
     /** The failure an HTTP error status with {@code body} stands for. */
-    ModelException fromHttp(URI endpoint, int status, String body) {
+    HttpFailure fromHttp(URI endpoint, int status, String body) {
         ServerError error = ServerError.parse(body);
         Reason reason = reasonFor(status, error);
         String message = "HTTP " + status + " from " + endpoint + ": " + error.describe();
-        return new ModelException(reason, redact(message));
+        // An exhausted quota (429 insufficient_quota) does not come back within seconds.
+        boolean retryable = (status == 408 || status == 429 || status >= 500)
+                && !error.code().equalsIgnoreCase("insufficient_quota");
+        return new HttpFailure(new ModelException(reason, redact(message)), retryable);
     }
 
     /** The failure an error object inside a successful HTTP answer stands for (Responses {@code status: failed}). */

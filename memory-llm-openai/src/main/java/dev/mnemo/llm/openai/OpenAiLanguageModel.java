@@ -36,6 +36,17 @@ import org.slf4j.LoggerFactory;
  *       {@code store: false}, so OpenAI keeps nothing of the conversation).</li>
  * </ul>
  *
+ * <p>How a {@link ModelRequest} is sent: an empty {@link ModelRequest#model()} means the builder's
+ * model; instructions become Responses {@code instructions} or a leading Chat {@code system}
+ * message; tool calls and their outputs keep their ids (Responses {@code function_call} /
+ * {@code function_call_output} items, Chat {@code tool_calls} / {@code tool} messages); tools are
+ * strict function tools; an output schema becomes Responses {@code text.format} or Chat
+ * {@code response_format} of type {@code json_schema}; reasoning effort becomes
+ * {@code reasoning.effort} or {@code reasoning_effort} ({@code NONE} sends nothing). On Chat
+ * Completions developer messages go as {@code system} (many local servers' chat templates know no
+ * {@code developer} role) and request metadata is not sent; on Responses it is sent as
+ * {@code metadata}. A refusal comes back as its text with {@link dev.mnemo.llm.FinishReason#CONTENT_FILTER}.
+ *
  * <p>Failures become {@link ModelException}s carrying the server's own error message. Rate limits
  * (HTTP 429), server errors (5xx), time-outs and network errors are retried up to
  * {@link Builder#maxRetries(int)} times with exponential backoff and jitter, waiting at least as long

@@ -61,10 +61,10 @@ final class RetryingSender {
                 if (status >= 200 && status < 300) {
                     return response.body();
                 }
-                failure = errors.fromHttp(endpoint, status, response.body());
+                ErrorMapping.HttpFailure httpFailure = errors.fromHttp(endpoint, status, response.body());
+                failure = httpFailure.exception();
+                retryable = httpFailure.retryable();
                 retryAfter = backoff.retryAfter(response.headers());
-                // An exhausted quota (429 insufficient_quota) does not come back within seconds.
-                retryable = isRetryableStatus(status) && !failure.getMessage().contains("code insufficient_quota");
             } catch (IOException e) {
                 failure = errors.fromIo(endpoint, e);
                 retryable = true;
@@ -89,10 +89,6 @@ final class RetryingSender {
                     wait.toMillis(), failure.getMessage());
             sleep(wait, failure);
         }
-    }
-
-    private static boolean isRetryableStatus(int status) {
-        return status == 408 || status == 429 || status >= 500;
     }
 
     private void sleep(Duration wait, ModelException failure) {
