@@ -97,7 +97,7 @@ final class MemoryPaths {
         return new Scoped(current, String.join("/", components));
     }
 
-    /** True when the platform reads {@code part} as one plain name (on Windows, {@code \\} and {@code C:} are not). */
+    /** True when the platform reads {@code part} as one plain name (on Windows a backslash or {@code C:} makes it more). */
     private boolean isSingleName(String part) {
         try {
             Path name = root.getFileSystem().getPath(part);
