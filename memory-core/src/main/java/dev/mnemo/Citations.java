@@ -1,5 +1,7 @@
 package dev.mnemo;
 
+import dev.mnemo.internal.cite.CitationBodyParser;
+import dev.mnemo.internal.cite.CitationStreamParser;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,18 +16,16 @@ public final class Citations {
 
     /** Removes every citation block, returning the visible text and the blocks' bodies. */
     public static StrippedText strip(String text) {
-        Objects.requireNonNull(text, "text");
-        throw new UnsupportedOperationException("citation stripping arrives with the read path (issue #5)");
+        return CitationStreamParser.strip(Objects.requireNonNull(text, "text"));
     }
 
     /** Parses citation bodies into entries and rollout ids; empty when nothing parses. */
     public static Optional<MemoryCitation> parse(List<String> bodies) {
-        Objects.requireNonNull(bodies, "bodies");
-        throw new UnsupportedOperationException("citation parsing arrives with the read path (issue #5)");
+        return CitationBodyParser.parse(Objects.requireNonNull(bodies, "bodies"));
     }
 
     /** A filter that strips citation blocks chunk by chunk, for streamed answers. */
     public static CitationStreamFilter streamFilter() {
-        throw new UnsupportedOperationException("streamed citation stripping arrives with the read path (issue #5)");
+        return new CitationStreamParser();
     }
 }

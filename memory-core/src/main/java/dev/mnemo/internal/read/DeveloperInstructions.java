@@ -1,0 +1,165 @@
+package dev.mnemo.internal.read;
+
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.internal.tools.LocalMemoryTools;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds the memory section of an agent's developer instructions from
+ * {@code <memoryRoot>/memory_summary.md}.
+ *
+ * <p>The file is read afresh on every {@link #build()} (a consolidation may have rewritten it);
+ * nothing else is read or parsed. A missing, unreadable, non-UTF-8 or blank summary, or
+ * {@code use_memories = false}, gives {@code ""}: the model is then told nothing about memory. The
+ * summary is trimmed, capped at {@link MemoriesConfig#summaryTokenLimit()} tokens by
+ * {@link TokenTruncation}, and placed in Mnemo's template between the
+ * {@code MEMORY_SUMMARY BEGINS}/{@code ENDS} lines, after the guidance on when and how to use memory,
+ * how to cite it and how to ask for a change. {@link MemoriesConfig#dedicatedTools()} switches the
+ * search guidance from shell searches to the {@code memories_*} tools.
+ */
+public final class DeveloperInstructions {
+
+    /** The file whose content is injected. */
+    public static final String SUMMARY_FILE = "memory_summary.md";
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeveloperInstructions.class);
+    private static final String TEMPLATE_RESOURCE = "developer_instructions.md";
+    private static final Set<String> PLACEHOLDERS =
+            Set.of("base_path", "search_how", "open_how", "note_how", "memory_summary");
+    private static final List<Segment> TEMPLATE = parseTemplate(loadTemplate());
+
+    private final Path memoryRoot;
+    private final MemoriesConfig config;
+
+    /**
+     * @param memoryRoot the memory folder (its absolute form is shown to the model)
+     * @param config supplies {@code use_memories}, {@code dedicated_tools} and {@code summary_token_limit}
+     */
+    public DeveloperInstructions(Path memoryRoot, MemoriesConfig config) {
+        this.memoryRoot = Objects.requireNonNull(memoryRoot, "memoryRoot").toAbsolutePath().normalize();
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** The memory section, or {@code ""} when there is nothing to inject. */
+    public String build() {
+        if (!config.useMemories()) {
+            return "";
+        }
+        String summary = readSummary();
+        if (summary.isEmpty()) {
+            return "";
+        }
+        String capped = TokenTruncation.truncateMiddle(summary, config.summaryTokenLimit());
+        if (!capped.equals(summary)) {
+            LOG.debug("Memory summary {} truncated to {} tokens", memoryRoot.resolve(SUMMARY_FILE),
+                    config.summaryTokenLimit());
+        }
+        return render(capped);
+    }
+
+    /** The trimmed summary, or {@code ""} if it is missing, unreadable or not UTF-8. */
+    private String readSummary() {
+        Path file = memoryRoot.resolve(SUMMARY_FILE);
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString()
+                    .strip();
+        } catch (NoSuchFileException e) {
+            LOG.debug("No memory summary at {}; developer instructions carry no memory section", file);
+        } catch (CharacterCodingException e) {
+            LOG.warn("Memory summary {} is not valid UTF-8; developer instructions carry no memory section", file);
+        } catch (IOException e) {
+            LOG.warn("Cannot read memory summary {} ({}); developer instructions carry no memory section", file,
+                    e.toString());
+        }
+        return "";
+    }
+
+    private String render(String summary) {
+        String base = memoryRoot.toString();
+        Map<String, String> values = config.dedicatedTools()
+                ? Map.of("base_path", base, "memory_summary", summary,
+                        "search_how", "Search MEMORY.md for them with the `" + LocalMemoryTools.SEARCH
+                                + "` tool (paths are relative to the memory folder).",
+                        "open_how", "open the one or two most relevant files under `rollout_summaries/` or `skills/`"
+                                + " with `" + LocalMemoryTools.READ + "` (`" + LocalMemoryTools.LIST
+                                + "` shows what a folder holds).",
+                        "note_how", "record one small note per change with the `" + LocalMemoryTools.ADD_AD_HOC_NOTE
+                                + "` tool; it is stored under " + base + "/extensions/ad_hoc/notes/.")
+                : Map.of("base_path", base, "memory_summary", summary,
+                        "search_how", "Search " + base + "/MEMORY.md for them (a text search such as `rg`),"
+                                + " rather than reading it whole.",
+                        "open_how", "open the one or two most relevant files under `rollout_summaries/` or `skills/`.",
+                        "note_how", "write one small new file per change into " + base + "/extensions/ad_hoc/notes/.");
+        StringBuilder out = new StringBuilder(summary.length() + 8192);
+        for (Segment segment : TEMPLATE) {
+            out.append(segment.placeholder() ? values.get(segment.text()) : segment.text());
+        }
+        return out.toString();
+    }
+
+    /** A piece of the template: literal text, or the name of a value inserted at render time. */
+    private record Segment(String text, boolean placeholder) {}
+
+    private static String loadTemplate() {
+        try (InputStream in = DeveloperInstructions.class.getResourceAsStream(TEMPLATE_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource dev/mnemo/internal/read/" + TEMPLATE_RESOURCE);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read resource " + TEMPLATE_RESOURCE, e);
+        }
+    }
+
+    /**
+     * Splits the template at its {@code {{ name }}} placeholders once, so inserted values (which may
+     * themselves contain braces) are never scanned again. Every placeholder must be a known one and
+     * every known one must appear.
+     */
+    static List<Segment> parseTemplate(String template) {
+        Matcher matcher = Pattern.compile("\\{\\{\\s*([a-z_]+)\\s*}}").matcher(template);
+        List<Segment> segments = new ArrayList<>();
+        Set<String> seen = new TreeSet<>();
+        int last = 0;
+        while (matcher.find()) {
+            String name = matcher.group(1);
+            if (!PLACEHOLDERS.contains(name)) {
+                throw new IllegalStateException("unknown placeholder {{ " + name + " }} in " + TEMPLATE_RESOURCE);
+            }
+            segments.add(new Segment(template.substring(last, matcher.start()), false));
+            segments.add(new Segment(name, true));
+            seen.add(name);
+            last = matcher.end();
+        }
+        segments.add(new Segment(template.substring(last), false));
+        if (!seen.equals(new TreeSet<>(PLACEHOLDERS))) {
+            throw new IllegalStateException(TEMPLATE_RESOURCE + " uses placeholders " + seen + ", expected "
+                    + new TreeSet<>(PLACEHOLDERS));
+        }
+        return List.copyOf(segments);
+    }
+}

@@ -1,0 +1,91 @@
+package dev.mnemo.internal.read;
+
+/**
+ * Codex's token estimate and middle truncation: a token is 4 UTF-8 bytes (rounded up); text over
+ * budget keeps a head and a tail of half the byte budget each, cut on code-point boundaries, with
+ * {@code …N tokens truncated…} between them, where N is the estimated tokens over budget.
+ */
+public final class TokenTruncation {
+
+    /** Codex's {@code APPROX_BYTES_PER_TOKEN}. */
+    public static final int BYTES_PER_TOKEN = 4;
+
+    private TokenTruncation() {}
+
+    /** {@code ceil(utf8Bytes / 4)}. */
+    public static long approxTokens(String text) {
+        return ceilTokens(utf8Length(text));
+    }
+
+    /**
+     * Returns {@code text} unchanged when it fits in {@code maxTokens}; otherwise its head and tail
+     * around the truncation marker. A budget of 0 leaves only the marker.
+     */
+    public static String truncateMiddle(String text, int maxTokens) {
+        if (maxTokens < 0) {
+            throw new IllegalArgumentException("maxTokens must not be negative, was " + maxTokens);
+        }
+        if (text.isEmpty()) {
+            return text;
+        }
+        long totalBytes = utf8Length(text);
+        long budget = (long) maxTokens * BYTES_PER_TOKEN;
+        if (budget == 0) {
+            return marker(ceilTokens(totalBytes));
+        }
+        if (totalBytes <= budget) {
+            return text;
+        }
+        long headBudget = budget / 2;
+        long tailStartTarget = totalBytes - (budget - headBudget);
+        int headEnd = 0;
+        int tailStart = text.length();
+        boolean tailStarted = false;
+        long offset = 0;
+        for (int i = 0; i < text.length(); ) {
+            int codePoint = text.codePointAt(i);
+            int chars = Character.charCount(codePoint);
+            long end = offset + utf8Length(codePoint);
+            if (end <= headBudget) {
+                headEnd = i + chars;
+            } else if (offset >= tailStartTarget && !tailStarted) {
+                tailStart = i;
+                tailStarted = true;
+            }
+            offset = end;
+            i += chars;
+        }
+        tailStart = Math.max(tailStart, headEnd);
+        return text.substring(0, headEnd) + marker(ceilTokens(totalBytes - budget)) + text.substring(tailStart);
+    }
+
+    private static String marker(long tokens) {
+        return "\u2026" + tokens + " tokens truncated\u2026";
+    }
+
+    private static long ceilTokens(long bytes) {
+        return (bytes + BYTES_PER_TOKEN - 1) / BYTES_PER_TOKEN;
+    }
+
+    /** UTF-8 length without encoding (text decoded from UTF-8 has no lone surrogates; one would count 3 bytes). */
+    static long utf8Length(String text) {
+        long bytes = 0;
+        for (int i = 0; i < text.length(); ) {
+            int codePoint = text.codePointAt(i);
+            bytes += utf8Length(codePoint);
+            i += Character.charCount(codePoint);
+        }
+        return bytes;
+    }
+
+    private static int utf8Length(int codePoint) {
+        if (codePoint < 0x80) {
+            return 1;
+        } else if (codePoint < 0x800) {
+            return 2;
+        } else if (codePoint < 0x10000) {
+            return 3;
+        }
+        return 4;
+    }
+}
