@@ -26,7 +26,7 @@ final class AgentTools {
 
     private static final ObjectMapper JSON = new ObjectMapper()
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+            .setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL);
 
     static final List<ToolSpec> SPECS = List.of(
             new ToolSpec("list_files", "List the files and folders in a folder of the memory workspace, with their"

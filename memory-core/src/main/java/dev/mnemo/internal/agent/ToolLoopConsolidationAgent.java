@@ -16,6 +16,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * <p>The run fails, with a reason and the tokens spent so far, when the model throws a
  * {@link ModelException}, when the step budget (model turns) is used up, or when the request's
  * timeout has passed; the timeout is read from the injected {@link Clock} between turns, so a
- * single model call is bounded by the model client's own timeout. A model that calls an unknown
+ * single model call is bounded by the model client's own timeout. An interrupted thread also ends
+ * the run between turns (the interrupt flag is left set). A model that calls an unknown
  * tool or writes bad arguments gets a JSON error back and the loop goes on.
  */
 public final class ToolLoopConsolidationAgent implements ConsolidationAgent {
@@ -68,7 +71,7 @@ public final class ToolLoopConsolidationAgent implements ConsolidationAgent {
     @Override
     public ConsolidationAgentResult run(ConsolidationAgentRequest request) {
         Objects.requireNonNull(request, "request");
-        Instant deadline = clock.instant().plus(request.timeout());
+        Instant deadline = deadline(clock.instant(), request.timeout());
         AgentTools tools;
         try {
             tools = new AgentTools(request.memoryRoot());
@@ -84,6 +87,9 @@ public final class ToolLoopConsolidationAgent implements ConsolidationAgent {
         TokenUsage usage = TokenUsage.ZERO;
         int toolCallsRun = 0;
         for (int step = 1; step <= stepBudget; step++) {
+            if (Thread.currentThread().isInterrupted()) {
+                return fail("consolidation agent was interrupted after " + (step - 1) + " steps", usage);
+            }
             if (!clock.instant().isBefore(deadline)) {
                 return fail("consolidation agent ran past its timeout of " + request.timeout() + " after " + (step - 1)
                         + " steps", usage);
@@ -107,6 +113,15 @@ public final class ToolLoopConsolidationAgent implements ConsolidationAgent {
             }
         }
         return fail("consolidation agent used its whole budget of " + stepBudget + " steps without finishing", usage);
+    }
+
+    /** {@code start + timeout}, or the end of time for a timeout too long to add. */
+    private static Instant deadline(Instant start, Duration timeout) {
+        try {
+            return start.plus(timeout);
+        } catch (DateTimeException | ArithmeticException tooFar) {
+            return Instant.MAX;
+        }
     }
 
     private static ModelRequest requestFor(ConsolidationAgentRequest request, AgentTools tools,

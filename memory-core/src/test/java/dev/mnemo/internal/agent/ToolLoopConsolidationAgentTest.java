@@ -171,6 +171,32 @@ class ToolLoopConsolidationAgentTest {
     }
 
     @Test
+    void timeout_farBeyondTheRangeOfInstant_isNoDeadline() {
+        model.thenCalls(TURN_USAGE, call("a", "list_files", Map.of())).thenAnswers("done", TURN_USAGE);
+
+        assertThat(agent().run(request(Duration.ofSeconds(Long.MAX_VALUE))).completed()).isTrue();
+    }
+
+    @Test
+    void interruption_betweenSteps_failsAndKeepsTheInterruptFlag() {
+        model.then(sent -> {
+            Thread.currentThread().interrupt();
+            return ModelResponse.ofToolCalls(List.of(call("a", "list_files", Map.of())), TURN_USAGE);
+        }).thenAnswers("never reached", TURN_USAGE);
+
+        ConsolidationAgentResult result;
+        try {
+            result = agent().run(request(Duration.ofMinutes(30)));
+        } finally {
+            assertThat(Thread.interrupted()).as("interrupt flag still set").isTrue();
+        }
+
+        assertThat(result.completed()).isFalse();
+        assertThat(result.error()).hasValueSatisfying(reason -> assertThat(reason).contains("interrupted after 1 steps"));
+        assertThat(model.requests()).hasSize(1);
+    }
+
+    @Test
     void modelException_failsWithItsReasonAndTheUsageSoFar() {
         model.thenCalls(TURN_USAGE, call("a", "list_files", Map.of()))
                 .then(sent -> {
