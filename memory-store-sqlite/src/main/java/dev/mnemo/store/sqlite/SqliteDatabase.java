@@ -43,6 +43,8 @@ final class SqliteDatabase implements AutoCloseable {
     private static final int MAX_IDLE = 4;
     private static final String MIGRATIONS = "classpath:dev/mnemo/store/sqlite/migration";
     private static final String HISTORY_TABLE = "mnemo_schema_history";
+    /** The newest migration's version; an up-to-date file skips Flyway (and its log lines) on open. */
+    static final String SCHEMA_VERSION = "1";
     private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
     /** Serialises migrations inside this JVM; the lock file does it across processes. */
     private static final Object MIGRATION_MONITOR = new Object();
@@ -207,8 +209,11 @@ final class SqliteDatabase implements AutoCloseable {
      * time: Flyway does not lock SQLite, so a sibling lock file serialises concurrent first opens.
      */
     private void migrate() {
-        // The first connection switches the file to WAL before Flyway creates anything.
-        withConnection("open", connection -> null);
+        // The first connection switches the file to WAL before Flyway creates anything; a file whose
+        // schema is current (or newer: migrated by a later Mnemo) needs no Flyway at all.
+        if (withConnection("open", SqliteDatabase::schemaIsCurrent)) {
+            return;
+        }
         Path lockFile = file.resolveSibling(file.getFileName() + ".migration-lock");
         synchronized (MIGRATION_MONITOR) {
             try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -233,6 +238,15 @@ final class SqliteDatabase implements AutoCloseable {
                 throw new MemoryStoreException("cannot migrate the state database " + file + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /** True when the history table records {@link #SCHEMA_VERSION} applied and no failed migration. */
+    private static boolean schemaIsCurrent(Connection connection) throws SQLException {
+        boolean hasHistory = Jdbc.queryLong(connection,
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", HISTORY_TABLE) > 0;
+        return hasHistory && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + HISTORY_TABLE
+                + " WHERE version = ? AND success = 1", SCHEMA_VERSION) > 0
+                && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + HISTORY_TABLE + " WHERE success = 0") == 0;
     }
 
     /** A missing or empty file becomes a new database; anything else must carry SQLite's header. */
