@@ -38,11 +38,12 @@ final class Jdbc {
         }
     }
 
+    /** The first row, mapped; empty when there is none or the mapper gives null. */
     static <T> Optional<T> queryFirst(Connection connection, String sql, RowMapper<T> mapper, Object... args)
             throws SQLException {
         try (PreparedStatement statement = prepare(connection, sql, args);
                 ResultSet rows = statement.executeQuery()) {
-            return rows.next() ? Optional.of(mapper.map(rows)) : Optional.empty();
+            return rows.next() ? Optional.ofNullable(mapper.map(rows)) : Optional.empty();
         }
     }
 

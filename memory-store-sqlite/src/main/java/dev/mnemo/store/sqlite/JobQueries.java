@@ -27,6 +27,9 @@ final class JobQueries {
         static final LastPhase2 NONE = new LastPhase2(Optional.empty(), Optional.empty());
     }
 
+    private record StatusCount(String kind, String status, int count) {
+    }
+
     private JobQueries() {
     }
 
@@ -53,10 +56,10 @@ final class JobQueries {
             STATUSES.forEach(status -> byStatus.put(status, 0));
             counts.put(kind, byStatus);
         }
-        for (var row : Jdbc.query(connection, "SELECT kind, status, COUNT(*) FROM jobs GROUP BY kind, status",
-                row -> List.of(row.getString(1), row.getString(2), row.getInt(3)))) {
-            counts.computeIfAbsent((String) row.get(0), kind -> new LinkedHashMap<>())
-                    .merge((String) row.get(1), (Integer) row.get(2), Integer::sum);
+        for (StatusCount row : Jdbc.query(connection, "SELECT kind, status, COUNT(*) FROM jobs GROUP BY kind, status",
+                row -> new StatusCount(row.getString(1), row.getString(2), row.getInt(3)))) {
+            counts.computeIfAbsent(row.kind(), kind -> new LinkedHashMap<>()).merge(row.status(), row.count(),
+                    Integer::sum);
         }
         counts.replaceAll((kind, byStatus) -> Map.copyOf(byStatus));
         return counts;

@@ -208,6 +208,7 @@ final class SqliteDatabase implements AutoCloseable {
      * Applies the store's Flyway migrations (own location, own history table), one process at a
      * time: Flyway does not lock SQLite, so a sibling lock file serialises concurrent first opens.
      */
+    @SuppressWarnings("try") // the FileLock is held by the try block, not read in it
     private void migrate() {
         // The first connection switches the file to WAL before Flyway creates anything; a file whose
         // schema is current (or newer: migrated by a later Mnemo) needs no Flyway at all.

@@ -13,8 +13,6 @@ import dev.mnemo.spi.Stage1ClaimParams;
 import dev.mnemo.spi.Stage1Output;
 import dev.mnemo.spi.Stage1Result;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -81,7 +79,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         Objects.requireNonNull(thread, "thread");
         boolean forgot = database.write("upsert thread " + thread.id(), connection -> {
             MemoryMode mode = ThreadQueries.upsert(connection, thread);
-            return mode == MemoryMode.POLLUTED && forgetStage1Output(connection, thread.id(), thread.updatedAt());
+            return mode == MemoryMode.POLLUTED && Stage1OutputQueries.forget(connection, thread.id(), thread.updatedAt());
         });
         if (forgot) {
             database.checkpointBestEffort();
@@ -121,7 +119,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         Objects.requireNonNull(now, "now");
         boolean changed = database.write("mark thread " + threadId + " polluted", connection -> {
             boolean modeChanged = ThreadQueries.markPolluted(connection, threadId);
-            forgetStage1Output(connection, threadId, now);
+            Stage1OutputQueries.forget(connection, threadId, now);
             return modeChanged;
         });
         database.checkpointBestEffort();
@@ -133,23 +131,12 @@ public final class SqliteMemoryStore implements MemoryStore {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(now, "now");
         boolean deleted = database.write("delete thread " + threadId, connection -> {
-            forgetStage1Output(connection, threadId, now);
+            Stage1OutputQueries.forget(connection, threadId, now);
             Stage1JobQueries.delete(connection, threadId);
             return ThreadQueries.delete(connection, threadId);
         });
         database.checkpointBestEffort();
         return deleted;
-    }
-
-    /** Deletes the thread's memory; when it was in the last consolidation, Phase 2 must forget it too. */
-    private static boolean forgetStage1Output(Connection connection, String threadId, Instant now)
-            throws SQLException {
-        Stage1OutputQueries.Forgotten forgotten = Stage1OutputQueries.delete(connection, threadId);
-        if (forgotten.wasSelected()) {
-            Phase2JobQueries.enqueue(connection, seconds(now));
-            LOG.info("thread {} was in the last consolidation; Phase 2 is queued to forget it", threadId);
-        }
-        return forgotten.deleted();
     }
 
     // ---- Phase 1 -------------------------------------------------------------------------------

@@ -82,7 +82,6 @@ final class Stage1JobQueries {
     static OptionalLong inputWatermark(Connection connection, String threadId) throws SQLException {
         return Jdbc.queryFirst(connection, "SELECT input_watermark FROM jobs WHERE kind = ? AND job_key = ?",
                 row -> Jdbc.nullableLong(row, "input_watermark"), STAGE1, threadId)
-                .filter(value -> value != null)
                 .map(OptionalLong::of)
                 .orElse(OptionalLong.empty());
     }

@@ -15,9 +15,13 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The {@code stage1_outputs} table (times in epoch seconds), hydrated with its thread's columns. */
 final class Stage1OutputQueries {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Stage1OutputQueries.class);
 
     private static final String SELECT = "SELECT so.thread_id, so.source_updated_at, so.raw_memory,"
             + " so.rollout_summary, so.rollout_slug, so.generated_at, so.usage_count, so.last_usage,"
@@ -65,6 +69,21 @@ final class Stage1OutputQueries {
                 "SELECT selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?", threadId) != 0;
         boolean deleted = Jdbc.update(connection, "DELETE FROM stage1_outputs WHERE thread_id = ?", threadId) > 0;
         return new Forgotten(deleted, deleted && selected);
+    }
+
+    /**
+     * Deletes the thread's memory; when it was in the last consolidation, Phase 2 is queued so the
+     * workspace forgets it too.
+     *
+     * @return whether a memory was deleted
+     */
+    static boolean forget(Connection connection, String threadId, Instant now) throws SQLException {
+        Forgotten forgotten = delete(connection, threadId);
+        if (forgotten.wasSelected()) {
+            Phase2JobQueries.enqueue(connection, seconds(now));
+            LOG.info("thread {} was in the last consolidation; Phase 2 is queued to forget it", threadId);
+        }
+        return forgotten.deleted();
     }
 
     static void deleteAll(Connection connection) throws SQLException {
