@@ -101,6 +101,7 @@ class SqliteDatabaseFileTest {
 
         assertThatThrownBy(() -> SqliteMemoryStore.open(file)).isInstanceOf(MemoryStoreException.class)
                 .hasMessageContaining(file.toString());
+        assertThat(Files.readAllBytes(file)).isEqualTo(bytes);
     }
 
     @Test
