@@ -1,0 +1,90 @@
+package dev.mnemo.store.sqlite;
+
+import static dev.mnemo.store.sqlite.JobKinds.GLOBAL_KEY;
+import static dev.mnemo.store.sqlite.JobKinds.PHASE2;
+import static dev.mnemo.store.sqlite.JobKinds.STAGE1;
+import static dev.mnemo.store.sqlite.JobKinds.fromSeconds;
+import static dev.mnemo.store.sqlite.JobKinds.seconds;
+
+import dev.mnemo.MemoryStatus;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Statements over jobs of both kinds: release, clear and the status read. */
+final class JobQueries {
+
+    private static final List<String> KINDS = List.of(STAGE1, PHASE2);
+    private static final List<String> STATUSES =
+            List.of(JobKinds.RUNNING, JobKinds.DONE, JobKinds.ERROR, JobKinds.PENDING);
+
+    /** The last Phase 2 outcome as the global row records it. */
+    record LastPhase2(Optional<Instant> success, Optional<String> failure) {
+        static final LastPhase2 NONE = new LastPhase2(Optional.empty(), Optional.empty());
+    }
+
+    private record StatusCount(String kind, String status, int count) {
+    }
+
+    private JobQueries() {
+    }
+
+    /**
+     * Every running job of {@code workerId} becomes failed-for-retry at once: no lease, no backoff,
+     * retry budget unchanged, the reason recorded.
+     */
+    static int release(Connection connection, String workerId, String reason, Instant now) throws SQLException {
+        long nowSeconds = seconds(now);
+        return Jdbc.update(connection, "UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL,"
+                + " retry_at = ?, last_error = ? WHERE status = 'running' AND worker_id = ?",
+                nowSeconds, nowSeconds, reason, workerId);
+    }
+
+    static void deleteMemoryJobs(Connection connection) throws SQLException {
+        Jdbc.update(connection, "DELETE FROM jobs WHERE kind IN (?, ?)", STAGE1, PHASE2);
+    }
+
+    /** Per kind, the number of jobs in each status; every known kind and status is present. */
+    static Map<String, Map<String, Integer>> countsByKind(Connection connection) throws SQLException {
+        Map<String, Map<String, Integer>> counts = new LinkedHashMap<>();
+        for (String kind : KINDS) {
+            Map<String, Integer> byStatus = new LinkedHashMap<>();
+            STATUSES.forEach(status -> byStatus.put(status, 0));
+            counts.put(kind, byStatus);
+        }
+        for (StatusCount row : Jdbc.query(connection, "SELECT kind, status, COUNT(*) FROM jobs GROUP BY kind, status",
+                row -> new StatusCount(row.getString(1), row.getString(2), row.getInt(3)))) {
+            counts.computeIfAbsent(row.kind(), kind -> new LinkedHashMap<>()).merge(row.status(), row.count(),
+                    Integer::sum);
+        }
+        counts.replaceAll((kind, byStatus) -> Map.copyOf(byStatus));
+        return counts;
+    }
+
+    /** Running jobs with a lease, soonest expiry first (an expired one is shown until someone takes it over). */
+    static List<MemoryStatus.Lease> runningLeases(Connection connection) throws SQLException {
+        return Jdbc.query(connection, "SELECT kind, job_key, COALESCE(worker_id, ''), lease_until FROM jobs"
+                + " WHERE status = 'running' AND lease_until IS NOT NULL ORDER BY lease_until, kind, job_key",
+                row -> new MemoryStatus.Lease(row.getString(1), row.getString(2), row.getString(3),
+                        fromSeconds(row.getLong(4))));
+    }
+
+    /**
+     * The last consolidation success ({@code finished_at} while no error is recorded; a later
+     * enqueue keeps it) and the last failure reason (while it is the latest outcome).
+     */
+    static LastPhase2 lastPhase2(Connection connection) throws SQLException {
+        return Jdbc.queryFirst(connection, "SELECT finished_at, last_error FROM jobs WHERE kind = ? AND job_key = ?",
+                row -> {
+                    Long finishedAt = Jdbc.nullableLong(row, "finished_at");
+                    String lastError = row.getString("last_error");
+                    Optional<Instant> success = lastError == null && finishedAt != null
+                            ? Optional.of(fromSeconds(finishedAt)) : Optional.empty();
+                    return new LastPhase2(success, Optional.ofNullable(lastError));
+                }, PHASE2, GLOBAL_KEY).orElse(LastPhase2.NONE);
+    }
+}

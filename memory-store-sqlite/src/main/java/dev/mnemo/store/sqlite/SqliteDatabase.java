@@ -1,0 +1,301 @@
+package dev.mnemo.store.sqlite;
+
+import dev.mnemo.MemoryStoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * One SQLite file: its connections, its migrations and its transactions.
+ *
+ * <p>Connections: each operation borrows a connection from a small idle pool (at most
+ * {@link #MAX_IDLE} kept open) and returns it afterwards, so concurrent callers never share a
+ * connection and opening cost is paid rarely. Every connection is set up the same way
+ * (see {@link #newConnection()}). A connection that saw an error is closed, not returned.
+ *
+ * <p>Transactions: connections stay in auto-commit mode; writes run between
+ * {@code BEGIN IMMEDIATE} and {@code COMMIT} issued here, so the write lock is taken up front
+ * (waiting up to the busy timeout) and never held while idle. Several processes may share the file.
+ */
+final class SqliteDatabase implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SqliteDatabase.class);
+
+    static final int BUSY_TIMEOUT_MS = 10_000;
+    private static final int CHECKPOINT_BUSY_TIMEOUT_MS = 1_000;
+    private static final int MAX_IDLE = 4;
+    private static final String MIGRATIONS = "classpath:dev/mnemo/store/sqlite/migration";
+    private static final String HISTORY_TABLE = "mnemo_schema_history";
+    /** The newest migration's version; an up-to-date file skips Flyway (and its log lines) on open. */
+    static final String SCHEMA_VERSION = "1";
+    private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+    /** Serialises migrations inside this JVM; the lock file does it across processes. */
+    private static final Object MIGRATION_MONITOR = new Object();
+
+    /** Work done on a borrowed connection. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    private final Path file;
+    private final String url;
+    private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private SqliteDatabase(Path file) {
+        this.file = file;
+        this.url = "jdbc:sqlite:" + file;
+    }
+
+    /** Opens the file (creating it when missing), refusing anything that is not an SQLite database. */
+    static SqliteDatabase open(Path file) {
+        Path absolute = file.toAbsolutePath().normalize();
+        requireSqliteOrEmpty(absolute);
+        SqliteDatabase database = new SqliteDatabase(absolute);
+        try {
+            database.migrate();
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+        return database;
+    }
+
+    Path file() {
+        return file;
+    }
+
+    /** Runs {@code work} outside an explicit transaction (one statement is its own snapshot). */
+    <T> T read(String what, Work<T> work) {
+        return withConnection(what, work);
+    }
+
+    /** Runs several reads of {@code work} in one read transaction, so they see one snapshot. */
+    <T> T readSnapshot(String what, Work<T> work) {
+        return inTransaction(what, "BEGIN", work);
+    }
+
+    /** Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction; rolls back on any failure. */
+    <T> T write(String what, Work<T> work) {
+        return inTransaction(what, "BEGIN IMMEDIATE", work);
+    }
+
+    private <T> T inTransaction(String what, String begin, Work<T> work) {
+        return withConnection(what, connection -> {
+            execute(connection, begin);
+            T result;
+            try {
+                result = work.run(connection);
+                execute(connection, "COMMIT");
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(connection, e);
+                throw e;
+            }
+            return result;
+        });
+    }
+
+    /**
+     * Copies the WAL back into the database file and truncates it, so forgotten rows do not linger
+     * in {@code -wal}. Best effort: a busy database only logs.
+     */
+    void checkpointBestEffort() {
+        try {
+            withConnection("checkpoint", connection -> {
+                execute(connection, "PRAGMA busy_timeout = " + CHECKPOINT_BUSY_TIMEOUT_MS);
+                try (Statement statement = connection.createStatement();
+                        var rows = statement.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                    if (rows.next() && rows.getInt(1) != 0) {
+                        LOG.debug("WAL checkpoint of {} was blocked by another connection; it runs later", file);
+                    }
+                } finally {
+                    execute(connection, "PRAGMA busy_timeout = " + BUSY_TIMEOUT_MS);
+                }
+                return null;
+            });
+        } catch (MemoryStoreException e) {
+            LOG.warn("WAL checkpoint of {} failed (best effort): {}", file, e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            Connection connection;
+            while ((connection = idle.poll()) != null) {
+                closeQuietly(connection);
+            }
+        }
+    }
+
+    private <T> T withConnection(String what, Work<T> work) {
+        if (closed.get()) {
+            throw new IllegalStateException("the state database " + file + " is closed");
+        }
+        Connection connection = borrow();
+        boolean healthy = false;
+        try {
+            T result = work.run(connection);
+            healthy = true;
+            return result;
+        } catch (SQLException e) {
+            throw new MemoryStoreException("state database " + file + ": " + what + " failed: " + e.getMessage(), e);
+        } finally {
+            giveBack(connection, healthy);
+        }
+    }
+
+    private Connection borrow() {
+        Connection connection = idle.poll();
+        if (connection != null) {
+            return connection;
+        }
+        try {
+            return newConnection();
+        } catch (SQLException e) {
+            throw new MemoryStoreException("cannot open the state database " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void giveBack(Connection connection, boolean healthy) {
+        if (healthy && !closed.get() && idle.size() < MAX_IDLE) {
+            idle.push(connection);
+            // close() may have drained the pool between the check and the push
+            if (closed.get() && idle.remove(connection)) {
+                closeQuietly(connection);
+            }
+            return;
+        }
+        closeQuietly(connection);
+    }
+
+    /** A connection with the pragmas every Mnemo connection runs with. */
+    private Connection newConnection() throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setBusyTimeout(BUSY_TIMEOUT_MS);
+        Connection connection = config.createConnection(url);
+        try {
+            execute(connection, "PRAGMA journal_mode = WAL");
+            execute(connection, "PRAGMA synchronous = NORMAL");
+            execute(connection, "PRAGMA foreign_keys = ON");
+            execute(connection, "PRAGMA secure_delete = ON");
+            return connection;
+        } catch (SQLException e) {
+            closeQuietly(connection);
+            throw e;
+        }
+    }
+
+    /**
+     * Applies the store's Flyway migrations (own location, own history table), one process at a
+     * time: Flyway does not lock SQLite, so a sibling lock file serialises concurrent first opens.
+     */
+    @SuppressWarnings("try") // the FileLock is held by the try block, not read in it
+    private void migrate() {
+        // The first connection switches the file to WAL before Flyway creates anything; a file whose
+        // schema is current (or newer: migrated by a later Mnemo) needs no Flyway at all.
+        if (withConnection("open", SqliteDatabase::schemaIsCurrent)) {
+            return;
+        }
+        Path lockFile = file.resolveSibling(file.getFileName() + ".migration-lock");
+        synchronized (MIGRATION_MONITOR) {
+            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                    FileLock ignored = channel.lock()) {
+                SQLiteDataSource dataSource = new SQLiteDataSource();
+                dataSource.setUrl(url);
+                dataSource.setBusyTimeout(BUSY_TIMEOUT_MS);
+                var result = Flyway.configure(SqliteDatabase.class.getClassLoader())
+                        .dataSource(dataSource)
+                        .locations(MIGRATIONS)
+                        .table(HISTORY_TABLE)
+                        .load()
+                        .migrate();
+                if (result.migrationsExecuted > 0) {
+                    LOG.info("state database {} migrated to schema version {} ({} migrations)", file,
+                            result.targetSchemaVersion, result.migrationsExecuted);
+                }
+            } catch (IOException e) {
+                throw new MemoryStoreException("cannot lock " + lockFile + " to migrate the state database " + file
+                        + ": " + e.getMessage(), e);
+            } catch (FlywayException e) {
+                throw new MemoryStoreException("cannot migrate the state database " + file + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** True when the history table records {@link #SCHEMA_VERSION} applied and no failed migration. */
+    private static boolean schemaIsCurrent(Connection connection) throws SQLException {
+        boolean hasHistory = Jdbc.queryLong(connection,
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", HISTORY_TABLE) > 0;
+        return hasHistory && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + HISTORY_TABLE
+                + " WHERE version = ? AND success = 1", SCHEMA_VERSION) > 0
+                && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + HISTORY_TABLE + " WHERE success = 0") == 0;
+    }
+
+    /** A missing or empty file becomes a new database; anything else must carry SQLite's header. */
+    private static void requireSqliteOrEmpty(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new MemoryStoreException("the state database path " + file + " is a directory");
+        }
+        if (!Files.exists(file)) {
+            try {
+                Files.createDirectories(file.getParent());
+            } catch (IOException e) {
+                throw new MemoryStoreException("cannot create the folder of the state database " + file + ": "
+                        + e.getMessage(), e);
+            }
+            return;
+        }
+        byte[] header = new byte[SQLITE_HEADER.length];
+        int read;
+        try (InputStream in = Files.newInputStream(file)) {
+            read = in.readNBytes(header, 0, header.length);
+        } catch (IOException e) {
+            throw new MemoryStoreException("cannot read the state database " + file + ": " + e.getMessage(), e);
+        }
+        if (read > 0 && (read < header.length || !Arrays.equals(header, SQLITE_HEADER))) {
+            throw new MemoryStoreException("the state database " + file
+                    + " is not an SQLite database (wrong file header); it was left untouched");
+        }
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private void rollbackQuietly(Connection connection, Exception cause) {
+        try {
+            execute(connection, "ROLLBACK");
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    private void closeQuietly(Connection connection) {
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            LOG.debug("closing a connection to {} failed: {}", file, e.getMessage());
+        }
+    }
+}

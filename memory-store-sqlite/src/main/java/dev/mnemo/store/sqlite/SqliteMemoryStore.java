@@ -1,0 +1,403 @@
+package dev.mnemo.store.sqlite;
+
+import static dev.mnemo.store.sqlite.JobKinds.seconds;
+
+import dev.mnemo.MemoryMode;
+import dev.mnemo.MemoryStatus;
+import dev.mnemo.ThreadInfo;
+import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.SelectedInput;
+import dev.mnemo.spi.Stage1Claim;
+import dev.mnemo.spi.Stage1ClaimParams;
+import dev.mnemo.spi.Stage1Output;
+import dev.mnemo.spi.Stage1Result;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The default {@link MemoryStore}: one SQLite file holding Codex's {@code threads},
+ * {@code stage1_outputs} and {@code jobs} tables, migrated by Flyway from this module's own
+ * classpath location into its own history table ({@code mnemo_schema_history}).
+ *
+ * <p>Every connection runs with WAL, {@code synchronous=NORMAL}, a 10 s busy timeout, foreign
+ * keys and {@code secure_delete=ON}. Each operation borrows a connection from a small pool;
+ * writes are single {@code BEGIN IMMEDIATE} transactions, so several threads and several
+ * processes can share the file. After a forget (pollution, delete, clear) the WAL is
+ * checkpointed and truncated, best effort, so the forgotten text does not linger in it.
+ *
+ * <p>A file that is not an SQLite database is refused with a {@link dev.mnemo.MemoryStoreException}
+ * and left untouched; so is every later SQL failure, naming the file.
+ */
+public final class SqliteMemoryStore implements MemoryStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryStore.class);
+
+    private final SqliteDatabase database;
+
+    private SqliteMemoryStore(SqliteDatabase database) {
+        this.database = database;
+    }
+
+    /**
+     * Opens the state database at {@code dbFile}, creating the file and its folder when missing
+     * and migrating the schema to the newest version.
+     *
+     * @throws dev.mnemo.MemoryStoreException when the file is not an SQLite database, cannot be
+     *     opened, or cannot be migrated
+     */
+    public static SqliteMemoryStore open(Path dbFile) {
+        Objects.requireNonNull(dbFile, "dbFile");
+        SqliteMemoryStore store = new SqliteMemoryStore(SqliteDatabase.open(dbFile));
+        LOG.debug("opened state database {}", store.database.file());
+        return store;
+    }
+
+    /** The database file. */
+    public Path file() {
+        return database.file();
+    }
+
+    // ---- threads -------------------------------------------------------------------------------
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A thread already marked polluted stays polluted whatever mode the new row carries (use
+     * {@link #setThreadMemoryMode} to change it deliberately); a row upserted as polluted loses its
+     * stage-1 memory as {@link #markThreadPolluted} does.
+     */
+    @Override
+    public void upsertThread(ThreadInfo thread) {
+        Objects.requireNonNull(thread, "thread");
+        boolean forgot = database.write("upsert thread " + thread.id(), connection -> {
+            MemoryMode mode = ThreadQueries.upsert(connection, thread);
+            return mode == MemoryMode.POLLUTED && Stage1OutputQueries.forget(connection, thread.id(), thread.updatedAt());
+        });
+        if (forgot) {
+            database.checkpointBestEffort();
+        }
+    }
+
+    @Override
+    public Optional<ThreadInfo> thread(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return database.read("read thread " + threadId, connection -> ThreadQueries.find(connection, threadId));
+    }
+
+    @Override
+    public List<ThreadInfo> threads() {
+        return database.read("list threads", ThreadQueries::all);
+    }
+
+    @Override
+    public boolean setThreadMemoryMode(String threadId, MemoryMode mode, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(now, "now");
+        if (mode == MemoryMode.POLLUTED) {
+            if (thread(threadId).isEmpty()) {
+                return false;
+            }
+            markThreadPolluted(threadId, now);
+            return true;
+        }
+        return database.write("set memory mode of thread " + threadId,
+                connection -> ThreadQueries.setMode(connection, threadId, mode)) > 0;
+    }
+
+    @Override
+    public boolean markThreadPolluted(String threadId, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(now, "now");
+        boolean changed = database.write("mark thread " + threadId + " polluted", connection -> {
+            boolean modeChanged = ThreadQueries.markPolluted(connection, threadId);
+            Stage1OutputQueries.forget(connection, threadId, now);
+            return modeChanged;
+        });
+        database.checkpointBestEffort();
+        return changed;
+    }
+
+    @Override
+    public boolean deleteThread(String threadId, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(now, "now");
+        boolean deleted = database.write("delete thread " + threadId, connection -> {
+            Stage1OutputQueries.forget(connection, threadId, now);
+            Stage1JobQueries.delete(connection, threadId);
+            return ThreadQueries.delete(connection, threadId);
+        });
+        database.checkpointBestEffort();
+        return deleted;
+    }
+
+    // ---- Phase 1 -------------------------------------------------------------------------------
+
+    @Override
+    public List<Stage1Claim> claimStage1Jobs(Stage1ClaimParams params, Instant now) {
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(now, "now");
+        if (params.scanLimit() == 0 || params.maxClaimed() == 0 || params.allowedSources().isEmpty()) {
+            return List.of();
+        }
+        List<ThreadInfo> candidates = database.read("scan Phase 1 candidates",
+                connection -> ThreadQueries.claimCandidates(connection, params, now));
+        List<Stage1Claim> claimed = new ArrayList<>();
+        for (ThreadInfo candidate : candidates) {
+            if (claimed.size() >= params.maxClaimed()) {
+                break;
+            }
+            Instant source = Instant.ofEpochSecond(candidate.updatedAt().getEpochSecond());
+            boolean upToDate = database.read("check memory of thread " + candidate.id(),
+                    connection -> Stage1JobQueries.isUpToDate(connection, candidate.id(), source));
+            if (upToDate) {
+                continue;
+            }
+            JobClaim claim = tryClaimStage1Job(candidate.id(), params.workerId(), source, params.lease(),
+                    params.maxClaimed(), now);
+            if (claim.isClaimed()) {
+                claimed.add(new Stage1Claim(candidate, claim.token(), source));
+            }
+        }
+        LOG.debug("Phase 1 claim by {}: {} candidates scanned, {} claimed", params.workerId(), candidates.size(),
+                claimed.size());
+        return List.copyOf(claimed);
+    }
+
+    @Override
+    public JobClaim tryClaimStage1Job(String threadId, String workerId, Instant sourceUpdatedAt, Duration lease,
+            int maxRunning, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(now, "now");
+        return database.write("claim Phase 1 job of thread " + threadId, connection -> Stage1JobQueries.tryClaim(
+                connection, threadId, workerId, sourceUpdatedAt, lease, maxRunning, now));
+    }
+
+    @Override
+    public boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt,
+            Stage1Result result, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
+        Objects.requireNonNull(result, "result");
+        Objects.requireNonNull(now, "now");
+        return database.write("complete Phase 1 job of thread " + threadId, connection -> {
+            if (!Stage1JobQueries.markDone(connection, threadId, ownershipToken, now)) {
+                return false;
+            }
+            if (Stage1OutputQueries.upsert(connection, threadId, sourceUpdatedAt, result, now) > 0) {
+                Phase2JobQueries.enqueue(connection, seconds(sourceUpdatedAt));
+            } else {
+                LOG.debug("memory of thread {} not stored: a newer version exists or the thread is polluted",
+                        threadId);
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public boolean markStage1SucceededNoOutput(String threadId, String ownershipToken, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(now, "now");
+        return database.write("complete Phase 1 job of thread " + threadId + " without output", connection -> {
+            if (!Stage1JobQueries.markDone(connection, threadId, ownershipToken, now)) {
+                return false;
+            }
+            long watermark = Stage1JobQueries.inputWatermark(connection, threadId).orElse(seconds(now));
+            if (Stage1OutputQueries.delete(connection, threadId).deleted()) {
+                Phase2JobQueries.enqueue(connection, watermark);
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public boolean markStage1Failed(String threadId, String ownershipToken, String reason, Duration retryDelay,
+            Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        Objects.requireNonNull(now, "now");
+        return database.write("fail Phase 1 job of thread " + threadId, connection -> Stage1JobQueries.markFailed(
+                connection, threadId, ownershipToken, reason, retryDelay, now));
+    }
+
+    @Override
+    public Optional<Stage1Output> stage1Output(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return database.read("read memory of thread " + threadId,
+                connection -> Stage1OutputQueries.find(connection, threadId));
+    }
+
+    // ---- Phase 2 -------------------------------------------------------------------------------
+
+    @Override
+    public JobClaim tryClaimPhase2Job(String workerId, Duration lease, Instant now) {
+        Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(now, "now");
+        return database.write("claim the Phase 2 lock",
+                connection -> Phase2JobQueries.tryClaim(connection, workerId, lease, now));
+    }
+
+    @Override
+    public boolean heartbeatPhase2Job(String ownershipToken, Duration lease, Instant now) {
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(now, "now");
+        return database.write("extend the Phase 2 lease",
+                connection -> Phase2JobQueries.heartbeat(connection, ownershipToken, lease, now));
+    }
+
+    @Override
+    public boolean markPhase2Succeeded(String ownershipToken, long completedWatermark, List<SelectedInput> selected,
+            Instant now) {
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        List<SelectedInput> inputs = List.copyOf(Objects.requireNonNull(selected, "selected"));
+        Objects.requireNonNull(now, "now");
+        return database.write("complete Phase 2", connection -> {
+            if (!Phase2JobQueries.markSucceeded(connection, ownershipToken, completedWatermark, now)) {
+                return false;
+            }
+            Stage1OutputQueries.replaceSelection(connection, inputs);
+            return true;
+        });
+    }
+
+    @Override
+    public boolean markPhase2Failed(String ownershipToken, String reason, Duration retryDelay, Instant now) {
+        return failPhase2(ownershipToken, reason, retryDelay, now, false);
+    }
+
+    @Override
+    public boolean markPhase2FailedIfUnowned(String ownershipToken, String reason, Duration retryDelay, Instant now) {
+        return failPhase2(ownershipToken, reason, retryDelay, now, true);
+    }
+
+    private boolean failPhase2(String ownershipToken, String reason, Duration retryDelay, Instant now,
+            boolean unownedToo) {
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        Objects.requireNonNull(now, "now");
+        return database.write("fail Phase 2", connection -> Phase2JobQueries.markFailed(connection, ownershipToken,
+                reason, retryDelay, now, unownedToo));
+    }
+
+    @Override
+    public void enqueuePhase2(long inputWatermark) {
+        database.write("queue Phase 2", connection -> {
+            Phase2JobQueries.enqueue(connection, inputWatermark);
+            return null;
+        });
+    }
+
+    @Override
+    public List<Stage1Output> phase2InputSelection(int limit, int maxUnusedDays, Instant now) {
+        Objects.requireNonNull(now, "now");
+        return database.read("select Phase 2 inputs",
+                connection -> Stage1OutputQueries.phase2Selection(connection, limit, maxUnusedDays, now));
+    }
+
+    @Override
+    public List<Stage1Output> listStage1OutputsForGlobal(int limit) {
+        return database.read("list memories", connection -> Stage1OutputQueries.listForGlobal(connection, limit));
+    }
+
+    @Override
+    public void replacePhase2Selection(List<SelectedInput> selected) {
+        List<SelectedInput> inputs = List.copyOf(Objects.requireNonNull(selected, "selected"));
+        database.write("replace the Phase 2 selection", connection -> {
+            Stage1OutputQueries.replaceSelection(connection, inputs);
+            return null;
+        });
+    }
+
+    // ---- read-path feedback, retention, maintenance ---------------------------------------------
+
+    @Override
+    public int recordUsage(List<String> threadIds, Instant now) {
+        List<String> ids = List.copyOf(Objects.requireNonNull(threadIds, "threadIds"));
+        Objects.requireNonNull(now, "now");
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        return database.write("record memory usage", connection -> Stage1OutputQueries.recordUsage(connection, ids,
+                now));
+    }
+
+    @Override
+    public int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now) {
+        Objects.requireNonNull(now, "now");
+        int pruned = database.write("prune memories",
+                connection -> Stage1OutputQueries.prune(connection, maxUnusedDays, limit, now));
+        if (pruned > 0) {
+            LOG.info("pruned {} stage-1 memories unused for {} days", pruned, maxUnusedDays);
+        }
+        return pruned;
+    }
+
+    @Override
+    public int releaseJobs(String workerId, String reason, Instant now) {
+        Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(now, "now");
+        int released = database.write("release jobs of " + workerId,
+                connection -> JobQueries.release(connection, workerId, reason, now));
+        if (released > 0) {
+            LOG.info("released {} running jobs of worker {}: {}", released, workerId, reason);
+        }
+        return released;
+    }
+
+    @Override
+    public void clearMemoryData() {
+        database.write("clear memory data", connection -> {
+            Stage1OutputQueries.deleteAll(connection);
+            JobQueries.deleteMemoryJobs(connection);
+            return null;
+        });
+        database.checkpointBestEffort();
+        LOG.info("cleared every stage-1 memory and memory job in {}", database.file());
+    }
+
+    @Override
+    public MemoryStatus status(Instant now) {
+        Objects.requireNonNull(now, "now");
+        return database.readSnapshot("read status", connection -> {
+            JobQueries.LastPhase2 last = JobQueries.lastPhase2(connection);
+            return new MemoryStatus(JobQueries.countsByKind(connection), JobQueries.runningLeases(connection),
+                    last.success(), last.failure(), ThreadQueries.countsByMode(connection),
+                    Stage1OutputQueries.count(connection), Optional.empty(), now);
+        });
+    }
+
+    @Override
+    public void close() {
+        database.close();
+        LOG.debug("closed state database {}", database.file());
+    }
+
+    @Override
+    public String toString() {
+        return "SqliteMemoryStore[" + database.file() + "]";
+    }
+
+    /** For this package's tests: runs {@code work} on one of the store's own connections. */
+    <T> T onConnection(SqliteDatabase.Work<T> work) {
+        return database.read("test access", work);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.mnemo.store.sqlite;
+
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.MemoryStoreProvider;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Registers {@link SqliteMemoryStore} for {@link java.util.ServiceLoader} under the name
+ * {@code sqlite}: the store lives in {@code <home>/mnemo.sqlite}.
+ */
+public final class SqliteMemoryStoreProvider implements MemoryStoreProvider {
+
+    /** The database file name inside the Mnemo home. */
+    public static final String DATABASE_FILE_NAME = "mnemo.sqlite";
+
+    /** Used by {@link java.util.ServiceLoader}. */
+    public SqliteMemoryStoreProvider() {
+    }
+
+    @Override
+    public String name() {
+        return "sqlite";
+    }
+
+    /** Opens {@code <home>/mnemo.sqlite}, creating {@code home} when it is missing. */
+    @Override
+    public MemoryStore open(Path home) {
+        return SqliteMemoryStore.open(Objects.requireNonNull(home, "home").resolve(DATABASE_FILE_NAME));
+    }
+}

@@ -1,0 +1,116 @@
+package dev.mnemo.store.sqlite;
+
+import static dev.mnemo.store.sqlite.JobKinds.DEFAULT_RETRY_REMAINING;
+import static dev.mnemo.store.sqlite.JobKinds.STAGE1;
+import static dev.mnemo.store.sqlite.JobKinds.seconds;
+
+import dev.mnemo.spi.ClaimOutcome;
+import dev.mnemo.spi.JobClaim;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+/** Phase 1 job rows: claim and completions (write-sheet §3.5–3.6), called inside write transactions. */
+final class Stage1JobQueries {
+
+    /**
+     * Claims the job when fewer than {@code max_running} live leases exist; an existing row is
+     * taken over only when (a) no live lease holds it, (b) its backoff is over or the rollout is
+     * newer, (c) it has retries left or the rollout is newer, and (d) the cap still allows it.
+     * A newer rollout restores the retry budget.
+     */
+    private static final String CLAIM = "INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token,"
+            + " started_at, finished_at, lease_until, retry_at, retry_remaining, last_error, input_watermark,"
+            + " last_success_watermark)"
+            + " SELECT ?, ?, 'running', ?, ?, ?, NULL, ?, NULL, ?, NULL, ?, NULL"
+            + " WHERE (SELECT COUNT(*) FROM jobs WHERE kind = ? AND status = 'running'"
+            + " AND lease_until IS NOT NULL AND lease_until > ?) < ?"
+            + " ON CONFLICT(kind, job_key) DO UPDATE SET status = 'running', worker_id = excluded.worker_id,"
+            + " ownership_token = excluded.ownership_token, started_at = excluded.started_at, finished_at = NULL,"
+            + " lease_until = excluded.lease_until, retry_at = NULL,"
+            + " retry_remaining = CASE WHEN excluded.input_watermark > COALESCE(jobs.input_watermark, -1)"
+            + " THEN excluded.retry_remaining ELSE jobs.retry_remaining END,"
+            + " last_error = NULL, input_watermark = excluded.input_watermark"
+            + " WHERE (jobs.status != 'running' OR jobs.lease_until IS NULL OR jobs.lease_until <= excluded.started_at)"
+            + " AND (jobs.retry_at IS NULL OR jobs.retry_at <= excluded.started_at"
+            + " OR excluded.input_watermark > COALESCE(jobs.input_watermark, -1))"
+            + " AND (jobs.retry_remaining > 0 OR excluded.input_watermark > COALESCE(jobs.input_watermark, -1))"
+            + " AND (SELECT COUNT(*) FROM jobs AS other WHERE other.kind = excluded.kind"
+            + " AND other.status = 'running' AND other.lease_until IS NOT NULL"
+            + " AND other.lease_until > excluded.started_at AND other.job_key != excluded.job_key) < ?";
+
+    private static final String OWNED = " WHERE kind = '" + STAGE1 + "' AND job_key = ? AND status = 'running'"
+            + " AND ownership_token = ?";
+
+    private Stage1JobQueries() {
+    }
+
+    /** Up to date when the stored memory or the last success already covers this rollout version. */
+    static boolean isUpToDate(Connection connection, String threadId, Instant sourceUpdatedAt) throws SQLException {
+        long source = seconds(sourceUpdatedAt);
+        return Jdbc.queryFirst(connection, "SELECT 1 FROM stage1_outputs WHERE thread_id = ? AND source_updated_at >= ?"
+                + " UNION ALL SELECT 1 FROM jobs WHERE kind = ? AND job_key = ? AND last_success_watermark >= ?",
+                row -> true, threadId, source, STAGE1, threadId, source).isPresent();
+    }
+
+    static JobClaim tryClaim(Connection connection, String threadId, String workerId, Instant sourceUpdatedAt,
+            Duration lease, int maxRunning, Instant now) throws SQLException {
+        if (isUpToDate(connection, threadId, sourceUpdatedAt)) {
+            return JobClaim.skipped(ClaimOutcome.SKIPPED_UP_TO_DATE);
+        }
+        String token = UUID.randomUUID().toString();
+        long nowSeconds = seconds(now);
+        int claimed = Jdbc.update(connection, CLAIM, STAGE1, threadId, workerId, token, nowSeconds,
+                nowSeconds + lease.toSeconds(), DEFAULT_RETRY_REMAINING, seconds(sourceUpdatedAt),
+                STAGE1, nowSeconds, maxRunning, maxRunning);
+        if (claimed > 0) {
+            return JobClaim.claimed(token, 0);
+        }
+        return JobClaim.skipped(whyNotClaimed(connection, threadId, nowSeconds));
+    }
+
+    /** @return false when the caller no longer owns the job */
+    static boolean markDone(Connection connection, String threadId, String token, Instant now) throws SQLException {
+        return Jdbc.update(connection, "UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL,"
+                + " last_error = NULL, last_success_watermark = input_watermark" + OWNED,
+                seconds(now), threadId, token) > 0;
+    }
+
+    static OptionalLong inputWatermark(Connection connection, String threadId) throws SQLException {
+        return Jdbc.queryFirst(connection, "SELECT input_watermark FROM jobs WHERE kind = ? AND job_key = ?",
+                row -> Jdbc.nullableLong(row, "input_watermark"), STAGE1, threadId)
+                .map(OptionalLong::of)
+                .orElse(OptionalLong.empty());
+    }
+
+    static boolean markFailed(Connection connection, String threadId, String token, String reason,
+            Duration retryDelay, Instant now) throws SQLException {
+        long nowSeconds = seconds(now);
+        return Jdbc.update(connection, "UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL,"
+                + " retry_at = ?, retry_remaining = retry_remaining - 1, last_error = ?" + OWNED,
+                nowSeconds, nowSeconds + retryDelay.toSeconds(), reason, threadId, token) > 0;
+    }
+
+    static void delete(Connection connection, String threadId) throws SQLException {
+        Jdbc.update(connection, "DELETE FROM jobs WHERE kind = ? AND job_key = ?", STAGE1, threadId);
+    }
+
+    /** Codex's order: exhausted, backing off, otherwise running (a live lease or the global cap). */
+    private static ClaimOutcome whyNotClaimed(Connection connection, String threadId, long nowSeconds)
+            throws SQLException {
+        return Jdbc.queryFirst(connection, "SELECT retry_remaining, retry_at FROM jobs WHERE kind = ? AND job_key = ?",
+                row -> {
+                    Long retryAt = Jdbc.nullableLong(row, "retry_at");
+                    if (row.getInt("retry_remaining") <= 0) {
+                        return ClaimOutcome.SKIPPED_RETRY_EXHAUSTED;
+                    }
+                    if (retryAt != null && retryAt > nowSeconds) {
+                        return ClaimOutcome.SKIPPED_RETRY_BACKOFF;
+                    }
+                    return ClaimOutcome.SKIPPED_RUNNING;
+                }, STAGE1, threadId).orElse(ClaimOutcome.SKIPPED_RUNNING);
+    }
+}

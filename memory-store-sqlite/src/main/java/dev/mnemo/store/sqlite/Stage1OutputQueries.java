@@ -1,0 +1,177 @@
+package dev.mnemo.store.sqlite;
+
+import static dev.mnemo.store.sqlite.JobKinds.fromSeconds;
+import static dev.mnemo.store.sqlite.JobKinds.seconds;
+
+import dev.mnemo.spi.SelectedInput;
+import dev.mnemo.spi.Stage1Output;
+import dev.mnemo.spi.Stage1Result;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The {@code stage1_outputs} table (times in epoch seconds), hydrated with its thread's columns. */
+final class Stage1OutputQueries {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Stage1OutputQueries.class);
+
+    private static final String SELECT = "SELECT so.thread_id, so.source_updated_at, so.raw_memory,"
+            + " so.rollout_summary, so.rollout_slug, so.generated_at, so.usage_count, so.last_usage,"
+            + " so.selected_for_phase2, so.selected_for_phase2_source_updated_at,"
+            + " t.rollout_path, t.cwd, t.git_branch"
+            + " FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id";
+
+    private static final String NOT_EMPTY =
+            "(length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)";
+
+    /**
+     * Writes a memory unless a newer version is stored or the thread is polluted (it may have been
+     * polluted while the job ran). Usage and selection columns are left as they are.
+     */
+    private static final String UPSERT = "INSERT INTO stage1_outputs"
+            + " (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug, generated_at)"
+            + " SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS"
+            + " (SELECT 1 FROM threads WHERE id = ? AND memory_mode != 'polluted')"
+            + " ON CONFLICT(thread_id) DO UPDATE SET source_updated_at = excluded.source_updated_at,"
+            + " raw_memory = excluded.raw_memory, rollout_summary = excluded.rollout_summary,"
+            + " rollout_slug = excluded.rollout_slug, generated_at = excluded.generated_at"
+            + " WHERE excluded.source_updated_at >= stage1_outputs.source_updated_at";
+
+    /** What deleting a thread's memory found. */
+    record Forgotten(boolean deleted, boolean wasSelected) {
+    }
+
+    private Stage1OutputQueries() {
+    }
+
+    static Optional<Stage1Output> find(Connection connection, String threadId) throws SQLException {
+        return Jdbc.queryFirst(connection, SELECT + " WHERE so.thread_id = ?", Stage1OutputQueries::map, threadId);
+    }
+
+    /** @return rows written: 0 when a newer version is stored or the thread is polluted */
+    static int upsert(Connection connection, String threadId, Instant sourceUpdatedAt, Stage1Result result,
+            Instant now) throws SQLException {
+        return Jdbc.update(connection, UPSERT, threadId, seconds(sourceUpdatedAt), result.rawMemory(),
+                result.rolloutSummary(), result.rolloutSlug().orElse(null), seconds(now), threadId);
+    }
+
+    /** Deletes a thread's memory, reporting whether it was part of the last consolidation. */
+    static Forgotten delete(Connection connection, String threadId) throws SQLException {
+        boolean selected = Jdbc.queryLong(connection,
+                "SELECT selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?", threadId) != 0;
+        boolean deleted = Jdbc.update(connection, "DELETE FROM stage1_outputs WHERE thread_id = ?", threadId) > 0;
+        return new Forgotten(deleted, deleted && selected);
+    }
+
+    /**
+     * Deletes the thread's memory; when it was in the last consolidation, Phase 2 is queued so the
+     * workspace forgets it too.
+     *
+     * @return whether a memory was deleted
+     */
+    static boolean forget(Connection connection, String threadId, Instant now) throws SQLException {
+        Forgotten forgotten = delete(connection, threadId);
+        if (forgotten.wasSelected()) {
+            Phase2JobQueries.enqueue(connection, seconds(now));
+            LOG.info("thread {} was in the last consolidation; Phase 2 is queued to forget it", threadId);
+        }
+        return forgotten.deleted();
+    }
+
+    static void deleteAll(Connection connection) throws SQLException {
+        Jdbc.update(connection, "DELETE FROM stage1_outputs");
+    }
+
+    static int count(Connection connection) throws SQLException {
+        return (int) Jdbc.queryLong(connection, "SELECT COUNT(*) FROM stage1_outputs");
+    }
+
+    /** Codex's {@code list_stage1_outputs_for_global}: non-empty memories of enabled threads, newest first. */
+    static List<Stage1Output> listForGlobal(Connection connection, int limit) throws SQLException {
+        if (limit <= 0) {
+            return List.of();
+        }
+        return Jdbc.query(connection, SELECT + " WHERE t.memory_mode = 'enabled' AND " + NOT_EMPTY
+                + " ORDER BY so.source_updated_at DESC, so.thread_id DESC LIMIT ?", Stage1OutputQueries::map, limit);
+    }
+
+    /**
+     * Codex's Phase 2 selection (write-sheet §5.3) as one statement, hence one snapshot: the top
+     * {@code limit} by usage, recency of use and of the rollout, among non-empty memories of
+     * enabled threads still inside the {@code maxUnusedDays} window; sorted by thread id.
+     */
+    static List<Stage1Output> phase2Selection(Connection connection, int limit, int maxUnusedDays, Instant now)
+            throws SQLException {
+        if (limit <= 0) {
+            return List.of();
+        }
+        long cutoff = seconds(now) - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
+        List<Stage1Output> ranked = Jdbc.query(connection, SELECT
+                + " WHERE t.memory_mode = 'enabled' AND " + NOT_EMPTY
+                + " AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?)"
+                + " OR (so.last_usage IS NULL AND so.source_updated_at >= ?))"
+                + " ORDER BY COALESCE(so.usage_count, 0) DESC, COALESCE(so.last_usage, so.source_updated_at) DESC,"
+                + " so.source_updated_at DESC, so.thread_id DESC LIMIT ?",
+                Stage1OutputQueries::map, cutoff, cutoff, limit);
+        return ranked.stream().sorted(Comparator.comparing(Stage1Output::threadId)).toList();
+    }
+
+    /** Clears every selection flag, then marks exactly the given versions (a refreshed row stays unmarked). */
+    static void replaceSelection(Connection connection, List<SelectedInput> selected) throws SQLException {
+        Jdbc.update(connection, "UPDATE stage1_outputs SET selected_for_phase2 = 0,"
+                + " selected_for_phase2_source_updated_at = NULL"
+                + " WHERE selected_for_phase2 != 0 OR selected_for_phase2_source_updated_at IS NOT NULL");
+        for (SelectedInput input : selected) {
+            long version = seconds(input.sourceUpdatedAt());
+            Jdbc.update(connection, "UPDATE stage1_outputs SET selected_for_phase2 = 1,"
+                    + " selected_for_phase2_source_updated_at = ? WHERE thread_id = ? AND source_updated_at = ?",
+                    version, input.threadId(), version);
+        }
+    }
+
+    /** One citation per id; unknown ids are ignored. */
+    static int recordUsage(Connection connection, List<String> threadIds, Instant now) throws SQLException {
+        int updated = 0;
+        for (String threadId : threadIds) {
+            updated += Jdbc.update(connection, "UPDATE stage1_outputs SET usage_count = COALESCE(usage_count, 0) + 1,"
+                    + " last_usage = ? WHERE thread_id = ?", seconds(now), threadId);
+        }
+        return updated;
+    }
+
+    /** Codex's retention prune (write-sheet §6): stale, unselected rows, oldest first. */
+    static int prune(Connection connection, int maxUnusedDays, int limit, Instant now) throws SQLException {
+        if (limit <= 0) {
+            return 0;
+        }
+        long cutoff = seconds(now) - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
+        return Jdbc.update(connection, "DELETE FROM stage1_outputs WHERE thread_id IN ("
+                + " SELECT thread_id FROM stage1_outputs"
+                + " WHERE selected_for_phase2 = 0 AND COALESCE(last_usage, source_updated_at) < ?"
+                + " ORDER BY COALESCE(last_usage, source_updated_at) ASC, source_updated_at ASC, thread_id ASC"
+                + " LIMIT ?)", cutoff, limit);
+    }
+
+    private static Stage1Output map(ResultSet row) throws SQLException {
+        Long lastUsage = Jdbc.nullableLong(row, "last_usage");
+        Long snapshot = Jdbc.nullableLong(row, "selected_for_phase2_source_updated_at");
+        boolean selected = row.getInt("selected_for_phase2") != 0;
+        String cwd = row.getString("cwd");
+        Stage1Result result = new Stage1Result(row.getString("raw_memory"), row.getString("rollout_summary"),
+                Optional.ofNullable(row.getString("rollout_slug")));
+        return new Stage1Output(row.getString("thread_id"), fromSeconds(row.getLong("source_updated_at")), result,
+                fromSeconds(row.getLong("generated_at")), row.getInt("usage_count"),
+                Optional.ofNullable(lastUsage).map(JobKinds::fromSeconds),
+                selected ? Optional.ofNullable(snapshot).map(JobKinds::fromSeconds) : Optional.empty(),
+                Path.of(row.getString("rollout_path")), Optional.ofNullable(cwd).map(Path::of),
+                Optional.ofNullable(row.getString("git_branch")));
+    }
+}

@@ -1,0 +1,126 @@
+package dev.mnemo.store.sqlite;
+
+import dev.mnemo.MemoryMode;
+import dev.mnemo.ThreadInfo;
+import dev.mnemo.spi.Stage1ClaimParams;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The {@code threads} table (times in epoch milliseconds). */
+final class ThreadQueries {
+
+    private static final String COLUMNS =
+            "id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode";
+
+    /**
+     * Inserts or replaces a row. A polluted thread stays polluted: a later upsert from a rollout
+     * scan or a recorder that still holds the old mode must not make its rollout extractable again.
+     */
+    private static final String UPSERT = "INSERT INTO threads (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT(id) DO UPDATE SET rollout_path = excluded.rollout_path,"
+            + " created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms,"
+            + " source = excluded.source, cwd = excluded.cwd, git_branch = excluded.git_branch,"
+            + " preview = excluded.preview, archived = excluded.archived,"
+            + " memory_mode = CASE WHEN threads.memory_mode = 'polluted' THEN 'polluted'"
+            + " ELSE excluded.memory_mode END";
+
+    private ThreadQueries() {
+    }
+
+    /** Upserts the row and returns the mode it has afterwards. */
+    static MemoryMode upsert(Connection connection, ThreadInfo thread) throws SQLException {
+        Jdbc.update(connection, UPSERT, thread.id(), thread.rolloutPath().toString(),
+                thread.createdAt().toEpochMilli(), thread.updatedAt().toEpochMilli(), thread.source(),
+                thread.cwd().map(Path::toString).orElse(null), thread.gitBranch().orElse(null), thread.preview(),
+                thread.archived() ? 1 : 0, thread.memoryMode().dbValue());
+        return find(connection, thread.id()).orElseThrow().memoryMode();
+    }
+
+    static Optional<ThreadInfo> find(Connection connection, String threadId) throws SQLException {
+        return Jdbc.queryFirst(connection, "SELECT " + COLUMNS + " FROM threads WHERE id = ?", ThreadQueries::map,
+                threadId);
+    }
+
+    static List<ThreadInfo> all(Connection connection) throws SQLException {
+        return Jdbc.query(connection, "SELECT " + COLUMNS + " FROM threads ORDER BY updated_at_ms DESC, id DESC",
+                ThreadQueries::map);
+    }
+
+    /** @return rows changed (0 when there is no such thread) */
+    static int setMode(Connection connection, String threadId, MemoryMode mode) throws SQLException {
+        return Jdbc.update(connection, "UPDATE threads SET memory_mode = ? WHERE id = ?", mode.dbValue(), threadId);
+    }
+
+    /** @return true when the thread existed and was not polluted yet */
+    static boolean markPolluted(Connection connection, String threadId) throws SQLException {
+        return Jdbc.update(connection,
+                "UPDATE threads SET memory_mode = 'polluted' WHERE id = ? AND memory_mode != 'polluted'",
+                threadId) > 0;
+    }
+
+    static boolean delete(Connection connection, String threadId) throws SQLException {
+        return Jdbc.update(connection, "DELETE FROM threads WHERE id = ?", threadId) > 0;
+    }
+
+    /**
+     * The Phase 1 candidate scan of write-sheet §3.5 step 2: unarchived, previewed, allowed
+     * source, enabled, not the current thread, inside the age window and past the idle window,
+     * newest first, at most {@code scanLimit} rows.
+     */
+    static List<ThreadInfo> claimCandidates(Connection connection, Stage1ClaimParams params, Instant now)
+            throws SQLException {
+        long nowMs = now.toEpochMilli();
+        long maxAgeMs = Duration.ofDays(Math.max(params.maxAgeDays(), 0)).toMillis();
+        long minIdleMs = Duration.ofHours(Math.max(params.minIdleHours(), 0)).toMillis();
+        String sourcePlaceholders = String.join(", ", Collections.nCopies(params.allowedSources().size(), "?"));
+        String sql = "SELECT " + COLUMNS + " FROM threads"
+                + " WHERE archived = 0 AND preview <> '' AND source IN (" + sourcePlaceholders + ")"
+                + " AND memory_mode = 'enabled' AND id != ?"
+                + " AND updated_at_ms >= ? AND updated_at_ms <= ?"
+                + " ORDER BY updated_at_ms DESC LIMIT ?";
+        List<Object> args = new ArrayList<>(params.allowedSources());
+        args.add(params.currentThreadId());
+        args.add(nowMs - maxAgeMs);
+        args.add(nowMs - minIdleMs);
+        args.add(params.scanLimit());
+        return Jdbc.query(connection, sql, ThreadQueries::map, args.toArray());
+    }
+
+    /** Thread counts for every mode, zeros included. */
+    static Map<MemoryMode, Integer> countsByMode(Connection connection) throws SQLException {
+        Map<MemoryMode, Integer> counts = new EnumMap<>(MemoryMode.class);
+        for (MemoryMode mode : MemoryMode.values()) {
+            counts.put(mode, 0);
+        }
+        for (var entry : Jdbc.query(connection, "SELECT memory_mode, COUNT(*) FROM threads GROUP BY memory_mode",
+                row -> Map.entry(MemoryMode.fromDbValue(row.getString(1)), row.getInt(2)))) {
+            counts.merge(entry.getKey(), entry.getValue(), Integer::sum);
+        }
+        return counts;
+    }
+
+    private static ThreadInfo map(ResultSet row) throws SQLException {
+        String cwd = row.getString("cwd");
+        return ThreadInfo.builder(row.getString("id"))
+                .rolloutPath(Path.of(row.getString("rollout_path")))
+                .createdAt(Instant.ofEpochMilli(row.getLong("created_at_ms")))
+                .updatedAt(Instant.ofEpochMilli(row.getLong("updated_at_ms")))
+                .source(row.getString("source"))
+                .cwd(cwd == null ? null : Path.of(cwd))
+                .gitBranch(row.getString("git_branch"))
+                .preview(row.getString("preview"))
+                .memoryMode(MemoryMode.fromDbValue(row.getString("memory_mode")))
+                .archived(row.getInt("archived") != 0)
+                .build();
+    }
+}
