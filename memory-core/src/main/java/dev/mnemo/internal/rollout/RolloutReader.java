@@ -1,0 +1,121 @@
+package dev.mnemo.internal.rollout;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a Codex rollout JSONL file one line at a time. Each line is parsed on its own, so memory
+ * use is bounded by the longest line, not the file. A line that is not a JSON object with a string
+ * {@code type} and an object {@code payload} is skipped and counted, never fatal; bytes that are
+ * not UTF-8 are replaced.
+ *
+ * <p>Compressed {@code .jsonl.zst} files are not supported (reading zstd needs a native
+ * dependency); {@link #read} fails for them with an {@link IOException} naming the file.
+ */
+public final class RolloutReader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RolloutReader.class);
+
+    /** Longest single JSON string accepted in one line (a huge tool output), in chars. */
+    private static final int MAX_STRING_LENGTH = 128 * 1024 * 1024;
+
+    static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_STRING_LENGTH).build())
+                    .build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    /** What a full read saw. */
+    public record ReadStats(long lines, long malformedLines) {}
+
+    private RolloutReader() {}
+
+    /** Whether the path names a compressed rollout this reader cannot open. */
+    public static boolean isCompressed(Path path) {
+        return path.getFileName() != null && path.getFileName().toString().endsWith(".zst");
+    }
+
+    /**
+     * Streams every well-formed line of {@code rollout} to {@code sink}, in file order.
+     *
+     * @throws IOException when the file cannot be opened or read, or is zstd-compressed
+     */
+    public static ReadStats read(Path rollout, Consumer<RolloutLine> sink) throws IOException {
+        if (isCompressed(rollout)) {
+            throw new IOException("zstd-compressed rollouts are not supported yet: " + rollout);
+        }
+        long lineNumber = 0;
+        long malformed = 0;
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(Files.newInputStream(rollout), StandardCharsets.UTF_8), 64 * 1024)) {
+            String text;
+            while ((text = reader.readLine()) != null) {
+                lineNumber++;
+                if (text.isBlank()) {
+                    continue;
+                }
+                Optional<RolloutLine> line = parseLine(lineNumber, text);
+                if (line.isPresent()) {
+                    sink.accept(line.get());
+                } else {
+                    malformed++;
+                    if (malformed <= 3) {
+                        LOG.warn("Skipping malformed line {} of rollout {}", lineNumber, rollout);
+                    }
+                }
+            }
+        }
+        if (malformed > 3) {
+            LOG.warn("Skipped {} malformed lines in rollout {}", malformed, rollout);
+        }
+        return new ReadStats(lineNumber, malformed);
+    }
+
+    /** Parses one line; empty when it is not a well-formed rollout line. */
+    static Optional<RolloutLine> parseLine(long lineNumber, String text) {
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            return Optional.empty();
+        }
+        if (node == null || !node.isObject()) {
+            return Optional.empty();
+        }
+        JsonNode type = node.get("type");
+        JsonNode payload = node.get("payload");
+        if (type == null || !type.isTextual() || payload == null || !payload.isObject()) {
+            return Optional.empty();
+        }
+        return Optional.of(new RolloutLine(lineNumber, timestamp(node.get("timestamp")),
+                RolloutLine.Kind.of(type.asText()), type.asText(), payload));
+    }
+
+    static Optional<Instant> timestamp(JsonNode node) {
+        if (node == null || !node.isTextual()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Instant.parse(node.asText()));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+}
