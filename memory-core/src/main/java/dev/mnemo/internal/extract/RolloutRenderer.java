@@ -46,7 +46,7 @@ public final class RolloutRenderer {
         Collector collector = new Collector(redactor, budgetBytes);
         RolloutReader.ReadStats stats;
         try {
-            stats = RolloutReader.read(rolloutPath, collector::accept);
+            stats = RolloutReader.read(rolloutPath, kind -> kind == RolloutLine.Kind.RESPONSE_ITEM, collector::accept);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read rollout " + rolloutPath + ": " + e.getMessage(), e);
         }

@@ -53,7 +53,7 @@ public final class RolloutFiles {
         RolloutReader.ReadStats stats;
         Instant modified;
         try {
-            stats = RolloutReader.read(rollout, facts::accept);
+            stats = RolloutReader.read(rollout, facts::wantsPayload, facts::accept);
             modified = Files.getLastModifiedTime(rollout).toInstant();
         } catch (IOException | RuntimeException e) {
             return new Inspection(Optional.empty(), 0, Optional.of("cannot be read: " + e));
@@ -96,6 +96,20 @@ public final class RolloutFiles {
         Instant lastTimestamp;
         String messagePreview;
         String eventPreview;
+
+        /** Payloads are built only while they can still add a fact. */
+        boolean wantsPayload(RolloutLine.Kind kind) {
+            switch (kind) {
+                case SESSION_META:
+                    return meta == null;
+                case RESPONSE_ITEM:
+                    return messagePreview == null;
+                case EVENT_MSG:
+                    return messagePreview == null && eventPreview == null;
+                default:
+                    return false;
+            }
+        }
 
         void accept(RolloutLine line) {
             line.timestamp().ifPresent(t -> {

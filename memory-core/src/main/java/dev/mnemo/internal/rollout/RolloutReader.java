@@ -1,9 +1,9 @@
 package dev.mnemo.internal.rollout;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +40,6 @@ public final class RolloutReader {
     static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_STRING_LENGTH).build())
                     .build())
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
     /** What a full read saw. */
@@ -58,6 +58,16 @@ public final class RolloutReader {
      * @throws IOException when the file cannot be opened or read, or is zstd-compressed
      */
     public static ReadStats read(Path rollout, Consumer<RolloutLine> sink) throws IOException {
+        return read(rollout, kind -> true, sink);
+    }
+
+    /**
+     * Like {@link #read(Path, Consumer)}, but builds the payload only for lines whose kind
+     * {@code wantPayload} accepts (asked per line, so the answer may change as the read goes on);
+     * other lines arrive with an empty payload object.
+     */
+    public static ReadStats read(Path rollout, Predicate<RolloutLine.Kind> wantPayload, Consumer<RolloutLine> sink)
+            throws IOException {
         if (isCompressed(rollout)) {
             throw new IOException("zstd-compressed rollouts are not supported yet: " + rollout);
         }
@@ -71,7 +81,7 @@ public final class RolloutReader {
                 if (text.isBlank()) {
                     continue;
                 }
-                Optional<RolloutLine> line = parseLine(lineNumber, text);
+                Optional<RolloutLine> line = parseLine(lineNumber, text, wantPayload);
                 if (line.isPresent()) {
                     sink.accept(line.get());
                 } else {
@@ -88,34 +98,61 @@ public final class RolloutReader {
         return new ReadStats(lineNumber, malformed);
     }
 
-    /** Parses one line; empty when it is not a well-formed rollout line. */
+    /** Parses one line with its payload; empty when it is not a well-formed rollout line. */
     static Optional<RolloutLine> parseLine(long lineNumber, String text) {
-        JsonNode node;
-        try {
-            node = MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            return Optional.empty();
-        }
-        if (node == null || !node.isObject()) {
-            return Optional.empty();
-        }
-        JsonNode type = node.get("type");
-        JsonNode payload = node.get("payload");
-        if (type == null || !type.isTextual() || payload == null || !payload.isObject()) {
-            return Optional.empty();
-        }
-        return Optional.of(new RolloutLine(lineNumber, timestamp(node.get("timestamp")),
-                RolloutLine.Kind.of(type.asText()), type.asText(), payload));
+        return parseLine(lineNumber, text, kind -> true);
     }
 
-    static Optional<Instant> timestamp(JsonNode node) {
-        if (node == null || !node.isTextual()) {
+    /**
+     * Parses one line; empty when it is not a well-formed rollout line. The payload of a line whose
+     * kind {@code wantPayload} rejects is checked for well-formedness but not built (it is given
+     * as an empty object), which keeps scans of large files cheap.
+     */
+    static Optional<RolloutLine> parseLine(long lineNumber, String text, Predicate<RolloutLine.Kind> wantPayload) {
+        try (JsonParser parser = MAPPER.createParser(text)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return Optional.empty();
+            }
+            Optional<Instant> timestamp = Optional.empty();
+            String type = null;
+            JsonNode payload = null;
+            JsonToken token;
+            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (field.equals("timestamp") && value == JsonToken.VALUE_STRING) {
+                    timestamp = timestamp(parser.getText());
+                } else if (field.equals("type") && value == JsonToken.VALUE_STRING) {
+                    type = parser.getText();
+                } else if (field.equals("payload") && value == JsonToken.START_OBJECT) {
+                    if (type != null && !wantPayload.test(RolloutLine.Kind.of(type))) {
+                        parser.skipChildren();
+                        payload = MAPPER.createObjectNode();
+                    } else {
+                        payload = parser.readValueAsTree();
+                    }
+                } else {
+                    parser.skipChildren();
+                }
+            }
+            if (token != JsonToken.END_OBJECT || parser.nextToken() != null || type == null || payload == null) {
+                return Optional.empty();
+            }
+            return Optional.of(new RolloutLine(lineNumber, timestamp, RolloutLine.Kind.of(type), type, payload));
+        } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    static Optional<Instant> timestamp(String text) {
         try {
-            return Optional.of(Instant.parse(node.asText()));
+            return Optional.of(Instant.parse(text));
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }
+    }
+
+    static Optional<Instant> timestamp(JsonNode node) {
+        return node != null && node.isTextual() ? timestamp(node.asText()) : Optional.empty();
     }
 }
