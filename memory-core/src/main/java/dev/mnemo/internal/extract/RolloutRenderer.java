@@ -29,6 +29,9 @@ public final class RolloutRenderer {
 
     private static final Logger LOG = LoggerFactory.getLogger(RolloutRenderer.class);
 
+    /** Longer than the longest text a redaction pattern can match (a PEM block is capped at 64 KiB). */
+    static final long REDACTION_MARGIN = 80 * 1024;
+
     /**
      * Renders {@code rolloutPath}.
      *
@@ -86,15 +89,39 @@ public final class RolloutRenderer {
                 filtered++;
                 return;
             }
-            String text = redactor.redact(row.get().text());
-            long size = Utf8Text.size(text);
-            renderedBytes += size + (rows.isEmpty() ? 0 : 2);
-            if (size > budgetBytes) {
-                // It could never be sent whole; shorten now so memory stays bounded.
-                text = Utf8Text.shorten(text, budgetBytes);
+            String raw = row.get().text();
+            long rawSize = Utf8Text.size(raw);
+            String text;
+            if (rawSize > budgetBytes + 2 * REDACTION_MARGIN) {
+                // It could never be sent whole: redact only what can survive the cut.
+                text = redactEnds(raw, rawSize);
+                renderedBytes += rawSize + (rows.isEmpty() ? 0 : 2);
                 shortenedOnRead = true;
+            } else {
+                text = redactor.redact(raw);
+                long size = Utf8Text.size(text);
+                renderedBytes += size + (rows.isEmpty() ? 0 : 2);
+                if (size > budgetBytes) {
+                    text = Utf8Text.shorten(text, budgetBytes);
+                    shortenedOnRead = true;
+                }
             }
             rows.add(new Row(row.get().tier(), text));
+        }
+
+        /**
+         * The row's head and tail, each redacted with a margin wider than any secret pattern
+         * reaches, so a secret cut in two at the margin's edge is never among the kept bytes.
+         */
+        private String redactEnds(String raw, long rawSize) {
+            long keep = budgetBytes / 2 + REDACTION_MARGIN;
+            String head = redactor.redact(Utf8Text.head(raw, keep));
+            String tail = redactor.redact(Utf8Text.tail(raw, keep));
+            long room = Math.max(0, budgetBytes - Utf8Text.size(Utf8Text.gapMarker(rawSize)));
+            String keptHead = Utf8Text.head(head, room - room / 2);
+            String keptTail = Utf8Text.tail(tail, room / 2);
+            long omitted = rawSize - Utf8Text.size(keptHead) - Utf8Text.size(keptTail);
+            return Utf8Text.shorten(keptHead + Utf8Text.gapMarker(omitted) + keptTail, budgetBytes);
         }
 
         long originalBytes() {
