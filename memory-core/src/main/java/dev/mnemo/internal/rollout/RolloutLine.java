@@ -13,7 +13,9 @@ import java.util.Optional;
  * @param timestamp the line's timestamp, when present and parseable
  * @param kind the line type
  * @param type the raw {@code type} string (useful when {@code kind} is {@link Kind#UNKNOWN})
- * @param payload the line's payload object
+ * @param payload the line's payload object; an empty object when the reader was asked not to
+ *     build this kind's payload (see {@link RolloutReader#read(java.nio.file.Path,
+ *     java.util.function.Predicate, java.util.function.Consumer)})
  */
 public record RolloutLine(long lineNumber, Optional<Instant> timestamp, Kind kind, String type, JsonNode payload) {
 
