@@ -1,5 +1,6 @@
 package dev.mnemo;
 
+import dev.mnemo.internal.rollout.CodexSessionsSource;
 import dev.mnemo.spi.RolloutSource;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -11,11 +12,12 @@ public final class RolloutSources {
 
     /**
      * Codex CLI's own sessions folder (usually {@code ~/.codex/sessions}), read-only: its rollouts
-     * are registered as threads and may become memories; nothing is ever written there.
+     * are registered as threads and may become memories; nothing is ever written there. Scans are
+     * incremental within the returned object's lifetime: the first returns every readable rollout,
+     * later ones only files whose modification time or size changed.
      */
     public static RolloutSource codex(Path sessionsDir) {
         Objects.requireNonNull(sessionsDir, "sessionsDir");
-        throw new UnsupportedOperationException(
-                "reading Codex sessions folders arrives with the rollout reader (issue #3)");
+        return new CodexSessionsSource(sessionsDir);
     }
 }

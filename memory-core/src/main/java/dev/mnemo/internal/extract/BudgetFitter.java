@@ -1,0 +1,205 @@
+package dev.mnemo.internal.extract;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Fits rendered rows into a byte budget, in this order (SPEC Phase 1, "tiered" selection):
+ * <ol>
+ *   <li>everything, when it fits;</li>
+ *   <li>tool rows shortened to one common cap (head and tail around a gap marker), as large as
+ *       the budget allows but not below {@value #MIN_TOOL_ROW_BYTES} bytes;</li>
+ *   <li>whole rows left out, least important tier first (tool, context, commentary, other agent),
+ *       oldest first inside a tier; then older middle user/assistant turns, keeping the first user
+ *       request and the last user and assistant rows; each run of left-out rows becomes one
+ *       {@code [… N response items omitted …]} marker;</li>
+ *   <li>the remaining text shortened head-and-tail to the budget.</li>
+ * </ol>
+ * The result never exceeds the budget and never splits a code point.
+ */
+final class BudgetFitter {
+
+    /** Tool rows are not shortened below this before whole rows start being dropped. */
+    static final int MIN_TOOL_ROW_BYTES = 512;
+
+    private static final String SEPARATOR = "\n\n";
+    private static final int SEPARATOR_BYTES = 2;
+
+    /** The fitted text and how many rows were left out. */
+    record Fitted(String text, boolean truncated, int rowsDropped) {}
+
+    private final List<Row> rows;
+    private final long[] sizes;
+    private final boolean[] dropped;
+    private final long budget;
+    private final long markerBytes;
+
+    private BudgetFitter(List<Row> rows, long budget) {
+        this.rows = new ArrayList<>(rows);
+        this.sizes = new long[rows.size()];
+        this.dropped = new boolean[rows.size()];
+        this.budget = budget;
+        this.markerBytes = Utf8Text.size(omittedMarker(rows.size()));
+        for (int i = 0; i < rows.size(); i++) {
+            sizes[i] = Utf8Text.size(rows.get(i).text());
+        }
+    }
+
+    static Fitted fit(List<Row> rows, long budgetBytes) {
+        return new BudgetFitter(rows, budgetBytes).fit();
+    }
+
+    private Fitted fit() {
+        long total = total();
+        if (total <= budget) {
+            return new Fitted(join(), false, 0);
+        }
+        total = shortenToolRows();
+        if (total > budget) {
+            total = dropRows(total);
+        }
+        String text = join();
+        int droppedCount = 0;
+        for (boolean d : dropped) {
+            droppedCount += d ? 1 : 0;
+        }
+        return new Fitted(Utf8Text.shorten(text, budget), true, droppedCount);
+    }
+
+    /** Step 2: the largest common cap on tool rows that fits, never below the minimum. */
+    private long shortenToolRows() {
+        long fixed = 0;
+        long largestTool = 0;
+        List<Integer> tools = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i).tier() == Row.Tier.TOOL) {
+                tools.add(i);
+                largestTool = Math.max(largestTool, sizes[i]);
+            } else {
+                fixed += sizes[i];
+            }
+        }
+        fixed += (long) SEPARATOR_BYTES * Math.max(0, rows.size() - 1);
+        long low = MIN_TOOL_ROW_BYTES;
+        long high = Math.max(low, largestTool);
+        if (fixed + cappedToolBytes(tools, low) <= budget) {
+            while (low < high) { // the largest cap in [low, high] that fits
+                long mid = low + (high - low + 1) / 2;
+                if (fixed + cappedToolBytes(tools, mid) <= budget) {
+                    low = mid;
+                } else {
+                    high = mid - 1;
+                }
+            }
+        }
+        for (int i : tools) {
+            if (sizes[i] > low) {
+                Row row = rows.get(i);
+                rows.set(i, new Row(row.tier(), Utf8Text.shorten(row.text(), low)));
+                sizes[i] = Utf8Text.size(rows.get(i).text());
+            }
+        }
+        return total();
+    }
+
+    private long cappedToolBytes(List<Integer> tools, long cap) {
+        long sum = 0;
+        for (int i : tools) {
+            sum += Math.min(sizes[i], cap);
+        }
+        return sum;
+    }
+
+    /** Step 3: leave out whole rows in drop order until the estimate fits. */
+    private long dropRows(long total) {
+        for (int i : dropOrder()) {
+            if (total <= budget) {
+                break;
+            }
+            total += dropDelta(i);
+            dropped[i] = true;
+        }
+        return total;
+    }
+
+    /** Lower tiers first, oldest first; then middle human/final turns, oldest first. */
+    private List<Integer> dropOrder() {
+        List<Integer> order = new ArrayList<>();
+        Row.Tier[] dropTiers = {Row.Tier.TOOL, Row.Tier.CONTEXT, Row.Tier.COMMENTARY, Row.Tier.OTHER_AGENT};
+        for (Row.Tier tier : dropTiers) {
+            for (int i = 0; i < rows.size(); i++) {
+                if (rows.get(i).tier() == tier) {
+                    order.add(i);
+                }
+            }
+        }
+        int firstHuman = -1;
+        int lastHuman = -1;
+        int lastFinal = -1;
+        for (int i = 0; i < rows.size(); i++) {
+            Row.Tier tier = rows.get(i).tier();
+            if (tier == Row.Tier.HUMAN) {
+                firstHuman = firstHuman < 0 ? i : firstHuman;
+                lastHuman = i;
+            } else if (tier == Row.Tier.FINAL) {
+                lastFinal = i;
+            }
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            Row.Tier tier = rows.get(i).tier();
+            boolean turn = tier == Row.Tier.HUMAN || tier == Row.Tier.FINAL;
+            if (turn && i != firstHuman && i != lastHuman && i != lastFinal) {
+                order.add(i);
+            }
+        }
+        return order;
+    }
+
+    /** How the estimated size changes when row {@code i} is left out (markers sized for the widest count). */
+    private long dropDelta(int i) {
+        boolean leftGap = i > 0 && dropped[i - 1];
+        boolean rightGap = i + 1 < rows.size() && dropped[i + 1];
+        long delta = -(sizes[i] + SEPARATOR_BYTES);
+        if (!leftGap && !rightGap) {
+            delta += markerBytes + SEPARATOR_BYTES; // a new run, a new marker
+        } else if (leftGap && rightGap) {
+            delta -= markerBytes + SEPARATOR_BYTES; // two runs merge into one
+        }
+        return delta;
+    }
+
+    /** The exact size of {@link #join()} when nothing is dropped; an upper bound otherwise. */
+    private long total() {
+        long total = 0;
+        for (long size : sizes) {
+            total += size;
+        }
+        return total + (long) SEPARATOR_BYTES * Math.max(0, rows.size() - 1);
+    }
+
+    private String join() {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < rows.size()) {
+            if (out.length() > 0) {
+                out.append(SEPARATOR);
+            }
+            if (dropped[i]) {
+                int run = 0;
+                while (i < rows.size() && dropped[i]) {
+                    run++;
+                    i++;
+                }
+                out.append(omittedMarker(run));
+            } else {
+                out.append(rows.get(i).text());
+                i++;
+            }
+        }
+        return out.toString();
+    }
+
+    static String omittedMarker(int items) {
+        return "[… " + items + " response items omitted …]";
+    }
+}

@@ -1,0 +1,131 @@
+package dev.mnemo.internal.extract;
+
+import dev.mnemo.internal.rollout.ResponseItem;
+import dev.mnemo.internal.rollout.RolloutLine;
+import dev.mnemo.internal.rollout.RolloutReader;
+import dev.mnemo.spi.SecretRedactor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds the Phase 1 model input body from a rollout file:
+ * <ol>
+ *   <li>stream the file line by line; only {@code response_item} lines are considered;</li>
+ *   <li>filter each item (write sheet §4.3) and render it as a labelled text row;</li>
+ *   <li>redact each row;</li>
+ *   <li>fit the rows to the byte budget (see {@link BudgetFitter}).</li>
+ * </ol>
+ * A row is shortened to the budget as soon as it is read, so even a very large rollout holds at
+ * most its kept rows in memory, each no bigger than the budget. Stateless and thread-safe.
+ */
+public final class RolloutRenderer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RolloutRenderer.class);
+
+    /** Longer than the longest text a redaction pattern can match (a PEM block is capped at 64 KiB). */
+    static final long REDACTION_MARGIN = 80 * 1024;
+
+    /**
+     * Renders {@code rolloutPath}.
+     *
+     * @param budgetBytes the most UTF-8 bytes the result may have (the caller computes 70 % of the
+     *     model's context window at 4 bytes a token)
+     * @throws UncheckedIOException when the file cannot be read; the message names it
+     * @throws IllegalArgumentException when {@code budgetBytes} is not positive
+     */
+    public RenderedRollout render(Path rolloutPath, SecretRedactor redactor, long budgetBytes) {
+        Objects.requireNonNull(rolloutPath, "rolloutPath");
+        Objects.requireNonNull(redactor, "redactor");
+        if (budgetBytes <= 0) {
+            throw new IllegalArgumentException("budgetBytes must be positive, was " + budgetBytes);
+        }
+        Collector collector = new Collector(redactor, budgetBytes);
+        RolloutReader.ReadStats stats;
+        try {
+            stats = RolloutReader.read(rolloutPath, kind -> kind == RolloutLine.Kind.RESPONSE_ITEM, collector::accept);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read rollout " + rolloutPath + ": " + e.getMessage(), e);
+        }
+        long originalBytes = collector.originalBytes();
+        BudgetFitter.Fitted fitted = BudgetFitter.fit(collector.rows, budgetBytes);
+        boolean truncated = fitted.truncated() || collector.shortenedOnRead;
+        int kept = collector.rows.size() - fitted.rowsDropped();
+        int dropped = collector.filtered + fitted.rowsDropped();
+        if (truncated) {
+            LOG.info("Rendered rollout {}: {} bytes fitted into {} ({} items kept, {} dropped)", rolloutPath,
+                    originalBytes, budgetBytes, kept, dropped);
+        }
+        return new RenderedRollout(fitted.text(), originalBytes, truncated, kept, dropped, stats.malformedLines());
+    }
+
+    /** Collects the rendered, redacted rows while the file streams past. */
+    private static final class Collector {
+        private final SecretRedactor redactor;
+        private final long budgetBytes;
+        final List<Row> rows = new ArrayList<>();
+        int filtered;
+        boolean shortenedOnRead;
+        private long renderedBytes;
+
+        Collector(SecretRedactor redactor, long budgetBytes) {
+            this.redactor = redactor;
+            this.budgetBytes = budgetBytes;
+        }
+
+        void accept(RolloutLine line) {
+            if (line.kind() != RolloutLine.Kind.RESPONSE_ITEM) {
+                return;
+            }
+            ResponseItem item = ResponseItem.parse(line.payload());
+            Optional<Row> row = RowRenderer.render(item);
+            if (row.isEmpty()) {
+                filtered++;
+                return;
+            }
+            String raw = row.get().text();
+            long rawSize = Utf8Text.size(raw);
+            String text;
+            if (rawSize > budgetBytes + 2 * REDACTION_MARGIN) {
+                // It could never be sent whole: redact only what can survive the cut.
+                text = redactEnds(raw, rawSize);
+                renderedBytes += rawSize + (rows.isEmpty() ? 0 : 2);
+                shortenedOnRead = true;
+            } else {
+                text = redactor.redact(raw);
+                long size = Utf8Text.size(text);
+                renderedBytes += size + (rows.isEmpty() ? 0 : 2);
+                if (size > budgetBytes) {
+                    text = Utf8Text.shorten(text, budgetBytes);
+                    shortenedOnRead = true;
+                }
+            }
+            rows.add(new Row(row.get().tier(), text));
+        }
+
+        /**
+         * The row's head and tail, each redacted with a margin wider than any secret pattern
+         * reaches, so a secret cut in two at the margin's edge is never among the kept bytes.
+         */
+        private String redactEnds(String raw, long rawSize) {
+            long keep = budgetBytes / 2 + REDACTION_MARGIN;
+            String head = redactor.redact(Utf8Text.head(raw, keep));
+            String tail = redactor.redact(Utf8Text.tail(raw, keep));
+            long room = Math.max(0, budgetBytes - Utf8Text.size(Utf8Text.gapMarker(rawSize)));
+            String keptHead = Utf8Text.head(head, room - room / 2);
+            String keptTail = Utf8Text.tail(tail, room / 2);
+            long omitted = rawSize - Utf8Text.size(keptHead) - Utf8Text.size(keptTail);
+            return Utf8Text.shorten(keptHead + Utf8Text.gapMarker(omitted) + keptTail, budgetBytes);
+        }
+
+        long originalBytes() {
+            return renderedBytes;
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.mnemo.internal.extract;
+
+/**
+ * One rendered rollout item.
+ *
+ * @param tier how much the row matters when the budget is tight
+ * @param text the label line and the body, already redacted
+ */
+record Row(Tier tier, String text) {
+
+    /** Tiers in the order they are kept (v-latest's Human, Final, OtherAgent, Commentary, Context, Tool). */
+    enum Tier {
+        HUMAN("[human user]"),
+        FINAL("[assistant final]"),
+        OTHER_AGENT("[other agent]"),
+        COMMENTARY("[assistant commentary]"),
+        CONTEXT("[harness context]"),
+        TOOL("[tool]");
+
+        private final String label;
+
+        Tier(String label) {
+            this.label = label;
+        }
+
+        String label() {
+            return label;
+        }
+    }
+}

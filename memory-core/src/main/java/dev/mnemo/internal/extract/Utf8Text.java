@@ -1,0 +1,97 @@
+package dev.mnemo.internal.extract;
+
+/** UTF-8 sizes and cuts of strings that never split a code point. */
+final class Utf8Text {
+
+    private Utf8Text() {}
+
+    /** The UTF-8 size of {@code s}, without encoding it. */
+    static long size(CharSequence s) {
+        long bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    /** The longest prefix of {@code s} whose UTF-8 size is at most {@code maxBytes}. */
+    static String head(String s, long maxBytes) {
+        return s.substring(0, prefixEnd(s, maxBytes));
+    }
+
+    /** The longest suffix of {@code s} whose UTF-8 size is at most {@code maxBytes}. */
+    static String tail(String s, long maxBytes) {
+        long bytes = 0;
+        int start = s.length();
+        while (start > 0) {
+            int cp = s.codePointBefore(start);
+            int cpBytes = codePointSize(cp);
+            if (bytes + cpBytes > maxBytes) {
+                break;
+            }
+            bytes += cpBytes;
+            start -= Character.charCount(cp);
+        }
+        return s.substring(start);
+    }
+
+    private static int prefixEnd(String s, long maxBytes) {
+        long bytes = 0;
+        int end = 0;
+        while (end < s.length()) {
+            int cp = s.codePointAt(end);
+            int cpBytes = codePointSize(cp);
+            if (bytes + cpBytes > maxBytes) {
+                break;
+            }
+            bytes += cpBytes;
+            end += Character.charCount(cp);
+        }
+        return end;
+    }
+
+    private static int codePointSize(int cp) {
+        if (cp < 0x80) {
+            return 1;
+        }
+        if (cp < 0x800) {
+            return 2;
+        }
+        return cp < 0x10000 ? 3 : 4;
+    }
+
+    /**
+     * {@code s} cut to at most {@code maxBytes}, keeping its head and tail around a visible
+     * {@code [… N bytes omitted …]} marker. When even the marker does not fit, a plain head.
+     */
+    static String shorten(String s, long maxBytes) {
+        long size = size(s);
+        if (size <= maxBytes) {
+            return s;
+        }
+        // The marker's own size depends on N; reserve room for the widest N.
+        long markerBytes = size(gapMarker(size));
+        long room = maxBytes - markerBytes;
+        if (room < 16) {
+            return head(s, Math.max(0, maxBytes));
+        }
+        String head = head(s, room - room / 2);
+        String tail = tail(s, room / 2);
+        long omitted = size - size(head) - size(tail);
+        return head + gapMarker(omitted) + tail;
+    }
+
+    static String gapMarker(long omittedBytes) {
+        return "\n[… " + omittedBytes + " bytes omitted …]\n";
+    }
+}

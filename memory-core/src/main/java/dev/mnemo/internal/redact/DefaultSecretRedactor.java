@@ -1,0 +1,122 @@
+package dev.mnemo.internal.redact;
+
+import dev.mnemo.spi.SecretRedactor;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Mnemo's built-in {@link SecretRedactor}: Codex's four patterns (write sheet §4.6) plus the common
+ * provider formats of SPEC "Phase 1 / Redaction". Where natural the surrounding shape stays
+ * readable ({@code Bearer …}, {@code api_key=…}, PEM armour lines, a URL's scheme, user and host).
+ *
+ * <p>Patterns are compiled once; the instance is immutable and thread-safe. It never throws: if a
+ * pattern fails on some pathological input, the whole text is replaced (failing closed).
+ */
+public final class DefaultSecretRedactor implements SecretRedactor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DefaultSecretRedactor.class);
+
+    /** The replacement text, shared with Codex. */
+    public static final String REDACTED = "[REDACTED_SECRET]";
+
+    /**
+     * A pattern and its replacement (with {@code $n} group references). When {@code hint} is not
+     * empty, text that does not contain it cannot match and is not scanned.
+     */
+    private record Rule(String name, String hint, Pattern pattern, String replacement) {
+        static Rule of(String name, String hint, String regex, String replacement) {
+            return new Rule(name, hint, Pattern.compile(regex), replacement);
+        }
+
+        boolean mayMatch(String text) {
+            return hint.isEmpty() || text.contains(hint);
+        }
+    }
+
+    /**
+     * Provider formats first (so a specific key is caught whole), then Codex's four in Codex's
+     * order. Each rule's replacement is left alone by the rules after it.
+     */
+    private static final List<Rule> RULES = List.of(
+            Rule.of("pem-private-key", "PRIVATE KEY-----",
+                    "-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY-----[\\s\\S]{0,65536}?-----END \\1PRIVATE KEY-----",
+                    "-----BEGIN $1PRIVATE KEY-----\n" + REDACTED + "\n-----END $1PRIVATE KEY-----"),
+            // A key block cut short (a truncated tool output): its base64 lines up to the cut.
+            Rule.of("pem-private-key-unterminated", "PRIVATE KEY-----",
+                    "-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY-----(?:(?:\\s|\\\\n)*+[A-Za-z0-9+/=]{16,}+)++",
+                    "-----BEGIN $1PRIVATE KEY-----\n" + REDACTED),
+            Rule.of("url-credentials", "://",
+                    "\\b([A-Za-z][A-Za-z0-9+.\\-]{0,30}://)([^\\s:/@\"'<>\\[\\]]{1,256}):([^\\s/\"'<>]{1,256})@"
+                            + "(?=[A-Za-z0-9\\[])",
+                    "$1$2:" + REDACTED + "@"),
+            Rule.of("jwt", "eyJ", "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}", REDACTED),
+            Rule.of("anthropic", "sk-ant-", "\\bsk-ant-[A-Za-z0-9_\\-]{16,}", REDACTED),
+            Rule.of("github", "", "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\\b", REDACTED),
+            Rule.of("slack", "xox", "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED),
+            Rule.of("google", "AIza", "\\bAIza[0-9A-Za-z_\\-]{35}", REDACTED),
+            Rule.of("stripe", "_live_", "\\b(?:sk|rk)_live_[0-9A-Za-z]{16,}", REDACTED),
+            // Codex's four, in Codex's order (codex_secrets::redact_secrets).
+            Rule.of("openai", "sk-", "sk-[A-Za-z0-9]{20,}", REDACTED),
+            Rule.of("aws-access-key", "AKIA", "\\bAKIA[0-9A-Z]{16}\\b", REDACTED),
+            Rule.of("bearer", "", "(?i)\\bBearer\\s+[A-Za-z0-9._\\-]{16,}\\b", "Bearer " + REDACTED),
+            Rule.of("assignment", "",
+                    "(?i)\\b(api[_-]?key|token|secret|password)\\b(\\s*[:=]\\s*)([\"']?)[^\\s\"']{8,}",
+                    "$1$2$3" + REDACTED));
+
+    @Override
+    public String redact(String text) {
+        if (text == null || text.isEmpty()) {
+            return text == null ? "" : text;
+        }
+        String result = text;
+        try {
+            for (Rule rule : RULES) {
+                result = apply(rule, result);
+            }
+            return result;
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.error("Secret redaction failed on a text of {} chars ({}); replacing the whole text",
+                    text.length(), e.toString());
+            return REDACTED;
+        }
+    }
+
+    /** How many times each rule matches {@code text}, rules applied in order (for tests and tuning). */
+    Map<String, Integer> matchCounts(String text) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        String current = text;
+        for (Rule rule : RULES) {
+            Matcher matcher = rule.pattern().matcher(current);
+            int count = 0;
+            while (matcher.find()) {
+                count++;
+            }
+            if (count > 0) {
+                counts.put(rule.name(), count);
+            }
+            current = apply(rule, current);
+        }
+        return counts;
+    }
+
+    private static String apply(Rule rule, String text) {
+        if (!rule.mayMatch(text)) {
+            return text;
+        }
+        Matcher matcher = rule.pattern().matcher(text);
+        if (!matcher.find()) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        do {
+            matcher.appendReplacement(out, rule.replacement());
+        } while (matcher.find());
+        matcher.appendTail(out);
+        return out.toString();
+    }
+}

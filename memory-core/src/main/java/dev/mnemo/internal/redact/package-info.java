@@ -1,0 +1,2 @@
+/** Secret redaction applied to the model input and to every stored memory field. */
+package dev.mnemo.internal.redact;

@@ -1,0 +1,158 @@
+package dev.mnemo.internal.rollout;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a Codex rollout JSONL file one line at a time. Each line is parsed on its own, so memory
+ * use is bounded by the longest line, not the file. A line that is not a JSON object with a string
+ * {@code type} and an object {@code payload} is skipped and counted, never fatal; bytes that are
+ * not UTF-8 are replaced.
+ *
+ * <p>Compressed {@code .jsonl.zst} files are not supported (reading zstd needs a native
+ * dependency); {@link #read} fails for them with an {@link IOException} naming the file.
+ */
+public final class RolloutReader {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RolloutReader.class);
+
+    /** Longest single JSON string accepted in one line (a huge tool output), in chars. */
+    private static final int MAX_STRING_LENGTH = 128 * 1024 * 1024;
+
+    static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_STRING_LENGTH).build())
+                    .build())
+            .build();
+
+    /** What a full read saw. */
+    public record ReadStats(long lines, long malformedLines) {}
+
+    private RolloutReader() {}
+
+    /** Whether the path names a compressed rollout this reader cannot open. */
+    public static boolean isCompressed(Path path) {
+        return path.getFileName() != null && path.getFileName().toString().endsWith(".zst");
+    }
+
+    /**
+     * Streams every well-formed line of {@code rollout} to {@code sink}, in file order.
+     *
+     * @throws IOException when the file cannot be opened or read, or is zstd-compressed
+     */
+    public static ReadStats read(Path rollout, Consumer<RolloutLine> sink) throws IOException {
+        return read(rollout, kind -> true, sink);
+    }
+
+    /**
+     * Like {@link #read(Path, Consumer)}, but builds the payload only for lines whose kind
+     * {@code wantPayload} accepts (asked per line, so the answer may change as the read goes on);
+     * other lines arrive with an empty payload object.
+     */
+    public static ReadStats read(Path rollout, Predicate<RolloutLine.Kind> wantPayload, Consumer<RolloutLine> sink)
+            throws IOException {
+        if (isCompressed(rollout)) {
+            throw new IOException("zstd-compressed rollouts are not supported yet: " + rollout);
+        }
+        long lineNumber = 0;
+        long malformed = 0;
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(Files.newInputStream(rollout), StandardCharsets.UTF_8), 64 * 1024)) {
+            String text;
+            while ((text = reader.readLine()) != null) {
+                lineNumber++;
+                if (text.isBlank()) {
+                    continue;
+                }
+                Optional<RolloutLine> line = parseLine(lineNumber, text, wantPayload);
+                if (line.isPresent()) {
+                    sink.accept(line.get());
+                } else {
+                    malformed++;
+                    if (malformed <= 3) {
+                        LOG.warn("Skipping malformed line {} of rollout {}", lineNumber, rollout);
+                    }
+                }
+            }
+        }
+        if (malformed > 3) {
+            LOG.warn("Skipped {} malformed lines in rollout {}", malformed, rollout);
+        }
+        return new ReadStats(lineNumber, malformed);
+    }
+
+    /** Parses one line with its payload; empty when it is not a well-formed rollout line. */
+    static Optional<RolloutLine> parseLine(long lineNumber, String text) {
+        return parseLine(lineNumber, text, kind -> true);
+    }
+
+    /**
+     * Parses one line; empty when it is not a well-formed rollout line. The payload of a line whose
+     * kind {@code wantPayload} rejects is checked for well-formedness but not built (it is given
+     * as an empty object), which keeps scans of large files cheap.
+     */
+    static Optional<RolloutLine> parseLine(long lineNumber, String text, Predicate<RolloutLine.Kind> wantPayload) {
+        try (JsonParser parser = MAPPER.createParser(text)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return Optional.empty();
+            }
+            Optional<Instant> timestamp = Optional.empty();
+            String type = null;
+            JsonNode payload = null;
+            JsonToken token;
+            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (field.equals("timestamp") && value == JsonToken.VALUE_STRING) {
+                    timestamp = timestamp(parser.getText());
+                } else if (field.equals("type") && value == JsonToken.VALUE_STRING) {
+                    type = parser.getText();
+                } else if (field.equals("payload") && value == JsonToken.START_OBJECT) {
+                    if (type != null && !wantPayload.test(RolloutLine.Kind.of(type))) {
+                        parser.skipChildren();
+                        payload = MAPPER.createObjectNode();
+                    } else {
+                        payload = parser.readValueAsTree();
+                    }
+                } else {
+                    parser.skipChildren();
+                }
+            }
+            if (token != JsonToken.END_OBJECT || parser.nextToken() != null || type == null || payload == null) {
+                return Optional.empty();
+            }
+            return Optional.of(new RolloutLine(lineNumber, timestamp, RolloutLine.Kind.of(type), type, payload));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    static Optional<Instant> timestamp(String text) {
+        try {
+            return Optional.of(Instant.parse(text));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    static Optional<Instant> timestamp(JsonNode node) {
+        return node != null && node.isTextual() ? timestamp(node.asText()) : Optional.empty();
+    }
+}

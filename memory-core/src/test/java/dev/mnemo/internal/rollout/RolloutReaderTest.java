@@ -1,0 +1,133 @@
+package dev.mnemo.internal.rollout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RolloutReaderTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void read_parsesEveryLineOfEveryFixtureWithoutMalformedLines() throws IOException {
+        Map<RolloutLine.Kind, Integer> kinds = new EnumMap<>(RolloutLine.Kind.class);
+        long total = 0;
+        for (Path fixture : Fixtures.all()) {
+            long fileLines = Files.readAllLines(fixture).stream().filter(l -> !l.isBlank()).count();
+            List<RolloutLine> lines = new ArrayList<>();
+            RolloutReader.ReadStats stats = RolloutReader.read(fixture, lines::add);
+            assertThat(stats.malformedLines()).as(fixture.toString()).isZero();
+            assertThat(lines).as(fixture.toString()).hasSize((int) fileLines);
+            assertThat(lines).allSatisfy(l -> assertThat(l.timestamp()).isPresent());
+            lines.forEach(l -> kinds.merge(l.kind(), 1, Integer::sum));
+            total += lines.size();
+        }
+        // Counted with an independent JSON tool over the same files.
+        assertThat(kinds).containsEntry(RolloutLine.Kind.SESSION_META, 7)
+                .containsEntry(RolloutLine.Kind.TURN_CONTEXT, 336)
+                .containsEntry(RolloutLine.Kind.RESPONSE_ITEM, 992)
+                .containsEntry(RolloutLine.Kind.EVENT_MSG, 693)
+                .doesNotContainKey(RolloutLine.Kind.UNKNOWN);
+        assertThat(total).isEqualTo(7 + 336 + 992 + 693);
+    }
+
+    @Test
+    void read_givesLineNumbersTimestampsAndPayloadTypes() throws IOException {
+        List<RolloutLine> lines = new ArrayList<>();
+        RolloutReader.read(Fixtures.SESSION_2026, lines::add);
+
+        assertThat(lines).hasSize(11);
+        assertThat(lines.get(0).kind()).isEqualTo(RolloutLine.Kind.SESSION_META);
+        assertThat(lines.get(0).timestamp()).contains(Instant.parse("2026-06-05T04:58:20.653Z"));
+        assertThat(lines.get(1).payloadType()).isEqualTo("task_started");
+        assertThat(lines.get(10).lineNumber()).isEqualTo(11);
+        assertThat(lines.get(10).payloadType()).isEqualTo("task_complete");
+    }
+
+    @Test
+    void read_skipsAndCountsMalformedLinesWithoutFailing() throws IOException {
+        Path file = dir.resolve("broken.jsonl");
+        Files.writeString(file, String.join("\n",
+                "{\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{\"id\":\"a\"}}",
+                "not json at all",
+                "[1,2,3]",
+                "{\"type\":\"response_item\"}",
+                "{\"type\":42,\"payload\":{}}",
+                "{\"timestamp\":\"2026-01-01T00:00:01.000Z\",\"type\":\"event_msg\",\"payload\":{}} trailing",
+                "",
+                "{\"timestamp\":\"yesterday\",\"type\":\"brand_new_kind\",\"payload\":{\"x\":1}}",
+                "{\"timestamp\":\"2026-01-01T00:00:02.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"mess"));
+        List<RolloutLine> lines = new ArrayList<>();
+
+        RolloutReader.ReadStats stats = RolloutReader.read(file, lines::add);
+
+        assertThat(stats.malformedLines()).isEqualTo(6);
+        assertThat(stats.lines()).isEqualTo(9);
+        assertThat(lines).extracting(RolloutLine::kind)
+                .containsExactly(RolloutLine.Kind.SESSION_META, RolloutLine.Kind.UNKNOWN);
+        assertThat(lines.get(1).type()).isEqualTo("brand_new_kind");
+        assertThat(lines.get(1).timestamp()).isEmpty();
+    }
+
+    @Test
+    void read_replacesInvalidUtf8InsteadOfFailing() throws IOException {
+        Path file = dir.resolve("latin1.jsonl");
+        byte[] prefix = "{\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"type\":\"event_msg\",\"payload\":{\"message\":\"caf"
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] suffix = "\"}}\n".getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = new byte[prefix.length + 1 + suffix.length];
+        System.arraycopy(prefix, 0, bytes, 0, prefix.length);
+        bytes[prefix.length] = (byte) 0xE9; // 'é' in Latin-1, invalid as UTF-8
+        System.arraycopy(suffix, 0, bytes, prefix.length + 1, suffix.length);
+        Files.write(file, bytes);
+        List<RolloutLine> lines = new ArrayList<>();
+
+        RolloutReader.ReadStats stats = RolloutReader.read(file, lines::add);
+
+        assertThat(stats.malformedLines()).isZero();
+        assertThat(lines.get(0).payload().get("message").asText()).isEqualTo("caf\uFFFD");
+    }
+
+    @Test
+    void read_handlesALineLongerThanJacksonsDefaultStringLimit() throws IOException {
+        Path file = dir.resolve("big.jsonl");
+        String big = "x".repeat(21_000_000);
+        Files.writeString(file, "{\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"type\":\"response_item\",\"payload\":"
+                + "{\"type\":\"function_call_output\",\"call_id\":\"c\",\"output\":\"" + big + "\"}}\n");
+        List<RolloutLine> lines = new ArrayList<>();
+
+        RolloutReader.ReadStats stats = RolloutReader.read(file, lines::add);
+
+        assertThat(stats.malformedLines()).isZero();
+        assertThat(lines.get(0).payload().get("output").asText()).hasSize(big.length());
+    }
+
+    @Test
+    void read_rejectsCompressedRolloutNamingTheFile() throws IOException {
+        Path file = dir.resolve("rollout-2026-01-01T00-00-00-x.jsonl.zst");
+        Files.write(file, new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD});
+
+        assertThatThrownBy(() -> RolloutReader.read(file, line -> {}))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("zstd")
+                .hasMessageContaining(file.toString());
+    }
+
+    @Test
+    void read_failsWithIoExceptionForMissingFile() {
+        assertThatThrownBy(() -> RolloutReader.read(dir.resolve("missing.jsonl"), line -> {}))
+                .isInstanceOf(IOException.class);
+    }
+}
