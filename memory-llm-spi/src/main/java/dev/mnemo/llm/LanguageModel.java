@@ -1,6 +1,7 @@
 package dev.mnemo.llm;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A language model Mnemo can call: one blocking request in, one response out.
@@ -24,5 +25,13 @@ public interface LanguageModel {
      */
     default Optional<RateLimitSnapshot> rateLimits() {
         return Optional.empty();
+    }
+
+    /**
+     * The model's context window in tokens, when known. Phase 1 sizes a rollout to 70 % of it
+     * (150,000 tokens when unknown, as Codex does).
+     */
+    default OptionalInt contextWindowTokens() {
+        return OptionalInt.empty();
     }
 }

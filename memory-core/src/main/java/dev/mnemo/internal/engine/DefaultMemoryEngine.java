@@ -1,23 +1,48 @@
 package dev.mnemo.internal.engine;
 
 import dev.mnemo.AssistantMessage;
-import dev.mnemo.Consolidation;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryAdmin;
 import dev.mnemo.MemoryEngine;
-import dev.mnemo.MemoryStatus;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Report;
+import dev.mnemo.RolloutSources;
 import dev.mnemo.SessionContext;
 import dev.mnemo.SessionRecorder;
 import dev.mnemo.SkipReason;
+import dev.mnemo.StartupReport;
 import dev.mnemo.StartupTask;
 import dev.mnemo.ThreadRegistry;
+import dev.mnemo.internal.agent.ToolLoopConsolidationAgent;
+import dev.mnemo.internal.cite.CitationUsage;
+import dev.mnemo.internal.consolidate.Phase2Runner;
+import dev.mnemo.internal.extract.Phase1Runner;
+import dev.mnemo.internal.extract.RolloutRenderer;
+import dev.mnemo.internal.read.DeveloperInstructions;
+import dev.mnemo.internal.redact.DefaultSecretRedactor;
+import dev.mnemo.internal.rollout.JsonlSessionRecorder;
+import dev.mnemo.internal.startup.StartupRunner;
+import dev.mnemo.internal.tools.LocalMemoryTools;
+import dev.mnemo.spi.ConsolidationAgent;
+import dev.mnemo.spi.RolloutSource;
+import dev.mnemo.spi.SecretRedactor;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,29 +52,120 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(DefaultMemoryEngine.class);
 
-    private final EngineParts parts;
+    /** How long {@link #close()} waits for running startup tasks before cancelling them. */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
+    final EngineParts parts;
+    final String workerId;
+    final SafeListener listener;
+    final StartupRunner startup;
+    final Phase1Runner phase1;
+    final Phase2Runner phase2;
+    final List<RolloutSource> sources;
+    private final ExecutorService executor;
+    private final boolean ownsExecutor;
     private final ThreadRegistry threads;
-    private final MemoryAdmin admin = new Admin();
-    private final AtomicReference<SkipReason> lastStartupSkip = new AtomicReference<>();
+    private final SessionRecorder sessions;
+    private final MemoryTools tools;
+    private final DeveloperInstructions instructions;
+    private final MemoryAdmin admin;
+    private final Set<BackgroundStartupTask> running = ConcurrentHashMap.newKeySet();
+    final AtomicReference<SkipReason> lastStartupSkip = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     DefaultMemoryEngine(EngineParts parts) {
         this.parts = parts;
+        this.workerId = "mnemo-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
+        this.listener = new SafeListener(parts.listeners());
         this.threads = new StoreThreadRegistry(parts.store(), parts.clock());
-        LOG.debug("memory engine ready: home {}, memory root {}", parts.home(), parts.memoryRoot());
+        this.sessions = new JsonlSessionRecorder(parts.home(), parts.store(), parts.config(), parts.clock());
+        this.tools = new LocalMemoryTools(parts.memoryRoot(), parts.clock());
+        this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
+        List<RolloutSource> allSources = new ArrayList<>();
+        allSources.add(RolloutSources.codex(parts.home().resolve("sessions")));
+        allSources.addAll(parts.rolloutSources());
+        this.sources = List.copyOf(allSources);
+        this.phase1 = phase1Runner(parts);
+        this.phase2 = phase2Runner(parts);
+        this.startup = new StartupRunner(new StartupRunner.Dependencies(parts.memoryRoot(), parts.config(), parts.store(),
+                sources, parts.extractionModel() != null ? parts.extractionModel() : parts.consolidationModel(),
+                phase1 == null ? null : phase1::run, phase2 == null ? null : phase2::run, parts.clock(), listener));
+        this.ownsExecutor = parts.executor() == null;
+        this.executor = ownsExecutor ? defaultExecutor() : parts.executor();
+        this.admin = new EngineAdmin(this);
+        LOG.debug("memory engine {} ready: home {}, memory root {}", workerId, parts.home(), parts.memoryRoot());
+    }
+
+    private Phase1Runner phase1Runner(EngineParts parts) {
+        if (parts.extractionModel() == null) {
+            return null;
+        }
+        SecretRedactor redactor = redactor();
+        RolloutRenderer renderer = new RolloutRenderer();
+        return new Phase1Runner(new Phase1Runner.Dependencies(parts.store(), parts.extractionModel(),
+                (path, budget) -> {
+                    try {
+                        return renderer.render(path, redactor, budget).text();
+                    } catch (UncheckedIOException e) {
+                        throw e.getCause();
+                    }
+                }, redactor, parts.config(),
+                parts.clock(), workerId, listener));
+    }
+
+    private Phase2Runner phase2Runner(EngineParts parts) {
+        ConsolidationAgent agent = parts.consolidationAgent();
+        if (agent == null && parts.consolidationModel() != null) {
+            agent = new ToolLoopConsolidationAgent(parts.consolidationModel(), parts.clock());
+        }
+        if (agent == null) {
+            return null;
+        }
+        return new Phase2Runner(new Phase2Runner.Dependencies(parts.store(), parts.workspace(), agent, parts.config(),
+                parts.clock(), workerId, parts.config().consolidationModel().orElse(""), listener));
+    }
+
+    SecretRedactor redactor() {
+        return parts.redactor() != null ? parts.redactor() : new DefaultSecretRedactor();
     }
 
     @Override
     public StartupTask startStartupTask(SessionContext session) {
         Objects.requireNonNull(session, "session");
         requireOpen();
-        throw new UnsupportedOperationException("the startup task arrives with Phase 1 (issue #3)");
+        BackgroundStartupTask task = new BackgroundStartupTask();
+        running.add(task);
+        task.result().whenComplete((report, error) -> running.remove(task));
+        try {
+            task.submitted(executor.submit(() -> runStartup(task, session)));
+        } catch (RejectedExecutionException e) {
+            running.remove(task);
+            task.result().completeExceptionally(new IllegalStateException("the engine's executor refused the startup task", e));
+        }
+        return task;
+    }
+
+    private void runStartup(BackgroundStartupTask task, SessionContext session) {
+        if (!task.start()) {
+            return;
+        }
+        try {
+            StartupReport report = startup.run(session, task::isCancelled);
+            lastStartupSkip.set(report.skipped().orElse(null));
+            task.result().complete(report);
+        } catch (Phase1Runner.Phase1InterruptedException e) {
+            task.result().cancel(false);
+        } catch (RuntimeException | Error e) {
+            LOG.error("memory startup task failed unexpectedly", e);
+            task.result().completeExceptionally(e);
+        }
     }
 
     @Override
     public String buildDeveloperInstructions() {
         requireOpen();
-        throw new UnsupportedOperationException("developer instructions arrive with the read path (issue #5)");
+        return instructions.build();
     }
 
     @Override
@@ -57,7 +173,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(text, "text");
         requireOpen();
-        throw new UnsupportedOperationException("citation processing arrives with the read path (issue #5)");
+        return CitationUsage.process(text, ids -> parts.store().recordUsage(ids, parts.clock().instant()));
     }
 
     @Override
@@ -67,12 +183,12 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     @Override
     public SessionRecorder sessions() {
-        throw new UnsupportedOperationException("the session recorder arrives with Phase 1 (issue #3)");
+        return sessions;
     }
 
     @Override
     public MemoryTools tools() {
-        throw new UnsupportedOperationException("the memory tools arrive with the read path (issue #5)");
+        return tools;
     }
 
     @Override
@@ -85,11 +201,69 @@ final class DefaultMemoryEngine implements MemoryEngine {
         return parts.config();
     }
 
+    Phase1Report runPhase1(String currentThreadId) {
+        requireOpen();
+        if (phase1 == null) {
+            throw new IllegalStateException("no extraction model: call MemoryEngine.builder().model(..) or "
+                    + ".extractionModel(..)");
+        }
+        return phase1.run(currentThreadId);
+    }
+
+    Phase2Report runPhase2() {
+        requireOpen();
+        if (phase2 == null) {
+            throw new IllegalStateException("no consolidation model or agent: call MemoryEngine.builder().model(..), "
+                    + ".consolidationModel(..) or .consolidationAgent(..)");
+        }
+        return phase2.run();
+    }
+
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        // 1. Let running work finish, within a bound; then cancel it.
+        awaitRunning();
+        // 2. Jobs this engine still holds go back to the pool at once, without a retry spent.
+        try {
+            int released = parts.store().releaseJobs(workerId, "engine closed before the job finished",
+                    parts.clock().instant());
+            if (released > 0) {
+                LOG.info("memory engine closed: released {} unfinished job(s) for retry", released);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("memory engine closed: could not release its jobs; they are reclaimable after their lease", e);
+        }
+        // 3. The parts the engine opened itself.
+        if (ownsExecutor) {
+            executor.shutdownNow();
+        }
+        closeOwnedParts();
+    }
+
+    private void awaitRunning() {
+        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+        for (BackgroundStartupTask task : List.copyOf(running)) {
+            try {
+                task.result().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (Exception e) {
+                // Timed out, failed or cancelled: cancelled below either way.
+            }
+        }
+        for (BackgroundStartupTask task : List.copyOf(running)) {
+            if (task.cancel()) {
+                LOG.info("memory engine closed: cancelled a startup task still running after {} s",
+                        CLOSE_WAIT.toSeconds());
+            }
+        }
+    }
+
+    private void closeOwnedParts() {
         RuntimeException failure = null;
         if (parts.ownsWorkspace()) {
             try {
@@ -114,63 +288,18 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
     }
 
-    private void requireOpen() {
+    void requireOpen() {
         if (closed.get()) {
             throw new IllegalStateException("the memory engine is closed");
         }
     }
 
-    /** {@link MemoryAdmin} over this engine's parts. */
-    private final class Admin implements MemoryAdmin {
-
-        @Override
-        public int syncThreads() {
-            throw new UnsupportedOperationException("rollout source scanning arrives with Phase 1 (issue #3)");
-        }
-
-        @Override
-        public Phase1Report runPhase1(String currentThreadId) {
-            throw new UnsupportedOperationException("Phase 1 extraction arrives with issue #3");
-        }
-
-        @Override
-        public Phase2Report runPhase2() {
-            throw new UnsupportedOperationException("Phase 2 consolidation arrives with issue #4");
-        }
-
-        @Override
-        public int prune() {
-            requireOpen();
-            MemoriesConfig config = parts.config();
-            return parts.store().pruneStage1Outputs(config.maxUnusedDays(), PRUNE_BATCH_SIZE, parts.clock().instant());
-        }
-
-        @Override
-        public MemoryStatus status() {
-            requireOpen();
-            MemoryStatus fromStore = parts.store().status(parts.clock().instant());
-            return new MemoryStatus(fromStore.jobCounts(), fromStore.runningLeases(), fromStore.lastPhase2Success(),
-                    fromStore.lastPhase2Failure(), fromStore.threadCounts(), fromStore.stage1Outputs(),
-                    Optional.ofNullable(lastStartupSkip.get()), fromStore.checkedAt());
-        }
-
-        @Override
-        public List<Consolidation> history() {
-            requireOpen();
-            return parts.workspace().history();
-        }
-
-        @Override
-        public void rollback(String consolidationId) {
-            throw new UnsupportedOperationException("rollback arrives with Phase 2 (issue #4)");
-        }
-
-        @Override
-        public void clear() {
-            throw new UnsupportedOperationException("clearing memories arrives with Phase 2 (issue #4)");
-        }
+    private static ExecutorService defaultExecutor() {
+        AtomicInteger n = new AtomicInteger();
+        return Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "mnemo-startup-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
-
-    /** Codex's {@code PRUNE_BATCH_SIZE}: stage-1 rows deleted at most per prune. */
-    static final int PRUNE_BATCH_SIZE = 200;
 }

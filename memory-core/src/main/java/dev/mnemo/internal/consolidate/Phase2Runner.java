@@ -1,0 +1,269 @@
+package dev.mnemo.internal.consolidate;
+
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemoryMode;
+import dev.mnemo.Phase2Outcome;
+import dev.mnemo.Phase2Report;
+import dev.mnemo.ThreadInfo;
+import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.ConsolidationAgent;
+import dev.mnemo.spi.ConsolidationAgentRequest;
+import dev.mnemo.spi.ConsolidationAgentResult;
+import dev.mnemo.spi.ConsolidationRecord;
+import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.MemoryEventListener;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.MemoryWorkspace;
+import dev.mnemo.spi.SelectedInput;
+import dev.mnemo.spi.Stage1Output;
+import dev.mnemo.spi.WorkspaceDiff;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Phase 2: under the global lock, sync the selected memories into the workspace, diff it against
+ * the baseline, let the consolidation agent rewrite the artifacts, validate, commit, and mark the
+ * exact selection (Codex's {@code phase2::run}, with the agent awaited rather than detached).
+ * Every failure ends the job with Codex's reason code and a one-hour backoff.
+ */
+public final class Phase2Runner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Phase2Runner.class);
+
+    /** Codex {@code stage_two::JOB_LEASE_SECONDS}. */
+    public static final Duration JOB_LEASE = Duration.ofSeconds(3_600);
+    /** Codex {@code stage_two::JOB_RETRY_DELAY_SECONDS}. */
+    public static final Duration RETRY_DELAY = Duration.ofSeconds(3_600);
+    /** Codex {@code stage_two::JOB_HEARTBEAT_SECONDS}. */
+    public static final Duration HEARTBEAT = Duration.ofSeconds(90);
+
+    /**
+     * What Phase 2 works with.
+     *
+     * @param model the consolidation model name recorded in history (may be empty)
+     */
+    public record Dependencies(MemoryStore store, MemoryWorkspace workspace, ConsolidationAgent agent,
+            MemoriesConfig config, Clock clock, String workerId, String model, MemoryEventListener listener) {
+        public Dependencies {
+            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(workspace, "workspace");
+            Objects.requireNonNull(agent, "agent");
+            Objects.requireNonNull(config, "config");
+            Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(workerId, "workerId");
+            Objects.requireNonNull(model, "model");
+            Objects.requireNonNull(listener, "listener");
+        }
+    }
+
+    private final Dependencies deps;
+    private final Path root;
+
+    public Phase2Runner(Dependencies deps) {
+        this.deps = Objects.requireNonNull(deps, "deps");
+        this.root = deps.workspace().root();
+    }
+
+    /** Runs one consolidation attempt; never throws for store, workspace or agent failures. */
+    public Phase2Report run() {
+        // 1. The global lock.
+        JobClaim claim;
+        try {
+            claim = deps.store().tryClaimPhase2Job(deps.workerId(), JOB_LEASE, deps.clock().instant());
+        } catch (RuntimeException e) {
+            LOG.warn("memory phase-2 claim failed", e);
+            return finish(new Phase2Report(Phase2Outcome.FAILED, 0, TokenUsage.ZERO, Optional.of("failed_claim")));
+        }
+        if (!claim.isClaimed()) {
+            Phase2Outcome skipped = switch (claim.outcome()) {
+                case SKIPPED_COOLDOWN -> Phase2Outcome.SKIPPED_COOLDOWN;
+                case SKIPPED_RETRY_UNAVAILABLE, SKIPPED_RETRY_BACKOFF -> Phase2Outcome.SKIPPED_RETRY_BACKOFF;
+                default -> Phase2Outcome.SKIPPED_RUNNING;
+            };
+            LOG.debug("memory phase-2 not claimed: {}", claim.outcome());
+            return finish(new Phase2Report(skipped, 0, TokenUsage.ZERO, Optional.empty()));
+        }
+        step("claimed");
+        return new Attempt(claim).run();
+    }
+
+    /** One claimed attempt: the numbered steps after the lock. */
+    private final class Attempt {
+        private final String token;
+        private final long claimedWatermark;
+        private int inputs;
+        private TokenUsage usage = TokenUsage.ZERO;
+
+        Attempt(JobClaim claim) {
+            this.token = claim.token();
+            this.claimedWatermark = claim.inputWatermark();
+        }
+
+        Phase2Report run() {
+            // 2. Prepare the workspace: root, no stale diff file, a usable baseline.
+            try {
+                WorkspaceDiffFile.delete(root);
+                deps.workspace().prepare();
+            } catch (Exception e) {
+                return fail("failed_prepare_workspace", e);
+            }
+            // 3. Select the inputs (one read transaction, sorted by thread id).
+            List<Stage1Output> selection;
+            try {
+                selection = deps.store().phase2InputSelection(deps.config().maxRawMemoriesForConsolidation(),
+                        deps.config().maxUnusedDays(), deps.clock().instant());
+            } catch (RuntimeException e) {
+                return fail("failed_load_stage1_outputs", e);
+            }
+            inputs = selection.size();
+            long watermark = Math.max(claimedWatermark, selection.stream()
+                    .mapToLong(o -> o.sourceUpdatedAt().getEpochSecond()).max().orElse(0));
+            // 4. Sync raw_memories.md and rollout_summaries/, prune old extension resources.
+            try {
+                WorkspaceSync.sync(root, selection);
+                ExtensionResources.pruneOld(root, deps.clock().instant());
+            } catch (Exception e) {
+                return fail("failed_sync_workspace_inputs", e);
+            }
+            // 5. Diff against the baseline; nothing changed and valid artifacts: done without the agent.
+            WorkspaceDiff diff;
+            try {
+                diff = deps.workspace().diff();
+            } catch (RuntimeException e) {
+                return fail("failed_workspace_status", e);
+            }
+            boolean artifactsValid = Artifacts.valid(root);
+            if (diff.isEmpty() && artifactsValid) {
+                return succeed(Phase2Outcome.NO_WORKSPACE_CHANGES, watermark, selection);
+            }
+            // 6. The diff file the agent reads first.
+            try {
+                WorkspaceDiffFile.write(root, diff);
+            } catch (Exception e) {
+                return fail("failed_workspace_diff_file", e);
+            }
+            // 7. The agent, awaited, with the lease kept alive.
+            step("agent_spawned");
+            ConsolidationAgentResult result;
+            try (Heartbeat heartbeat = Heartbeat.start(deps.store(), token, JOB_LEASE, HEARTBEAT, deps.clock())) {
+                result = AgentCall.run(deps.agent(), new ConsolidationAgentRequest(root, ConsolidationPrompt.render(root,
+                        !artifactsValid), deps.model(), Duration.ofMinutes(deps.config().consolidationTimeoutMinutes())));
+            } catch (RuntimeException e) {
+                return fail("failed_spawn_agent", e);
+            }
+            usage = result.usage();
+            // 8. Still ours? A worker that lost the lease writes nothing more.
+            boolean owned;
+            try {
+                owned = deps.store().heartbeatPhase2Job(token, JOB_LEASE, deps.clock().instant());
+            } catch (RuntimeException e) {
+                return fail("failed_confirm_ownership", e);
+            }
+            if (!owned) {
+                LOG.warn("memory phase-2 lost ownership of the consolidation job; leaving the workspace for the next run");
+                return finish(new Phase2Report(Phase2Outcome.FAILED, inputs, usage,
+                        Optional.of("failed_confirm_ownership: lost ownership of the job")));
+            }
+            // 9. No links out of the folder, whatever the agent did; then the artifacts must be valid.
+            List<String> links;
+            try {
+                links = Artifacts.removeSymlinks(root);
+            } catch (Exception e) {
+                return fail("failed_invalid_artifacts", e);
+            }
+            if (!result.completed()) {
+                return fail("failed_agent", result.error().orElse("the consolidation agent did not complete"));
+            }
+            if (!links.isEmpty()) {
+                return fail("failed_invalid_artifacts", "the agent created symbolic links, removed: " + links);
+            }
+            if (!Artifacts.valid(root)) {
+                return fail("failed_invalid_artifacts", Artifacts.problem(root));
+            }
+            // 10. The new baseline and history entry; history squashed when it holds forgotten text.
+            try {
+                WorkspaceDiffFile.delete(root);
+                deps.workspace().commit(new ConsolidationRecord(ConsolidationIds.next(deps.clock()),
+                        deps.clock().instant(), snapshots(selection), deps.model(), usage),
+                        deps.config().historyRetention());
+                forgetIfNeeded();
+            } catch (Exception e) {
+                return fail("failed_workspace_commit", e);
+            }
+            // 11. Done: watermark and the exact selection.
+            return succeed(Phase2Outcome.SUCCEEDED, watermark, selection);
+        }
+
+        private Phase2Report succeed(Phase2Outcome outcome, long watermark, List<Stage1Output> selection) {
+            boolean owned = deps.store().markPhase2Succeeded(token, watermark, snapshots(selection),
+                    deps.clock().instant());
+            if (!owned) {
+                return finish(new Phase2Report(Phase2Outcome.FAILED, inputs, usage,
+                        Optional.of("failed_confirm_ownership: lost ownership of the job")));
+            }
+            LOG.info("memory phase-2 {}: {} input(s), {} tokens", outcome == Phase2Outcome.SUCCEEDED ? "succeeded"
+                    : "succeeded_no_workspace_changes", inputs, usage.totalTokens());
+            return finish(new Phase2Report(outcome, inputs, usage, Optional.empty()));
+        }
+
+        private Phase2Report fail(String reason, Exception cause) {
+            LOG.warn("memory phase-2 {}", reason, cause);
+            return fail(reason, String.valueOf(cause.getMessage()));
+        }
+
+        private Phase2Report fail(String reason, String detail) {
+            String error = reason + ": " + detail;
+            try {
+                boolean marked = deps.store().markPhase2Failed(token, error, RETRY_DELAY, deps.clock().instant())
+                        || deps.store().markPhase2FailedIfUnowned(token, error, RETRY_DELAY, deps.clock().instant());
+                if (!marked) {
+                    LOG.warn("memory phase-2 failure could not be recorded: the job is no longer ours");
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("memory phase-2 failure could not be recorded", e);
+            }
+            LOG.info("memory phase-2 failed: {}", error);
+            return finish(new Phase2Report(Phase2Outcome.FAILED, inputs, usage, Optional.of(error)));
+        }
+    }
+
+    /**
+     * When a kept consolidation used a thread that has since been deleted or polluted, the history
+     * still holds its text: squash it to the current baseline and prune the rest.
+     */
+    private void forgetIfNeeded() {
+        Set<String> inHistory = deps.workspace().history().stream()
+                .flatMap(c -> c.threadIds().stream())
+                .collect(Collectors.toSet());
+        List<String> forgotten = inHistory.stream()
+                .filter(id -> deps.store().thread(id).map(ThreadInfo::memoryMode)
+                        .map(mode -> mode == MemoryMode.POLLUTED).orElse(true))
+                .sorted()
+                .toList();
+        if (!forgotten.isEmpty()) {
+            deps.workspace().squashHistory();
+            LOG.info("memory history squashed to forget {} thread(s): {}", forgotten.size(), forgotten);
+        }
+    }
+
+    private static List<SelectedInput> snapshots(List<Stage1Output> selection) {
+        return selection.stream().map(Stage1Output::snapshot).toList();
+    }
+
+    private void step(String name) {
+        deps.listener().phase2Step(name);
+    }
+
+    private Phase2Report finish(Phase2Report report) {
+        deps.listener().phase2Finished(report.outcome(), report.failure());
+        return report;
+    }
+}

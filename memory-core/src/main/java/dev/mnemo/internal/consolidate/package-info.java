@@ -1,0 +1,2 @@
+/** Phase 2: global consolidation of stage-1 memories into the memory folder. */
+package dev.mnemo.internal.consolidate;

@@ -1,0 +1,96 @@
+package dev.mnemo.internal.engine;
+
+import dev.mnemo.Consolidation;
+import dev.mnemo.MemoryAdmin;
+import dev.mnemo.MemoryStatus;
+import dev.mnemo.Phase1Report;
+import dev.mnemo.Phase2Report;
+import dev.mnemo.internal.startup.StartupRunner;
+import dev.mnemo.internal.startup.ThreadSync;
+import dev.mnemo.spi.ConsolidationRecord;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** {@link MemoryAdmin} over an engine's parts. */
+final class EngineAdmin implements MemoryAdmin {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EngineAdmin.class);
+
+    private static final String GLOBAL_JOB_KIND = "memory_consolidate_global";
+
+    private final DefaultMemoryEngine engine;
+
+    EngineAdmin(DefaultMemoryEngine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public int syncThreads() {
+        engine.requireOpen();
+        return ThreadSync.sync(engine.parts.store(), engine.sources);
+    }
+
+    @Override
+    public Phase1Report runPhase1(String currentThreadId) {
+        return engine.runPhase1(Objects.requireNonNull(currentThreadId, "currentThreadId"));
+    }
+
+    @Override
+    public Phase2Report runPhase2() {
+        return engine.runPhase2();
+    }
+
+    @Override
+    public int prune() {
+        engine.requireOpen();
+        return engine.parts.store().pruneStage1Outputs(engine.parts.config().maxUnusedDays(),
+                StartupRunner.PRUNE_BATCH_SIZE, engine.parts.clock().instant());
+    }
+
+    @Override
+    public MemoryStatus status() {
+        engine.requireOpen();
+        MemoryStatus s = engine.parts.store().status(engine.parts.clock().instant());
+        return new MemoryStatus(s.jobCounts(), s.runningLeases(), s.lastPhase2Success(), s.lastPhase2Failure(),
+                s.threadCounts(), s.stage1Outputs(), Optional.ofNullable(engine.lastStartupSkip.get()), s.checkedAt());
+    }
+
+    @Override
+    public List<Consolidation> history() {
+        engine.requireOpen();
+        return engine.parts.workspace().history();
+    }
+
+    @Override
+    public void rollback(String consolidationId) {
+        Objects.requireNonNull(consolidationId, "consolidationId");
+        engine.requireOpen();
+        requireNoConsolidationRunning("roll back");
+        ConsolidationRecord restored = engine.parts.workspace().rollback(consolidationId);
+        engine.parts.store().replacePhase2Selection(restored.selected());
+        LOG.info("memory workspace rolled back to consolidation {} ({} input(s))", consolidationId,
+                restored.selected().size());
+    }
+
+    @Override
+    public void clear() {
+        engine.requireOpen();
+        requireNoConsolidationRunning("clear");
+        engine.parts.store().clearMemoryData();
+        engine.parts.workspace().clear();
+        LOG.info("memory cleared: stored memories, jobs, workspace files and history deleted");
+    }
+
+    private void requireNoConsolidationRunning(String what) {
+        boolean running = engine.parts.store().status(engine.parts.clock().instant()).runningLeases().stream()
+                .anyMatch(lease -> lease.kind().equals(GLOBAL_JOB_KIND)
+                        && lease.leaseUntil().isAfter(engine.parts.clock().instant()));
+        if (running) {
+            throw new IllegalStateException("cannot " + what + " while a consolidation is running; try again when "
+                    + "its lease ends (see admin().status())");
+        }
+    }
+}

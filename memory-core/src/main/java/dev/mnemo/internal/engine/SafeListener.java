@@ -1,0 +1,68 @@
+package dev.mnemo.internal.engine;
+
+import dev.mnemo.Phase2Outcome;
+import dev.mnemo.SkipReason;
+import dev.mnemo.StartupReport;
+import dev.mnemo.spi.MemoryEventListener;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Fans events out to the configured listeners; a listener that throws is logged and skipped. */
+final class SafeListener implements MemoryEventListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
+
+    private final List<MemoryEventListener> listeners;
+
+    SafeListener(List<MemoryEventListener> listeners) {
+        this.listeners = List.copyOf(listeners);
+    }
+
+    @Override
+    public void startupSkipped(SkipReason reason) {
+        each(l -> l.startupSkipped(reason));
+    }
+
+    @Override
+    public void threadsSynced(int changed) {
+        each(l -> l.threadsSynced(changed));
+    }
+
+    @Override
+    public void phase1Claimed(int count) {
+        each(l -> l.phase1Claimed(count));
+    }
+
+    @Override
+    public void phase1JobFinished(String threadId, String outcome, Optional<String> error) {
+        each(l -> l.phase1JobFinished(threadId, outcome, error));
+    }
+
+    @Override
+    public void phase2Step(String step) {
+        each(l -> l.phase2Step(step));
+    }
+
+    @Override
+    public void phase2Finished(Phase2Outcome outcome, Optional<String> failure) {
+        each(l -> l.phase2Finished(outcome, failure));
+    }
+
+    @Override
+    public void startupFinished(StartupReport report) {
+        each(l -> l.startupFinished(report));
+    }
+
+    private void each(Consumer<MemoryEventListener> event) {
+        for (MemoryEventListener listener : listeners) {
+            try {
+                event.accept(listener);
+            } catch (RuntimeException e) {
+                LOG.warn("memory event listener {} failed; ignored", listener.getClass().getName(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.mnemo.internal.extract;
+
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.ModelException;
+import dev.mnemo.llm.ModelMessage;
+import dev.mnemo.llm.ModelRequest;
+import dev.mnemo.llm.ModelResponse;
+import dev.mnemo.llm.OutputSchema;
+import dev.mnemo.llm.ReasoningEffort;
+import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.Stage1Claim;
+import dev.mnemo.spi.Stage1Result;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Phase 1 job: render the claimed rollout, ask the model once (plus one retry when the reply
+ * does not parse), redact, and complete the job in the store with the claim's ownership token.
+ */
+final class Phase1Job {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Phase1Job.class);
+
+    /** How a job ended. */
+    enum Kind {
+        SUCCEEDED("succeeded"),
+        SUCCEEDED_NO_OUTPUT("succeeded_no_output"),
+        FAILED("failed");
+
+        final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+    }
+
+    record Outcome(Kind kind, TokenUsage usage, Optional<String> error) {
+        static Outcome failed(String error, TokenUsage usage) {
+            return new Outcome(Kind.FAILED, usage, Optional.of(error));
+        }
+    }
+
+    private final Phase1Runner.Dependencies deps;
+    private final String model;
+
+    Phase1Job(Phase1Runner.Dependencies deps) {
+        this.deps = deps;
+        this.model = deps.config().extractModel().orElse("");
+    }
+
+    Outcome run(Stage1Claim claim) {
+        String threadId = claim.thread().id();
+        Outcome outcome;
+        try {
+            outcome = extract(claim);
+        } catch (RuntimeException e) {
+            // A bug or an unexpected failure in one job must not take the others down.
+            LOG.warn("memory stage-1 job for thread {} failed unexpectedly", threadId, e);
+            outcome = Outcome.failed("internal error: " + e, TokenUsage.ZERO);
+        }
+        if (outcome.kind() == Kind.FAILED) {
+            String reason = outcome.error().orElse("failed");
+            boolean owned = deps.store().markStage1Failed(threadId, claim.ownershipToken(), reason,
+                    Phase1Runner.RETRY_DELAY, deps.clock().instant());
+            LOG.info("memory stage-1 job for thread {} failed{}: {}", threadId, owned ? "" : " (lease lost)", reason);
+        }
+        return outcome;
+    }
+
+    private Outcome extract(Stage1Claim claim) {
+        // 1. Render the rollout within the model's budget.
+        long budget = budgetBytes();
+        Path rolloutPath = claim.thread().rolloutPath();
+        String cwd = claim.thread().cwd().map(Path::toString).orElse("");
+        long overhead = Phase1Prompts.INPUT_TEMPLATE_BYTES + utf8Length(Phase1Prompts.SYSTEM)
+                + utf8Length(rolloutPath.toString()) + utf8Length(cwd);
+        String rendered;
+        try {
+            rendered = deps.input().render(rolloutPath, Math.max(1, budget - overhead));
+        } catch (IOException e) {
+            return Outcome.failed("cannot read rollout " + rolloutPath + ": " + e.getMessage(), TokenUsage.ZERO);
+        }
+        String input = Phase1Prompts.input(rolloutPath.toString(), cwd, rendered);
+        if (utf8Length(input) + utf8Length(Phase1Prompts.SYSTEM) > budget) {
+            return Outcome.failed("rendered rollout exceeds the input budget of " + budget + " bytes", TokenUsage.ZERO);
+        }
+        // 2. Ask the model; one retry when the reply does not match the schema.
+        List<ModelMessage> conversation = new ArrayList<>(List.of(ModelMessage.user(input)));
+        TokenUsage usage = TokenUsage.ZERO;
+        Stage1Result result = null;
+        String problem = null;
+        for (int attempt = 1; attempt <= 2 && result == null; attempt++) {
+            ModelResponse response;
+            try {
+                response = deps.model().respond(request(conversation));
+            } catch (ModelException e) {
+                return Outcome.failed("model error (" + e.reason() + "): " + e.getMessage(), usage);
+            }
+            usage = usage.plus(response.usage());
+            try {
+                result = Stage1Reply.parse(response.text());
+            } catch (Stage1Reply.InvalidReplyException e) {
+                problem = e.getMessage();
+                LOG.debug("memory stage-1 reply for thread {} rejected (attempt {}): {}", claim.thread().id(), attempt,
+                        problem);
+                conversation.add(ModelMessage.assistant(echo(response.text())));
+                conversation.add(ModelMessage.user(Phase1Prompts.retry(problem)));
+            }
+        }
+        if (result == null) {
+            return Outcome.failed("invalid model reply: " + problem, usage);
+        }
+        // 3. Redact, then store the memory or the absence of one.
+        result = Stage1Reply.redact(result, deps.redactor());
+        String threadId = claim.thread().id();
+        if (!Stage1Reply.hasOutput(result)) {
+            boolean owned = deps.store().markStage1SucceededNoOutput(threadId, claim.ownershipToken(),
+                    deps.clock().instant());
+            return owned ? new Outcome(Kind.SUCCEEDED_NO_OUTPUT, usage, Optional.empty())
+                    : Outcome.failed("lost ownership of the job before storing its result", usage);
+        }
+        boolean owned = deps.store().markStage1Succeeded(threadId, claim.ownershipToken(), claim.sourceUpdatedAt(),
+                result, deps.clock().instant());
+        return owned ? new Outcome(Kind.SUCCEEDED, usage, Optional.empty())
+                : Outcome.failed("lost ownership of the job before storing its result", usage);
+    }
+
+    private ModelRequest request(List<ModelMessage> conversation) {
+        return ModelRequest.builder()
+                .model(model)
+                .instructions(Phase1Prompts.SYSTEM)
+                .messages(conversation)
+                .outputSchema(new OutputSchema(Stage1Reply.SCHEMA_NAME, Stage1Reply.JSON_SCHEMA, true))
+                .reasoningEffort(ReasoningEffort.LOW)
+                .metadata("request_kind", "memory")
+                .build();
+    }
+
+    /** 70 % of the model's context window (150,000 tokens when unknown), at 4 bytes a token. */
+    private long budgetBytes() {
+        int window = deps.model().contextWindowTokens().orElse(0);
+        long tokens = window > 0 ? Math.max(1, (long) window * Phase1Runner.CONTEXT_WINDOW_PERCENT / 100)
+                : Phase1Runner.DEFAULT_ROLLOUT_TOKEN_LIMIT;
+        return tokens * Phase1Runner.BYTES_PER_TOKEN;
+    }
+
+    /** The rejected reply as it goes back to the model: long replies are cut, they only show the mistake. */
+    private static String echo(String reply) {
+        return reply.length() <= MAX_ECHOED_REPLY_CHARS ? reply
+                : reply.substring(0, MAX_ECHOED_REPLY_CHARS) + "\n[… reply cut …]";
+    }
+
+    private static final int MAX_ECHOED_REPLY_CHARS = 4_000;
+
+    private static long utf8Length(String text) {
+        return text.getBytes(StandardCharsets.UTF_8).length;
+    }
+}

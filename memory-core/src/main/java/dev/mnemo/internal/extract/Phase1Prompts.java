@@ -1,0 +1,43 @@
+package dev.mnemo.internal.extract;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/** The Phase 1 templates ({@code stage_one_system.md}, {@code stage_one_input.md}), loaded once. */
+final class Phase1Prompts {
+
+    static final String SYSTEM = load("stage_one_system.md");
+    private static final String INPUT = load("stage_one_input.md");
+
+    /** Bytes the input template adds around the rendered conversation (paths excluded). */
+    static final int INPUT_TEMPLATE_BYTES = INPUT.getBytes(StandardCharsets.UTF_8).length;
+
+    private Phase1Prompts() {}
+
+    /** The user message: the template with the rollout's path, working folder and rendered items. */
+    static String input(String rolloutPath, String rolloutCwd, String renderedRollout) {
+        // Contents last, so text inside the rollout can never be mistaken for a placeholder.
+        return INPUT.replace("{{ rollout_path }}", rolloutPath)
+                .replace("{{ rollout_cwd }}", rolloutCwd)
+                .replace("{{ rollout_contents }}", renderedRollout);
+    }
+
+    /** The follow-up after a reply that did not parse. */
+    static String retry(String problem) {
+        return "Your reply could not be used: " + problem + ". Answer again with exactly one JSON object "
+                + "with the keys rollout_summary, rollout_slug and raw_memory, and nothing else.";
+    }
+
+    private static String load(String name) {
+        try (InputStream in = Phase1Prompts.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + name + " next to " + Phase1Prompts.class.getName());
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read resource " + name, e);
+        }
+    }
+}

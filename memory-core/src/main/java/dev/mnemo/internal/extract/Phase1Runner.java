@@ -1,0 +1,161 @@
+package dev.mnemo.internal.extract;
+
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.Phase1Report;
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.MemoryEventListener;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.SecretRedactor;
+import dev.mnemo.spi.Stage1Claim;
+import dev.mnemo.spi.Stage1ClaimParams;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Phase 1: claim idle rollouts and extract one raw memory from each, several at a time
+ * (Codex's {@code phase1::run}).
+ */
+public final class Phase1Runner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Phase1Runner.class);
+
+    /** Codex {@code THREAD_SCAN_LIMIT}: candidate threads looked at per claim. */
+    public static final int THREAD_SCAN_LIMIT = 5_000;
+    /** Codex {@code JOB_LEASE_SECONDS}. */
+    public static final Duration JOB_LEASE = Duration.ofSeconds(3_600);
+    /** Codex {@code JOB_RETRY_DELAY_SECONDS}. */
+    public static final Duration RETRY_DELAY = Duration.ofSeconds(3_600);
+    /** Codex {@code DEFAULT_ROLLOUT_TOKEN_LIMIT}: the input budget when the context window is unknown. */
+    public static final long DEFAULT_ROLLOUT_TOKEN_LIMIT = 150_000;
+    /** Codex {@code CONTEXT_WINDOW_PERCENT}. */
+    public static final int CONTEXT_WINDOW_PERCENT = 70;
+    /** Bytes per token, as Codex approximates. */
+    public static final int BYTES_PER_TOKEN = 4;
+
+    /**
+     * What Phase 1 works with.
+     *
+     * @param workerId owner of the claimed jobs
+     * @param listener hears each job's end (already safe to call)
+     */
+    public record Dependencies(MemoryStore store, LanguageModel model, RolloutInput input, SecretRedactor redactor,
+            MemoriesConfig config, Clock clock, String workerId, MemoryEventListener listener) {
+        public Dependencies {
+            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(model, "model");
+            Objects.requireNonNull(input, "input");
+            Objects.requireNonNull(redactor, "redactor");
+            Objects.requireNonNull(config, "config");
+            Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(workerId, "workerId");
+            Objects.requireNonNull(listener, "listener");
+        }
+    }
+
+    private final Dependencies deps;
+
+    public Phase1Runner(Dependencies deps) {
+        this.deps = Objects.requireNonNull(deps, "deps");
+    }
+
+    /** Claims and extracts; never throws for store or model failures (they are logged and counted). */
+    public Phase1Report run(String currentThreadId) {
+        // 1. Claim.
+        List<Stage1Claim> claims;
+        try {
+            claims = deps.store().claimStage1Jobs(claimParams(currentThreadId), deps.clock().instant());
+        } catch (RuntimeException e) {
+            LOG.warn("memory stage-1 claim failed; Phase 1 skipped this run", e);
+            return Phase1Report.empty();
+        }
+        deps.listener().phase1Claimed(claims.size());
+        if (claims.isEmpty()) {
+            LOG.debug("memory stage-1: no rollouts to extract");
+            return Phase1Report.empty();
+        }
+        // 2. Extract, at most phase1_concurrency at a time.
+        List<Phase1Job.Outcome> outcomes = runAll(claims);
+        // 3. Aggregate.
+        Phase1Report report = summarize(claims.size(), outcomes);
+        LOG.info("memory stage-1 extraction complete: {} job(s) claimed, {} succeeded, {} with nothing to keep, "
+                        + "{} failed, {} tokens", report.claimed(), report.succeeded(), report.succeededNoOutput(),
+                report.failed(), report.usage().totalTokens());
+        return report;
+    }
+
+    private Stage1ClaimParams claimParams(String currentThreadId) {
+        MemoriesConfig c = deps.config();
+        return new Stage1ClaimParams(currentThreadId, deps.workerId(), THREAD_SCAN_LIMIT, c.maxRolloutsPerStartup(),
+                c.maxRolloutAgeDays(), c.minRolloutIdleHours(), c.memorySources(), JOB_LEASE);
+    }
+
+    private List<Phase1Job.Outcome> runAll(List<Stage1Claim> claims) {
+        Phase1Job job = new Phase1Job(deps);
+        int threads = Math.min(deps.config().phase1Concurrency(), claims.size());
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "mnemo-phase1-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            CompletionService<Phase1Job.Outcome> done = new ExecutorCompletionService<>(pool);
+            for (Stage1Claim claim : claims) {
+                done.submit(() -> {
+                    Phase1Job.Outcome outcome = job.run(claim);
+                    deps.listener().phase1JobFinished(claim.thread().id(), outcome.kind().label, outcome.error());
+                    return outcome;
+                });
+            }
+            List<Phase1Job.Outcome> outcomes = new ArrayList<>(claims.size());
+            for (int i = 0; i < claims.size(); i++) {
+                outcomes.add(done.take().get());
+            }
+            return outcomes;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Phase1InterruptedException();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a Phase 1 job escaped its own error handling", e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Phase1Report summarize(int claimed, List<Phase1Job.Outcome> outcomes) {
+        int succeeded = 0;
+        int noOutput = 0;
+        int failed = 0;
+        TokenUsage usage = TokenUsage.ZERO;
+        for (Phase1Job.Outcome outcome : outcomes) {
+            switch (outcome.kind()) {
+                case SUCCEEDED -> succeeded++;
+                case SUCCEEDED_NO_OUTPUT -> noOutput++;
+                case FAILED -> failed++;
+            }
+            usage = usage.plus(outcome.usage());
+        }
+        return new Phase1Report(claimed, succeeded, noOutput, failed, usage);
+    }
+
+    /** The run was interrupted (engine closing); the jobs it held are released by the engine. */
+    public static final class Phase1InterruptedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Phase1InterruptedException() {
+            super("Phase 1 was interrupted");
+        }
+    }
+}
