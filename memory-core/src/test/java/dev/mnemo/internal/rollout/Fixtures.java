@@ -8,11 +8,14 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** The real Codex rollouts in {@code shared/fixtures/codex-rollouts/}. */
+/**
+ * The real Codex rollouts in the repository's {@code fixtures/codex-rollouts/} (MIT; attribution in
+ * its README), found by walking up from the working folder.
+ */
 public final class Fixtures {
 
     /** The fixture folder; {@code -Dmnemo.fixtures=…} overrides the default location. */
-    public static final Path DIR = Path.of(System.getProperty("mnemo.fixtures", "/work/shared/fixtures/codex-rollouts"));
+    public static final Path DIR = locate();
 
     public static final Path SESSION_2026 = DIR.resolve("agent-history-real-session-01.jsonl");
     public static final Path SESSION_META_2025 = DIR.resolve("agentcmd-session-meta.jsonl");
@@ -21,6 +24,20 @@ public final class Fixtures {
     public static final Path FUNCTION_OUTPUT = DIR.resolve("agentcmd-function-output-error.jsonl");
 
     private Fixtures() {}
+
+    private static Path locate() {
+        String override = System.getProperty("mnemo.fixtures");
+        if (override != null) {
+            return Path.of(override);
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("fixtures/codex-rollouts");
+            if (Files.isDirectory(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("fixtures/codex-rollouts not found above " + Path.of("").toAbsolutePath());
+    }
 
     /** Every {@code .jsonl} file, the five whole sessions under {@code full/} included. */
     public static List<Path> all() {
