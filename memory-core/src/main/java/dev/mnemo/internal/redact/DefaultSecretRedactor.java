@@ -60,6 +60,15 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             Rule.of("slack", "xox", "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED),
             Rule.of("google", "AIza", "\\bAIza[0-9A-Za-z_\\-]{35}", REDACTED),
             Rule.of("stripe", "_live_", "\\b(?:sk|rk)_live_[0-9A-Za-z]{16,}", REDACTED),
+            // OpenAI's scoped keys carry dashes and underscores that Codex's sk- pattern stops at.
+            Rule.of("openai-scoped", "sk-", "\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\\-]{20,}", REDACTED),
+            // A secret-named key inside a longer name (aws_secret_access_key, DB_PASSWORD, _authToken) or
+            // a quoted JSON field name, whose value looks random (letters and digits, no code punctuation).
+            Rule.of("named-secret", "",
+                    "(?i)\\b([A-Za-z0-9_]*?(?:api[_-]?key|token|secret|password|passwd)(?:[_-][A-Za-z0-9]+)*)\\b"
+                            + "(\"?\\s*[:=]\\s*)([\"']?)(?=[A-Za-z0-9_\\-+/=.]*[0-9])(?=[A-Za-z0-9_\\-+/=.]*[A-Za-z])"
+                            + "[A-Za-z0-9_\\-+/=.]{8,}(?![^\\s\"',;})\\]])",
+                    "$1$2$3" + REDACTED),
             // Codex's four, in Codex's order (codex_secrets::redact_secrets).
             Rule.of("openai", "sk-", "sk-[A-Za-z0-9]{20,}", REDACTED),
             Rule.of("aws-access-key", "AKIA", "\\bAKIA[0-9A-Z]{16}\\b", REDACTED),
