@@ -148,26 +148,29 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (params.scanLimit() == 0 || params.maxClaimed() == 0 || params.allowedSources().isEmpty()) {
             return List.of();
         }
-        List<ThreadInfo> candidates = database.read("scan Phase 1 candidates",
-                connection -> ThreadQueries.claimCandidates(connection, params, now));
+        // One streamed read: each candidate arrives with its up-to-date flag (no query per candidate)
+        // and the scan stops once enough jobs are claimed. Claims run in their own write transactions
+        // on another connection and re-check the flag, so a row extracted since the scan is skipped.
         List<Stage1Claim> claimed = new ArrayList<>();
-        for (ThreadInfo candidate : candidates) {
-            if (claimed.size() >= params.maxClaimed()) {
-                break;
-            }
-            Instant source = Instant.ofEpochSecond(candidate.updatedAt().getEpochSecond());
-            boolean upToDate = database.read("check memory of thread " + candidate.id(),
-                    connection -> Stage1JobQueries.isUpToDate(connection, candidate.id(), source));
-            if (upToDate) {
-                continue;
-            }
-            JobClaim claim = tryClaimStage1Job(candidate.id(), params.workerId(), source, params.lease(),
-                    params.maxClaimed(), now);
-            if (claim.isClaimed()) {
-                claimed.add(new Stage1Claim(candidate, claim.token(), source));
-            }
-        }
-        LOG.debug("Phase 1 claim by {}: {} candidates scanned, {} claimed", params.workerId(), candidates.size(),
+        int[] scanned = {0};
+        database.read("scan Phase 1 candidates", connection -> {
+            ThreadQueries.forEachClaimCandidate(connection, params, now, candidate -> {
+                scanned[0]++;
+                if (candidate.upToDate()) {
+                    return true;
+                }
+                ThreadInfo thread = candidate.thread();
+                Instant source = Instant.ofEpochSecond(thread.updatedAt().getEpochSecond());
+                JobClaim claim = tryClaimStage1Job(thread.id(), params.workerId(), source, params.lease(),
+                        params.maxClaimed(), now);
+                if (claim.isClaimed()) {
+                    claimed.add(new Stage1Claim(thread, claim.token(), source));
+                }
+                return claimed.size() < params.maxClaimed();
+            });
+            return null;
+        });
+        LOG.debug("Phase 1 claim by {}: {} candidates scanned, {} claimed", params.workerId(), scanned[0],
                 claimed.size());
         return List.copyOf(claimed);
     }

@@ -114,7 +114,9 @@ final class Stage1OutputQueries {
             return List.of();
         }
         long cutoff = seconds(now) - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
-        List<Stage1Output> ranked = Jdbc.query(connection, SELECT
+        // CROSS JOIN keeps stage1_outputs the outer loop, so the rank index (V2) serves the ORDER BY
+        // and the scan stops after `limit` rows instead of sorting every memory.
+        List<Stage1Output> ranked = Jdbc.query(connection, SELECT.replace(" JOIN threads t", " CROSS JOIN threads t")
                 + " WHERE t.memory_mode = 'enabled' AND " + NOT_EMPTY
                 + " AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?)"
                 + " OR (so.last_usage IS NULL AND so.source_updated_at >= ?))"

@@ -5,6 +5,7 @@ import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.Stage1ClaimParams;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -77,13 +78,55 @@ final class ThreadQueries {
      * source, enabled, not the current thread, inside the age window and past the idle window,
      * newest first, at most {@code scanLimit} rows.
      */
-    static List<ThreadInfo> claimCandidates(Connection connection, Stage1ClaimParams params, Instant now)
-            throws SQLException {
+    /** A claim candidate and whether its rollout version is already extracted. */
+    record Candidate(ThreadInfo thread, boolean upToDate) {
+    }
+
+    /**
+     * Streams the claim candidates, newest first, to {@code visitor} until it returns false: rows
+     * after that are never read, so their up-to-date probes are never evaluated.
+     */
+    static void forEachClaimCandidate(Connection connection, Stage1ClaimParams params, Instant now,
+            CandidateVisitor visitor) throws SQLException {
+        CandidateQuery query = candidateQuery(params, now);
+        try (PreparedStatement statement = connection.prepareStatement(query.sql())) {
+            Object[] args = query.args();
+            for (int i = 0; i < args.length; i++) {
+                statement.setObject(i + 1, args[i]);
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    if (!visitor.visit(new Candidate(map(rows), rows.getBoolean("up_to_date")))) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /** Receives one candidate; returns false to stop the scan. */
+    @FunctionalInterface
+    interface CandidateVisitor {
+        boolean visit(Candidate candidate);
+    }
+
+    private record CandidateQuery(String sql, Object[] args) {
+    }
+
+    private static CandidateQuery candidateQuery(Stage1ClaimParams params, Instant now) {
         long nowMs = now.toEpochMilli();
         long maxAgeMs = Duration.ofDays(Math.max(params.maxAgeDays(), 0)).toMillis();
         long minIdleMs = Duration.ofHours(Math.max(params.minIdleHours(), 0)).toMillis();
         String sourcePlaceholders = String.join(", ", Collections.nCopies(params.allowedSources().size(), "?"));
-        String sql = "SELECT " + COLUMNS + " FROM threads"
+        // up_to_date: Codex's stage1_source_needs_update, negated, per row in the same scan (a stored
+        // memory or a finished job already covers this rollout version, compared in whole seconds).
+        String seconds = "(updated_at_ms - ((updated_at_ms % 1000) + 1000) % 1000) / 1000";
+        String sql = "SELECT " + COLUMNS + ","
+                + " (EXISTS (SELECT 1 FROM stage1_outputs so WHERE so.thread_id = threads.id"
+                + " AND so.source_updated_at >= " + seconds + ")"
+                + " OR EXISTS (SELECT 1 FROM jobs j WHERE j.kind = '" + JobKinds.STAGE1 + "' AND j.job_key = threads.id"
+                + " AND j.last_success_watermark >= " + seconds + ")) AS up_to_date"
+                + " FROM threads"
                 + " WHERE archived = 0 AND preview <> '' AND source IN (" + sourcePlaceholders + ")"
                 + " AND memory_mode = 'enabled' AND id != ?"
                 + " AND updated_at_ms >= ? AND updated_at_ms <= ?"
@@ -93,7 +136,7 @@ final class ThreadQueries {
         args.add(nowMs - maxAgeMs);
         args.add(nowMs - minIdleMs);
         args.add(params.scanLimit());
-        return Jdbc.query(connection, sql, ThreadQueries::map, args.toArray());
+        return new CandidateQuery(sql, args.toArray());
     }
 
     /** Thread counts for every mode, zeros included. */

@@ -1,0 +1,139 @@
+package dev.mnemo.benchmarks;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs the JMH suite and writes the summary: one line a metric, {@code <metric> <value> <unit>
+ * <reference-value> <ratio>}, the reference measured in the same run ({@code -} where the issue
+ * names none). Arguments: {@code [--quick] [--include REGEX] [--out FILE]}.
+ */
+public final class BenchmarkSuite {
+
+    private static final String PACKAGE = BenchmarkSuite.class.getPackageName() + ".";
+
+    private BenchmarkSuite() {}
+
+    public static void main(String[] args) throws RunnerException, IOException {
+        boolean quick = false;
+        String include = PACKAGE.replace(".", "\\.") + ".*";
+        Path out = Path.of("memory-benchmarks/target/bench-summary.txt");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--include" -> include = args[++i];
+                case "--out" -> out = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument '" + args[i]
+                        + "'; usage: [--quick] [--include REGEX] [--out FILE]");
+            }
+        }
+        ChainedOptionsBuilder options = new OptionsBuilder().include(include).forks(1).shouldFailOnError(true)
+                .jvmArgsAppend("-Xms1g", "-Xmx2g", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        "-Dmnemo.fixtures=" + BenchSupport.fixturesDir().toAbsolutePath());
+        if (quick) {
+            options.warmupIterations(1).warmupTime(TimeValue.seconds(1)).measurementIterations(3)
+                    .measurementTime(TimeValue.seconds(1));
+        } else {
+            options.warmupIterations(3).warmupTime(TimeValue.seconds(2)).measurementIterations(5)
+                    .measurementTime(TimeValue.seconds(2));
+        }
+        Collection<RunResult> results = new Runner(options.build()).run();
+        Map<String, Result<?>> byName = new HashMap<>();
+        for (RunResult result : results) {
+            byName.put(result.getParams().getBenchmark().substring(PACKAGE.length()), result.getPrimaryResult());
+        }
+        List<String> lines = summary(byName);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.write(out, lines, StandardCharsets.UTF_8);
+        System.out.println();
+        System.out.println("# " + out + " (" + (quick ? "quick" : "full") + " run)");
+        lines.forEach(System.out::println);
+    }
+
+    static List<String> summary(Map<String, Result<?>> r) throws IOException {
+        List<String> lines = new ArrayList<>();
+        Result<?> submit = r.get("StartupSubmitBenchmark.submit");
+        if (submit != null) {
+            double p99 = submit.getStatistics().getPercentile(99.0) * nanosPer(submit.getScoreUnit()) / 1e3;
+            lines.add(line("startup_submit", p99, "us_p99", null));
+        }
+        pair(lines, r, "instructions", "ReadPathBenchmarks.instructions", 1e3, "us");
+        throughput(lines, r, "citation_stream", "ReadPathBenchmarks.citationStream",
+                ReadPathBenchmarks.answerBytes(ReadPathBenchmarks.answerChunks()));
+        throughput(lines, r, "rollout_render", "RolloutRenderBenchmark.render", RolloutRenderBenchmark.totalBytes());
+        pair(lines, r, "claim", "StoreBenchmarks.claim", 1e6, "ms");
+        pair(lines, r, "selection", "StoreBenchmarks.selection", 1e6, "ms");
+        pair(lines, r, "workspace_diff", "WorkspaceBenchmarks.workspaceDiff", 1e6, "ms");
+        pair(lines, r, "search", "WorkspaceBenchmarks.search", 1e6, "ms");
+        Result<?> overhead = r.get("Phase1Benchmarks.phase1Overhead");
+        if (overhead != null) {
+            lines.add(line("phase1_overhead", nanos(overhead) / 1e6 / Phase1Benchmarks.OVERHEAD_ROLLOUTS, "ms_per_job",
+                    null));
+        }
+        Result<?> concurrency = r.get("Phase1Benchmarks.phase1Concurrency");
+        if (concurrency != null) {
+            double ideal = (double) Phase1Benchmarks.CONCURRENCY_ROLLOUTS / 8 * Phase1Benchmarks.MODEL_LATENCY_MS / 1e3;
+            lines.add(line("phase1_concurrency", nanos(concurrency) / 1e9, "s", ideal));
+        }
+        return lines;
+    }
+
+    /** A time metric beside its {@code <name>Reference} benchmark; ratio = time / reference time. */
+    private static void pair(List<String> lines, Map<String, Result<?>> r, String metric, String name, double scale,
+            String unit) {
+        Result<?> value = r.get(name);
+        Result<?> reference = r.get(name + "Reference");
+        if (value != null && reference != null) {
+            lines.add(line(metric, nanos(value) / scale, unit, nanos(reference) / scale));
+        }
+    }
+
+    /** A throughput metric in MB/s over {@code bytes}; ratio = time / reference time. */
+    private static void throughput(List<String> lines, Map<String, Result<?>> r, String metric, String name, long bytes) {
+        Result<?> value = r.get(name);
+        Result<?> reference = r.get(name + "Reference");
+        if (value != null && reference != null) {
+            double mb = bytes / 1e6;
+            double mbps = mb / (nanos(value) / 1e9);
+            double refMbps = mb / (nanos(reference) / 1e9);
+            lines.add(String.format(Locale.ROOT, "%s %.1f MB/s %.1f %.2f", metric, mbps, refMbps, refMbps / mbps));
+        }
+    }
+
+    private static String line(String metric, double value, String unit, Double reference) {
+        if (reference == null) {
+            return String.format(Locale.ROOT, "%s %.3f %s - -", metric, value, unit);
+        }
+        return String.format(Locale.ROOT, "%s %.3f %s %.3f %.2f", metric, value, unit, reference, value / reference);
+    }
+
+    private static double nanos(Result<?> result) {
+        return result.getScore() * nanosPer(result.getScoreUnit());
+    }
+
+    private static double nanosPer(String unit) {
+        String time = unit.split("/")[0];
+        return switch (time) {
+            case "ns" -> 1;
+            case "us" -> 1e3;
+            case "ms" -> 1e6;
+            case "s" -> 1e9;
+            default -> throw new IllegalArgumentException("unexpected score unit " + unit);
+        };
+    }
+}
