@@ -43,38 +43,55 @@ public final class CitationStreamParser implements CitationStreamFilter {
         if (finished) {
             throw new IllegalStateException("push after finish(): a citation filter serves one answer");
         }
-        pending.append(chunk);
-        StringBuilder visible = new StringBuilder();
+        // Work on the chunk itself (plus the few held-back characters, if any): String.indexOf is an
+        // intrinsic, and a chunk without a tag in it is returned as it is, without a copy.
+        String text = chunk;
+        if (pending.length() > 0) {
+            text = pending.append(chunk).toString();
+            pending.setLength(0);
+        }
+        StringBuilder visible = null;
+        String single = "";
+        int pos = 0;
+        int length = text.length();
         while (true) {
             if (activeBody != null) {
-                int close = pending.indexOf(CLOSE_TAG);
+                int close = text.indexOf(CLOSE_TAG, pos);
                 if (close >= 0) {
-                    activeBody.append(pending, 0, close);
+                    activeBody.append(text, pos, close);
                     bodies.add(activeBody.toString());
                     activeBody = null;
-                    pending.delete(0, close + CLOSE_TAG.length());
+                    pos = close + CLOSE_TAG.length();
                     continue;
                 }
-                int take = pending.length() - longestSuffixThatStarts(CLOSE_TAG);
-                activeBody.append(pending, 0, take);
-                pending.delete(0, take);
-                return visible.toString();
+                int take = length - heldBack(text, pos, CLOSE_TAG);
+                activeBody.append(text, pos, take);
+                pending.append(text, take, length);
+                break;
             }
-            int open = pending.indexOf(OPEN_TAG);
+            int open = text.indexOf(OPEN_TAG, pos);
             if (open >= 0) {
-                visible.append(pending, 0, open);
-                pending.delete(0, open + OPEN_TAG.length());
+                if (open > pos) {
+                    visible = visible == null ? new StringBuilder(single) : visible;
+                    visible.append(text, pos, open);
+                }
+                pos = open + OPEN_TAG.length();
                 activeBody = new StringBuilder();
                 continue;
             }
-            int take = pending.length() - longestSuffixThatStarts(OPEN_TAG);
-            if (take > 0 && Character.isHighSurrogate(pending.charAt(take - 1))) {
+            int take = length - heldBack(text, pos, OPEN_TAG);
+            if (take > pos && Character.isHighSurrogate(text.charAt(take - 1))) {
                 take--; // keep a split surrogate pair together for the next chunk
             }
-            visible.append(pending, 0, take);
-            pending.delete(0, take);
-            return visible.toString();
+            if (visible == null) {
+                single = pos == 0 && take == length ? text : text.substring(pos, take);
+            } else {
+                visible.append(text, pos, take);
+            }
+            pending.append(text, take, length);
+            break;
         }
+        return visible == null ? single : visible.toString();
     }
 
     @Override
@@ -100,24 +117,18 @@ public final class CitationStreamParser implements CitationStreamFilter {
         return List.copyOf(bodies);
     }
 
-    /** Length of the longest suffix of {@code pending} that is a proper prefix of {@code tag}. */
-    private int longestSuffixThatStarts(String tag) {
-        int max = Math.min(pending.length(), tag.length() - 1);
-        for (int k = max; k > 0; k--) {
-            if (endsWith(tag, k)) {
-                return k;
+    /**
+     * Length of the longest suffix of {@code text} (from {@code from} on) that is a proper prefix of
+     * {@code tag}: the characters that may still grow into the tag. Only a {@code <} can start one.
+     */
+    private static int heldBack(String text, int from, String tag) {
+        int length = text.length();
+        int start = Math.max(from, length - (tag.length() - 1));
+        for (int at = text.indexOf('<', start); at >= 0; at = text.indexOf('<', at + 1)) {
+            if (tag.regionMatches(0, text, at, length - at)) {
+                return length - at;
             }
         }
         return 0;
-    }
-
-    private boolean endsWith(String tag, int prefixLength) {
-        int start = pending.length() - prefixLength;
-        for (int i = 0; i < prefixLength; i++) {
-            if (pending.charAt(start + i) != tag.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
     }
 }

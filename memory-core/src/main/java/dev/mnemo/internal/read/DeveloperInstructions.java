@@ -5,9 +5,7 @@ import dev.mnemo.internal.tools.LocalMemoryTools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -80,13 +78,8 @@ public final class DeveloperInstructions {
     private String readSummary() {
         Path file = memoryRoot.resolve(SUMMARY_FILE);
         try {
-            byte[] bytes = Files.readAllBytes(file);
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString()
-                    .strip();
+            // Files.readString is strict: malformed UTF-8 is a MalformedInputException, not U+FFFD.
+            return Files.readString(file, StandardCharsets.UTF_8).strip();
         } catch (NoSuchFileException e) {
             LOG.debug("No memory summary at {}; developer instructions carry no memory section", file);
         } catch (CharacterCodingException e) {

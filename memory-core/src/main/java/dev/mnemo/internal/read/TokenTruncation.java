@@ -67,13 +67,15 @@ public final class TokenTruncation {
         return (bytes + BYTES_PER_TOKEN - 1) / BYTES_PER_TOKEN;
     }
 
-    /** UTF-8 length without encoding (text decoded from UTF-8 has no lone surrogates; one would count 3 bytes). */
+    /** UTF-8 length without encoding (text decoded from UTF-8 has no lone surrogates; one would count 2 bytes). */
     static long utf8Length(String text) {
-        long bytes = 0;
-        for (int i = 0; i < text.length(); ) {
-            int codePoint = text.codePointAt(i);
-            bytes += utf8Length(codePoint);
-            i += Character.charCount(codePoint);
+        // Per char, no code-point decoding: a surrogate pair is 2 + 2 = 4 bytes, as its code point is.
+        long bytes = text.length();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                bytes += c < 0x800 || Character.isSurrogate(c) ? 1 : 2;
+            }
         }
         return bytes;
     }

@@ -3,6 +3,7 @@ package dev.mnemo.internal.redact;
 import dev.mnemo.spi.SecretRedactor;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,17 +27,53 @@ public final class DefaultSecretRedactor implements SecretRedactor {
 
     /**
      * A pattern and its replacement (with {@code $n} group references). When {@code hint} is not
-     * empty, text that does not contain it cannot match and is not scanned.
+     * empty, text that contains none of its {@code |}-separated parts cannot match and is not scanned.
      */
-    private record Rule(String name, String hint, Pattern pattern, String replacement) {
+    private record Rule(String name, List<String> hints, List<String> lowerCaseHints, Pattern pattern,
+            String replacement) {
         static Rule of(String name, String hint, String regex, String replacement) {
-            return new Rule(name, hint, Pattern.compile(regex), replacement);
+            return new Rule(name, hint.isEmpty() ? List.of() : List.of(hint.split("\\|")), List.of(),
+                    Pattern.compile(regex), replacement);
         }
 
-        boolean mayMatch(String text) {
-            return hint.isEmpty() || text.contains(hint);
+        /** A case-insensitive rule that cannot match text lacking every one of {@code lowerCaseHints}. */
+        static Rule anyOf(String name, List<String> lowerCaseHints, String regex, String replacement) {
+            return new Rule(name, List.of(), lowerCaseHints, Pattern.compile(regex), replacement);
+        }
+
+        boolean mayMatch(String text, Lower lower) {
+            if (!hints.isEmpty()) {
+                return containsAny(text, hints);
+            }
+            return lowerCaseHints.isEmpty() || containsAny(lower.of(text), lowerCaseHints);
+        }
+
+        private static boolean containsAny(String text, List<String> parts) {
+            for (String part : parts) {
+                if (text.contains(part)) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
+
+    /** The lower-cased text for the case-insensitive hints, computed once per version of the text. */
+    private static final class Lower {
+        private String source;
+        private String folded;
+
+        String of(String text) {
+            if (text != source) {
+                source = text;
+                folded = text.toLowerCase(Locale.ROOT);
+            }
+            return folded;
+        }
+    }
+
+    private static final List<String> SECRET_WORDS = List.of("apikey", "api_key", "api-key", "token", "secret",
+            "passw");
 
     /**
      * Provider formats first (so a specific key is caught whole), then Codex's four in Codex's
@@ -56,7 +93,7 @@ public final class DefaultSecretRedactor implements SecretRedactor {
                     "$1$2:" + REDACTED + "@"),
             Rule.of("jwt", "eyJ", "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}", REDACTED),
             Rule.of("anthropic", "sk-ant-", "\\bsk-ant-[A-Za-z0-9_\\-]{16,}", REDACTED),
-            Rule.of("github", "", "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\\b", REDACTED),
+            Rule.of("github", "ghp_|gho_|ghu_|ghs_|ghr_|github_pat_", "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\\b", REDACTED),
             Rule.of("slack", "xox", "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED),
             Rule.of("google", "AIza", "\\bAIza[0-9A-Za-z_\\-]{35}", REDACTED),
             Rule.of("stripe", "_live_", "\\b(?:sk|rk)_live_[0-9A-Za-z]{16,}", REDACTED),
@@ -64,16 +101,17 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             Rule.of("openai-scoped", "sk-", "\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\\-]{20,}", REDACTED),
             // A secret-named key inside a longer name (aws_secret_access_key, DB_PASSWORD, _authToken) or
             // a quoted JSON field name, whose value looks random (letters and digits, no code punctuation).
-            Rule.of("named-secret", "",
-                    "(?i)\\b([A-Za-z0-9_]*?(?:api[_-]?key|token|secret|password|passwd)(?:[_-][A-Za-z0-9]+)*)\\b"
+            // The match starts at the keyword: whatever precedes it in the name stays as it is.
+            Rule.anyOf("named-secret", SECRET_WORDS,
+                    "(?i)((?:api[_-]?key|token|secret|password|passwd)(?:[_-][A-Za-z0-9]+)*)\\b"
                             + "(\"?\\s*[:=]\\s*)([\"']?)(?=[A-Za-z0-9_\\-+/=.]*[0-9])(?=[A-Za-z0-9_\\-+/=.]*[A-Za-z])"
                             + "[A-Za-z0-9_\\-+/=.]{8,}(?![^\\s\"',;})\\]])",
                     "$1$2$3" + REDACTED),
             // Codex's four, in Codex's order (codex_secrets::redact_secrets).
             Rule.of("openai", "sk-", "sk-[A-Za-z0-9]{20,}", REDACTED),
             Rule.of("aws-access-key", "AKIA", "\\bAKIA[0-9A-Z]{16}\\b", REDACTED),
-            Rule.of("bearer", "", "(?i)\\bBearer\\s+[A-Za-z0-9._\\-]{16,}\\b", "Bearer " + REDACTED),
-            Rule.of("assignment", "",
+            Rule.anyOf("bearer", List.of("bearer"), "(?i)\\bBearer\\s+[A-Za-z0-9._\\-]{16,}\\b", "Bearer " + REDACTED),
+            Rule.anyOf("assignment", SECRET_WORDS,
                     "(?i)\\b(api[_-]?key|token|secret|password)\\b(\\s*[:=]\\s*)([\"']?)[^\\s\"']{8,}",
                     "$1$2$3" + REDACTED));
 
@@ -83,9 +121,10 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             return text == null ? "" : text;
         }
         String result = text;
+        Lower lower = new Lower();
         try {
             for (Rule rule : RULES) {
-                result = apply(rule, result);
+                result = apply(rule, result, lower);
             }
             return result;
         } catch (RuntimeException | StackOverflowError e) {
@@ -108,13 +147,13 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             if (count > 0) {
                 counts.put(rule.name(), count);
             }
-            current = apply(rule, current);
+            current = apply(rule, current, new Lower());
         }
         return counts;
     }
 
-    private static String apply(Rule rule, String text) {
-        if (!rule.mayMatch(text)) {
+    private static String apply(Rule rule, String text, Lower lower) {
+        if (!rule.mayMatch(text, lower)) {
             return text;
         }
         Matcher matcher = rule.pattern().matcher(text);
