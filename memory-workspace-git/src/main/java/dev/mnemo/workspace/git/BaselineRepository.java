@@ -111,6 +111,20 @@ final class BaselineRepository implements AutoCloseable {
 
     /** The files of a commit's tree, by path. */
     SortedMap<String, FileState> files(ObjectId commit) throws IOException {
+        // A commit never changes: the last one listed is kept (diffs list the same baseline each time).
+        if (commit.equals(listedCommit)) {
+            return new TreeMap<>(listedFiles);
+        }
+        SortedMap<String, FileState> files = listFiles(commit);
+        listedCommit = commit.copy();
+        listedFiles = files;
+        return new TreeMap<>(files);
+    }
+
+    private ObjectId listedCommit;
+    private SortedMap<String, FileState> listedFiles;
+
+    private SortedMap<String, FileState> listFiles(ObjectId commit) throws IOException {
         SortedMap<String, FileState> files = new TreeMap<>();
         try (RevWalk walk = new RevWalk(repository); TreeWalk tree = new TreeWalk(repository)) {
             tree.addTree(walk.parseCommit(commit).getTree());

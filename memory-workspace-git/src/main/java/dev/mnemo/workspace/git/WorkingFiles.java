@@ -10,14 +10,18 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEntry;
@@ -43,7 +47,18 @@ final class WorkingFiles {
     /** One tracked path: its git mode and blob id. */
     record FileState(FileMode mode, ObjectId id) {}
 
+    /**
+     * Files whose modification time is this close to the moment they were hashed are hashed again
+     * on every scan (git's "racily clean" rule): a write in the same clock tick could keep the size
+     * and time and still change the content.
+     */
+    private static final long RACY_WINDOW_NANOS = 2_000_000_000L;
+
+    /** What a regular file looked like when it was hashed, so an unchanged file is not read again. */
+    private record Stat(FileMode mode, long size, FileTime modified, Object fileKey, ObjectId id) {}
+
     private final Path root;
+    private final Map<String, Stat> hashed = new HashMap<>();
 
     WorkingFiles(Path root) {
         this.root = root;
@@ -56,6 +71,8 @@ final class WorkingFiles {
             return files;
         }
         ObjectInserter.Formatter hasher = new ObjectInserter.Formatter();
+        long scanStarted = System.currentTimeMillis() * 1_000_000L;
+        Map<String, Stat> seen = new HashMap<>();
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
@@ -68,10 +85,26 @@ final class WorkingFiles {
                     return FileVisitResult.CONTINUE;
                 }
                 FileMode mode = modeOf(file, attrs);
-                files.put(relative(file), new FileState(mode, hasher.idFor(Constants.OBJ_BLOB, read(file, mode))));
+                String path = relative(file);
+                Stat before = hashed.get(path);
+                ObjectId id;
+                if (mode != FileMode.SYMLINK && before != null && before.mode().equals(mode)
+                        && before.size() == attrs.size() && before.modified().equals(attrs.lastModifiedTime())
+                        && Objects.equals(before.fileKey(), attrs.fileKey())) {
+                    id = before.id();
+                } else {
+                    id = hasher.idFor(Constants.OBJ_BLOB, read(file, mode));
+                }
+                files.put(path, new FileState(mode, id));
+                long modified = attrs.lastModifiedTime().to(TimeUnit.NANOSECONDS);
+                if (mode != FileMode.SYMLINK && scanStarted - modified > RACY_WINDOW_NANOS) {
+                    seen.put(path, new Stat(mode, attrs.size(), attrs.lastModifiedTime(), attrs.fileKey(), id));
+                }
                 return FileVisitResult.CONTINUE;
             }
         });
+        hashed.clear();
+        hashed.putAll(seen);
         return files;
     }
 
