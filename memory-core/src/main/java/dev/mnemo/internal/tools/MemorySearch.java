@@ -1,9 +1,7 @@
 package dev.mnemo.internal.tools;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,6 +76,13 @@ final class MemorySearch {
         Optional<String> text = readUtf8(file);
         if (text.isEmpty()) {
             return; // not UTF-8: skipped, as Codex does
+        }
+        // Every mode needs at least one query on some line. Case folding and normalizing work the same
+        // on the whole text as line by line (a newline stops both), so a query missing from the whole
+        // prepared text is on no line: skip the file without splitting it.
+        String whole = prepare(text.get(), request);
+        if (prepared.stream().noneMatch(whole::contains)) {
+            return;
         }
         List<String> lines = lines(text.get());
         boolean[][] hits = new boolean[lines.size()][];
@@ -215,12 +220,8 @@ final class MemorySearch {
     /** The file decoded strictly as UTF-8, or empty when it is not UTF-8. */
     static Optional<String> readUtf8(Path file) {
         try {
-            byte[] bytes = Files.readAllBytes(file);
-            return Optional.of(StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString());
+            // Files.readString is strict: malformed UTF-8 is a MalformedInputException.
+            return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
         } catch (CharacterCodingException e) {
             return Optional.empty();
         } catch (IOException e) {
