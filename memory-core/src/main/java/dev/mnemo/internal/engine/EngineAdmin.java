@@ -3,11 +3,15 @@ package dev.mnemo.internal.engine;
 import dev.mnemo.Consolidation;
 import dev.mnemo.MemoryAdmin;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.Phase1Preview;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Report;
+import dev.mnemo.internal.extract.Phase1Request;
+import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.startup.ThreadSync;
 import dev.mnemo.spi.ConsolidationRecord;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -36,6 +40,23 @@ final class EngineAdmin implements MemoryAdmin {
     @Override
     public Phase1Report runPhase1(String currentThreadId) {
         return engine.runPhase1(Objects.requireNonNull(currentThreadId, "currentThreadId"));
+    }
+
+    @Override
+    public Phase1Preview previewPhase1(String currentThreadId) {
+        Objects.requireNonNull(currentThreadId, "currentThreadId");
+        engine.requireOpen();
+        Instant now = engine.parts.clock().instant();
+        List<Phase1Preview.Candidate> candidates = engine.parts.store().previewStage1Claims(
+                Phase1Runner.claimParams(engine.parts.config(), currentThreadId, engine.workerId), now);
+        Optional<Phase1Preview.FirstRequest> first = candidates.stream()
+                .filter(c -> c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM)
+                .findFirst()
+                .map(c -> Phase1Request.preview(c.thread(), engine.redactor(),
+                        Phase1Request.budgetBytes(engine.parts.extractionModel()), engine.parts.config()));
+        LOG.debug("memory stage-1 preview as of {}: {} thread(s), {} claimable", now, candidates.size(),
+                candidates.stream().filter(c -> c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM).count());
+        return new Phase1Preview(now, candidates, first);
     }
 
     @Override

@@ -5,8 +5,6 @@ import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
-import dev.mnemo.llm.OutputSchema;
-import dev.mnemo.llm.ReasoningEffort;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1Result;
@@ -78,8 +76,7 @@ final class Phase1Job {
         long budget = budgetBytes();
         Path rolloutPath = claim.thread().rolloutPath();
         String cwd = claim.thread().cwd().map(Path::toString).orElse("");
-        long overhead = Phase1Prompts.INPUT_TEMPLATE_BYTES + utf8Length(Phase1Prompts.SYSTEM)
-                + utf8Length(rolloutPath.toString()) + utf8Length(cwd);
+        long overhead = Phase1Request.overheadBytes(rolloutPath, cwd);
         String rendered;
         try {
             rendered = deps.input().render(rolloutPath, Math.max(1, budget - overhead));
@@ -132,22 +129,11 @@ final class Phase1Job {
     }
 
     private ModelRequest request(List<ModelMessage> conversation) {
-        return ModelRequest.builder()
-                .model(model)
-                .instructions(Phase1Prompts.SYSTEM)
-                .messages(conversation)
-                .outputSchema(new OutputSchema(Stage1Reply.SCHEMA_NAME, Stage1Reply.JSON_SCHEMA, true))
-                .reasoningEffort(ReasoningEffort.LOW)
-                .metadata("request_kind", "memory")
-                .build();
+        return Phase1Request.of(model, conversation);
     }
 
-    /** 70 % of the model's context window (150,000 tokens when unknown), at 4 bytes a token. */
     private long budgetBytes() {
-        int window = deps.model().contextWindowTokens().orElse(0);
-        long tokens = window > 0 ? Math.max(1, (long) window * Phase1Runner.CONTEXT_WINDOW_PERCENT / 100)
-                : Phase1Runner.DEFAULT_ROLLOUT_TOKEN_LIMIT;
-        return tokens * Phase1Runner.BYTES_PER_TOKEN;
+        return Phase1Request.budgetBytes(deps.model());
     }
 
     /** The rejected reply as it goes back to the model: long replies are cut, they only show the mistake. */

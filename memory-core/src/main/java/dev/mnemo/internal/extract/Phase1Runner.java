@@ -96,8 +96,12 @@ public final class Phase1Runner {
     }
 
     private Stage1ClaimParams claimParams(String currentThreadId) {
-        MemoriesConfig c = deps.config();
-        return new Stage1ClaimParams(currentThreadId, deps.workerId(), THREAD_SCAN_LIMIT, c.maxRolloutsPerStartup(),
+        return claimParams(deps.config(), currentThreadId, deps.workerId());
+    }
+
+    /** The claim a Phase 1 run makes under {@code config} (also used by the dry-run preview). */
+    public static Stage1ClaimParams claimParams(MemoriesConfig c, String currentThreadId, String workerId) {
+        return new Stage1ClaimParams(currentThreadId, workerId, THREAD_SCAN_LIMIT, c.maxRolloutsPerStartup(),
                 c.maxRolloutAgeDays(), c.minRolloutIdleHours(), c.memorySources(), JOB_LEASE);
     }
 

@@ -4,6 +4,7 @@ import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
@@ -170,6 +171,14 @@ public final class SqliteMemoryStore implements MemoryStore {
         LOG.debug("Phase 1 claim by {}: {} candidates scanned, {} claimed", params.workerId(), candidates.size(),
                 claimed.size());
         return List.copyOf(claimed);
+    }
+
+    @Override
+    public List<Phase1Preview.Candidate> previewStage1Claims(Stage1ClaimParams params, Instant now) {
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(now, "now");
+        return List.copyOf(database.readSnapshot("preview Phase 1 claims",
+                connection -> Stage1ClaimPreview.preview(connection, params, now)));
     }
 
     @Override
