@@ -1,5 +1,6 @@
 package dev.mnemo;
 
+import java.util.List;
 import java.util.Optional;
 
 /** The threads Mnemo knows about and whether each may become memory. */
@@ -9,6 +10,9 @@ public interface ThreadRegistry {
     void upsert(ThreadInfo thread);
 
     Optional<ThreadInfo> get(String threadId);
+
+    /** Every registered thread, most recently updated first. */
+    List<ThreadInfo> list();
 
     /**
      * Marks the thread polluted (external context reached it): its memory is forgotten and it is

@@ -5,6 +5,7 @@ import dev.mnemo.ThreadInfo;
 import dev.mnemo.ThreadRegistry;
 import dev.mnemo.spi.MemoryStore;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -31,6 +32,11 @@ final class StoreThreadRegistry implements ThreadRegistry {
     @Override
     public Optional<ThreadInfo> get(String threadId) {
         return store.thread(Objects.requireNonNull(threadId, "threadId"));
+    }
+
+    @Override
+    public List<ThreadInfo> list() {
+        return store.threads();
     }
 
     @Override
