@@ -78,7 +78,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.workerId = "mnemo-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
                 + UUID.randomUUID().toString().substring(0, 8);
         this.listener = new SafeListener(parts.listeners());
-        this.threads = new StoreThreadRegistry(parts.store(), parts.clock());
+        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.home().resolve("sessions"));
         this.sessions = new JsonlSessionRecorder(parts.home(), parts.store(), parts.config(), parts.clock());
         this.tools = new LocalMemoryTools(parts.memoryRoot(), parts.clock());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
