@@ -43,7 +43,7 @@ final class Pipeline implements AutoCloseable {
         this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
         this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), clock);
         MemoryEngine.Builder builder = MemoryEngine.builder().home(home).config(config).model(model).clock(clock)
-                .store(store).workspace(workspace);
+                .store(store).workspace(workspace).closeTimeout(Duration.ofMillis(200));
         if (agent != null) {
             builder.consolidationAgent(agent);
         }
