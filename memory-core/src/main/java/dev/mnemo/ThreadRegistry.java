@@ -31,6 +31,10 @@ public interface ThreadRegistry {
      */
     void setMemoryMode(String threadId, MemoryMode mode);
 
-    /** Removes the thread and forgets its memory; re-consolidates when the memory was in use. */
+    /**
+     * Removes the thread and forgets its memory; re-consolidates when the memory was in use. A
+     * rollout Mnemo recorded itself (under {@code <home>/sessions}) is deleted too; a rollout read
+     * from another source, such as Codex's sessions folder, is never touched.
+     */
     void delete(String threadId);
 }

@@ -29,7 +29,6 @@ import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -51,9 +50,6 @@ import org.slf4j.LoggerFactory;
 final class DefaultMemoryEngine implements MemoryEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(DefaultMemoryEngine.class);
-
-    /** How long {@link #close()} waits for running startup tasks before cancelling them. */
-    static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
     final EngineParts parts;
     final String workerId;
@@ -78,7 +74,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.workerId = "mnemo-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
                 + UUID.randomUUID().toString().substring(0, 8);
         this.listener = new SafeListener(parts.listeners());
-        this.threads = new StoreThreadRegistry(parts.store(), parts.clock());
+        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.home().resolve("sessions"));
         this.sessions = new JsonlSessionRecorder(parts.home(), parts.store(), parts.config(), parts.clock());
         this.tools = new LocalMemoryTools(parts.memoryRoot(), parts.clock());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
@@ -244,7 +240,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     private void awaitRunning() {
-        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+        long deadline = System.nanoTime() + parts.closeTimeout().toNanos();
         for (BackgroundStartupTask task : List.copyOf(running)) {
             try {
                 task.result().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -258,7 +254,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         for (BackgroundStartupTask task : List.copyOf(running)) {
             if (task.cancel()) {
                 LOG.info("memory engine closed: cancelled a startup task still running after {} s",
-                        CLOSE_WAIT.toSeconds());
+                        parts.closeTimeout().toMillis() / 1000.0);
             }
         }
     }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,10 +47,16 @@ final class Phase1Job {
 
     private final Phase1Runner.Dependencies deps;
     private final String model;
+    private final BooleanSupplier aborted;
 
-    Phase1Job(Phase1Runner.Dependencies deps) {
+    /**
+     * @param aborted true once the run is being cancelled: a job failing then is not marked failed
+     *     (no backoff for a failure that is not the rollout's fault); the engine releases it instead
+     */
+    Phase1Job(Phase1Runner.Dependencies deps, BooleanSupplier aborted) {
         this.deps = deps;
         this.model = deps.config().extractModel().orElse("");
+        this.aborted = aborted;
     }
 
     Outcome run(Stage1Claim claim) {
@@ -62,7 +69,9 @@ final class Phase1Job {
             LOG.warn("memory stage-1 job for thread {} failed unexpectedly", threadId, e);
             outcome = Outcome.failed("internal error: " + e, TokenUsage.ZERO);
         }
-        if (outcome.kind() == Kind.FAILED) {
+        if (outcome.kind() == Kind.FAILED && (aborted.getAsBoolean() || Thread.currentThread().isInterrupted())) {
+            LOG.info("memory stage-1 job for thread {} stopped by cancellation; left for release", threadId);
+        } else if (outcome.kind() == Kind.FAILED) {
             String reason = outcome.error().orElse("failed");
             boolean owned = deps.store().markStage1Failed(threadId, claim.ownershipToken(), reason,
                     Phase1Runner.RETRY_DELAY, deps.clock().instant());

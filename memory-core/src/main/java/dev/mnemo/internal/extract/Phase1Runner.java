@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,7 +107,8 @@ public final class Phase1Runner {
     }
 
     private List<Phase1Job.Outcome> runAll(List<Stage1Claim> claims) {
-        Phase1Job job = new Phase1Job(deps);
+        AtomicBoolean aborted = new AtomicBoolean();
+        Phase1Job job = new Phase1Job(deps, aborted::get);
         int threads = Math.min(deps.config().phase1Concurrency(), claims.size());
         AtomicInteger n = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
@@ -129,6 +131,7 @@ public final class Phase1Runner {
             }
             return outcomes;
         } catch (InterruptedException e) {
+            aborted.set(true);
             Thread.currentThread().interrupt();
             throw new Phase1InterruptedException();
         } catch (ExecutionException e) {
