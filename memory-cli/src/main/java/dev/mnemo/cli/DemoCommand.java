@@ -50,11 +50,13 @@ final class DemoCommand implements Callable<Integer> {
         MemoriesConfig config = MnemoCli.loadConfig(home);
         UnaryOperator<MemoriesConfig> tweak = DemoCommand::widen;
         Instant asOf;
+        int registered;
         try (MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, null, Optional.empty(),
                 List.of(), tweak, null))) {
-            engine.admin().syncThreads();
+            registered = engine.admin().syncThreads();
             asOf = asOf(engine, widen(config));
         }
+        out.println("Thread registry: " + registered + " row(s) added or changed");
         out.println("Pipeline clock: " + asOf + " (the last sample's update + min_rollout_idle_hours + "
                 + MARGIN.toHours() + " h), max_rollouts_per_startup >= " + DemoSessions.FILES.size());
         out.println();
