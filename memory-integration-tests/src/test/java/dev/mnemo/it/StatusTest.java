@@ -44,4 +44,30 @@ class StatusTest {
             assertThat(p.store.stage1Output(id)).isPresent();
         }
     }
+
+    @Test
+    void clearForgetsMemoriesJobsWorkspaceAndHistoryButKeepsThreads() throws Exception {
+        try (Pipeline p = new Pipeline(home)) {
+            String id = p.recordSession("work");
+            p.idle();
+            p.engine.admin().runPhase1("current-thread");
+            p.engine.admin().runPhase2();
+            assertThat(p.engine.admin().history()).isNotEmpty();
+
+            p.engine.admin().clear();
+
+            MemoryStatus status = p.engine.admin().status();
+            assertThat(status.stage1Outputs()).isZero();
+            assertThat(status.jobCounts().values()).allSatisfy(byStatus ->
+                    assertThat(byStatus.values()).allMatch(n -> n == 0));
+            assertThat(p.engine.admin().history()).isEmpty();
+            try (java.util.stream.Stream<Path> left = Files.list(p.memoryRoot())) {
+                assertThat(left).isEmpty();
+            }
+            assertThat(p.engine.threads().get(id)).isPresent();
+            assertThat(p.engine.buildDeveloperInstructions()).isEmpty();
+            // As in Codex, the rollouts are still there: the next run rebuilds memory from them.
+            assertThat(p.engine.admin().runPhase1("current-thread").claimed()).isEqualTo(1);
+        }
+    }
 }
