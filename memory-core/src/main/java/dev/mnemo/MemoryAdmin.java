@@ -33,6 +33,10 @@ public interface MemoryAdmin {
     /** Restores the workspace as that consolidation left it, as a new history entry. */
     void rollback(String consolidationId);
 
-    /** Forgets everything: stored memories, jobs, the workspace and its history. Threads stay registered. */
+    /**
+     * Forgets everything: stored memories, jobs, the workspace and its history. Threads stay
+     * registered with their memory modes, so, as in Codex, the next run extracts the enabled
+     * threads' rollouts again; disable or delete threads first to keep them out.
+     */
     void clear();
 }

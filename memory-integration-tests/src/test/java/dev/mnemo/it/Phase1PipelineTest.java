@@ -229,6 +229,30 @@ class Phase1PipelineTest {
     }
 
     @Test
+    void smallContextWindowShrinksTheInputToSeventyPercentOfIt() throws Exception {
+        try (Pipeline p = new Pipeline(home, MemoriesConfig.builder().maxRolloutAgeDays(90).build(), null)) {
+            p.model.contextWindow = java.util.OptionalInt.of(8_000);
+            Path sessions = Files.createDirectories(home.resolve("sessions/2025/09/25"));
+            Path biggest;
+            try (Stream<Path> files = Files.list(FixturePaths.full())) {
+                biggest = files.max(java.util.Comparator.comparingLong(f -> f.toFile().length())).orElseThrow();
+            }
+            assertThat(Files.size(biggest)).isGreaterThan(8_000L * 4);
+            Files.copy(biggest, sessions.resolve(biggest.getFileName()));
+            p.clock.set(java.time.Instant.parse("2025-10-01T00:00:00Z"));
+            p.engine.admin().syncThreads();
+
+            assertThat(p.engine.admin().runPhase1("current-thread").succeeded()).isEqualTo(1);
+
+            ModelRequest request = p.model.extractionRequests().get(0);
+            long bytes = request.instructions().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                    + ScriptedModel.extractionInput(request).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            assertThat(bytes).isLessThanOrEqualTo(8_000L * 70 / 100 * 4);
+            assertThat(ScriptedModel.extractionInput(request)).contains("omitted");
+        }
+    }
+
+    @Test
     void startupTaskReturnsAtOnceWhileTheModelIsBlocked() throws Exception {
         try (Pipeline p = new Pipeline(home)) {
             p.recordSession("something");

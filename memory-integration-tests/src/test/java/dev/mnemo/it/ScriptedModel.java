@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -31,6 +32,7 @@ final class ScriptedModel implements LanguageModel {
 
     volatile Function<ModelRequest, String> extraction = request -> reply("a memory", "a summary", "a-slug");
     volatile Function<ModelRequest, ModelResponse> consolidation = ScriptedModel::writeArtifactsFromRawMemories;
+    volatile OptionalInt contextWindow = OptionalInt.empty();
     private final List<ModelRequest> requests = new ArrayList<>();
     private final AtomicInteger extractions = new AtomicInteger();
     private final AtomicInteger consolidationTurns = new AtomicInteger();
@@ -46,6 +48,11 @@ final class ScriptedModel implements LanguageModel {
         }
         consolidationTurns.incrementAndGet();
         return consolidation.apply(request);
+    }
+
+    @Override
+    public OptionalInt contextWindowTokens() {
+        return contextWindow;
     }
 
     List<ModelRequest> requests() {

@@ -240,21 +240,25 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     private void awaitRunning() {
-        long deadline = System.nanoTime() + parts.closeTimeout().toNanos();
+        awaitAll(parts.closeTimeout().toNanos());
+        List<BackgroundStartupTask> cancelled = List.copyOf(running).stream().filter(BackgroundStartupTask::cancel).toList();
+        if (!cancelled.isEmpty()) {
+            LOG.info("memory engine closing: cancelled {} startup task(s) still running after {} s", cancelled.size(),
+                    parts.closeTimeout().toMillis() / 1000.0);
+            awaitAll(parts.closeTimeout().toNanos()); // let them wind down before their jobs are released
+        }
+    }
+
+    private void awaitAll(long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
         for (BackgroundStartupTask task : List.copyOf(running)) {
             try {
                 task.result().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
+                return;
             } catch (Exception e) {
-                // Timed out, failed or cancelled: cancelled below either way.
-            }
-        }
-        for (BackgroundStartupTask task : List.copyOf(running)) {
-            if (task.cancel()) {
-                LOG.info("memory engine closed: cancelled a startup task still running after {} s",
-                        parts.closeTimeout().toMillis() / 1000.0);
+                // Timed out, failed or cancelled: the caller decides what comes next.
             }
         }
     }

@@ -11,8 +11,11 @@ import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.startup.ThreadSync;
 import dev.mnemo.spi.ConsolidationRecord;
+import dev.mnemo.spi.RolloutSource;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -74,9 +77,12 @@ final class EngineAdmin implements MemoryAdmin {
     @Override
     public MemoryStatus status() {
         engine.requireOpen();
-        MemoryStatus s = engine.parts.store().status(engine.parts.clock().instant());
-        return new MemoryStatus(s.jobCounts(), s.runningLeases(), s.lastPhase2Success(), s.lastPhase2Failure(),
-                s.threadCounts(), s.stage1Outputs(), Optional.ofNullable(engine.lastStartupSkip.get()), s.checkedAt());
+        Map<String, String> unreadable = new TreeMap<>();
+        for (RolloutSource source : engine.sources) {
+            source.unreadable().forEach((path, reason) -> unreadable.put(path.toString(), reason));
+        }
+        return engine.parts.store().status(engine.parts.clock().instant())
+                .withEngineFacts(Optional.ofNullable(engine.lastStartupSkip.get()), unreadable);
     }
 
     @Override

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -390,7 +391,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             JobQueries.LastPhase2 last = JobQueries.lastPhase2(connection);
             return new MemoryStatus(JobQueries.countsByKind(connection), JobQueries.runningLeases(connection),
                     last.success(), last.failure(), ThreadQueries.countsByMode(connection),
-                    Stage1OutputQueries.count(connection), Optional.empty(), now);
+                    Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of());
         });
     }
 
