@@ -203,4 +203,40 @@ class MnemoCliTest {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--as-of 'yesterday'");
     }
+
+    @Test
+    void runDryRun_withCodexSessions_readsThemWithoutWritingThere() throws IOException {
+        Path codexHome = temp.resolve("codex");
+        DemoSessions.install(codexHome);
+        long before;
+        try (var files = Files.walk(codexHome)) {
+            before = files.count();
+        }
+
+        Result r = mnemo("--home", home().toString(), "run", "--dry-run", "--as-of", AS_OF, "--codex-sessions",
+                codexHome.resolve("sessions").toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Threads (5)").contains("2 would be claimed").contains("OVER_CLAIM_LIMIT");
+        try (var files = Files.walk(codexHome)) {
+            assertThat(files.count()).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void runPhases_separatelyExtractThenConsolidate_andTogetherAreAUsageError() {
+        DemoSessions.install(home());
+        RuleScriptedModel model = new RuleScriptedModel();
+        String h = home().toString();
+
+        Result phase1 = mnemo(model, "--home", h, "run", "--phase1-only", "--as-of", AS_OF);
+        assertThat(phase1.out()).contains("Phase 1: 2 claimed, 2 succeeded").doesNotContain("Phase 2:");
+        assertThat(home().resolve("memories/MEMORY.md")).doesNotExist();
+        Result phase2 = mnemo(model, "--home", h, "run", "--phase2-only", "--as-of", AS_OF);
+        assertThat(phase2.out()).contains("Phase 2: SUCCEEDED, 2 input(s)").doesNotContain("Phase 1:");
+        assertThat(home().resolve("memories/MEMORY.md")).exists();
+        Result both = mnemo(model, "--home", h, "run", "--phase1-only", "--phase2-only");
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).contains("exclude each other");
+    }
 }
