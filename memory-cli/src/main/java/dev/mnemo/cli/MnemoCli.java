@@ -180,7 +180,7 @@ public final class MnemoCli {
 
     /** The model, or a usage problem (exit 2) saying which variables to set. */
     LanguageModel requireModel(String what) {
-        return model().orElseThrow(() -> new UsageProblem(what + " needs a model, and none is configured.\n"
+        return model().orElseThrow(() -> new UsageProblem("`" + what + "` needs a model, and none is configured.\n"
                 + MODEL_HELP + "\nTo see what would run without a model, add --dry-run."));
     }
 

@@ -71,7 +71,7 @@ final class RunCommand implements Callable<Integer> {
                     UnaryOperator.identity(), null), fullRequest, json);
             return 0;
         }
-        LanguageModel model = root.requireModel("mnemo run");
+        LanguageModel model = root.requireModel("run");
         ProgressPrinter progress = new ProgressPrinter(root.out(), root.quiet);
         try (MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, model, at, codexSessions,
                 UnaryOperator.identity(), progress))) {
