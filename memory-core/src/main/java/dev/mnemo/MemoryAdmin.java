@@ -11,6 +11,14 @@ public interface MemoryAdmin {
     /** Runs Phase 1 synchronously, with the same rules as the startup task. */
     Phase1Report runPhase1(String currentThreadId);
 
+    /**
+     * What {@link #runPhase1} would do now, without calling a model or writing anything: each
+     * registered thread with the reason it would or would not be claimed, and the exact request
+     * for the first one (filtered, redacted and fitted to the extraction model's budget; 150,000
+     * tokens when no model is configured). Call {@link #syncThreads()} first to see new rollouts.
+     */
+    Phase1Preview previewPhase1(String currentThreadId);
+
     /** Runs Phase 2 synchronously, with the same rules as the startup task. */
     Phase2Report runPhase2();
 
@@ -25,6 +33,10 @@ public interface MemoryAdmin {
     /** Restores the workspace as that consolidation left it, as a new history entry. */
     void rollback(String consolidationId);
 
-    /** Forgets everything: stored memories, jobs, the workspace and its history. Threads stay registered. */
+    /**
+     * Forgets everything: stored memories, jobs, the workspace and its history. Threads stay
+     * registered with their memory modes, so, as in Codex, the next run extracts the enabled
+     * threads' rollouts again; disable or delete threads first to keep them out.
+     */
     void clear();
 }

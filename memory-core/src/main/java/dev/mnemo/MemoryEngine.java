@@ -10,6 +10,7 @@ import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -109,6 +110,12 @@ public interface MemoryEngine extends AutoCloseable {
          * executor is not shut down by {@link MemoryEngine#close()}.
          */
         Builder executor(ExecutorService executor);
+
+        /**
+         * How long {@link MemoryEngine#close()} waits for running startup tasks before cancelling
+         * them and releasing their jobs; default 10 seconds.
+         */
+        Builder closeTimeout(Duration timeout);
 
         /**
          * Builds the engine.

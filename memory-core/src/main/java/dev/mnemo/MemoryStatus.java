@@ -18,11 +18,13 @@ import java.util.Optional;
  * @param stage1Outputs the number of stored stage-1 memories
  * @param lastStartupSkip why the last startup task of this engine skipped, if it did
  * @param checkedAt when this status was read
+ * @param unreadableRollouts rollout files the last scan could not register (no readable
+ *     {@code session_meta}, unsupported compression, …), path to reason
  */
 public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
         Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
         Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
-        Instant checkedAt) {
+        Instant checkedAt, Map<String, String> unreadableRollouts) {
 
     public MemoryStatus {
         jobCounts = Map.copyOf(Objects.requireNonNull(jobCounts, "jobCounts"));
@@ -32,6 +34,13 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
         threadCounts = Map.copyOf(Objects.requireNonNull(threadCounts, "threadCounts"));
         Objects.requireNonNull(lastStartupSkip, "lastStartupSkip");
         Objects.requireNonNull(checkedAt, "checkedAt");
+        unreadableRollouts = Map.copyOf(Objects.requireNonNull(unreadableRollouts, "unreadableRollouts"));
+    }
+
+    /** This status with what only the engine knows: the last skip reason and the unreadable rollouts. */
+    public MemoryStatus withEngineFacts(Optional<SkipReason> skip, Map<String, String> unreadable) {
+        return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
+                stage1Outputs, skip, checkedAt, unreadable);
     }
 
     /**

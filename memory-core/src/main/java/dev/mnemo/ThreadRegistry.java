@@ -1,5 +1,6 @@
 package dev.mnemo;
 
+import java.util.List;
 import java.util.Optional;
 
 /** The threads Mnemo knows about and whether each may become memory. */
@@ -9,6 +10,9 @@ public interface ThreadRegistry {
     void upsert(ThreadInfo thread);
 
     Optional<ThreadInfo> get(String threadId);
+
+    /** Every registered thread, most recently updated first. */
+    List<ThreadInfo> list();
 
     /**
      * Marks the thread polluted (external context reached it): its memory is forgotten and it is
@@ -27,6 +31,10 @@ public interface ThreadRegistry {
      */
     void setMemoryMode(String threadId, MemoryMode mode);
 
-    /** Removes the thread and forgets its memory; re-consolidates when the memory was in use. */
+    /**
+     * Removes the thread and forgets its memory; re-consolidates when the memory was in use. A
+     * rollout Mnemo recorded itself (under {@code <home>/sessions}) is deleted too; a rollout read
+     * from another source, such as Codex's sessions folder, is never touched.
+     */
     void delete(String threadId);
 }

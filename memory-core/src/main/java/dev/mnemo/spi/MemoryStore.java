@@ -2,6 +2,7 @@ package dev.mnemo.spi;
 
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,6 +65,18 @@ public interface MemoryStore extends AutoCloseable {
      * newest first, scanning at most {@code params.scanLimit()} candidates.
      */
     List<Stage1Claim> claimStage1Jobs(Stage1ClaimParams params, Instant now);
+
+    /**
+     * Read-only: what {@link #claimStage1Jobs} would do with the same arguments, for every
+     * registered thread (most recently updated first) with the reason it would or would not be
+     * claimed. Changes nothing.
+     *
+     * @throws UnsupportedOperationException when the store cannot explain its claims (the default)
+     */
+    default List<Phase1Preview.Candidate> previewStage1Claims(Stage1ClaimParams params, Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not implement previewStage1Claims, "
+                + "so a Phase 1 dry run cannot explain its claims");
+    }
 
     /**
      * Claims one thread's Phase 1 job for rollout version {@code sourceUpdatedAt}, atomically.

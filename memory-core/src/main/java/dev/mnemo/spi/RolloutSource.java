@@ -1,7 +1,9 @@
 package dev.mnemo.spi;
 
 import dev.mnemo.ThreadInfo;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A place rollouts come from, scanned into the thread registry at startup. Implementations read
@@ -18,4 +20,12 @@ public interface RolloutSource {
      * {@code session_meta}, is skipped with a warning, never thrown.
      */
     List<ThreadInfo> scan();
+
+    /**
+     * Rollout files the last scan saw but could not register, with the reason for each; shown in
+     * {@link dev.mnemo.MemoryAdmin#status()}. Empty by default.
+     */
+    default Map<Path, String> unreadable() {
+        return Map.of();
+    }
 }

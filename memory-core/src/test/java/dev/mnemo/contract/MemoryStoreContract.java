@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>An implementation's test extends this class and says how to open its store in a folder.
  */
-public abstract class MemoryStoreContract extends Phase2StoreContract {
+public abstract class MemoryStoreContract extends Stage1PreviewStoreContract {
 
     @Test
     void threads_roundTripEveryFieldAndListNewestFirst() {

@@ -129,7 +129,7 @@ class BadHomeTest {
     }
 
     private static void build(Path home) {
-        MemoryEngine.builder().home(home).model(ScriptedModel.unused()).build().close();
+        MemoryEngine.builder().home(home).model(FaultModel.unused()).build().close();
     }
 
     private static Map<String, String> snapshot(Path dir) throws IOException {

@@ -50,11 +50,11 @@ class BadModelReplyTest {
         cases.put("{\"rollout_summary\":\"s\",\"rollout_slug\":null,\"raw_memory\":\"r\"} trailing", false);
         cases.put("{\"rollout_summary\":\"a\",\"rollout_summary\":\"b\",\"rollout_slug\":null,\"raw_memory\":\"r\"}", false);
         cases.put("[".repeat(5_000), false);
-        cases.put(ScriptedModel.stage1Json(MB, MB), true);
-        cases.put(ScriptedModel.stage1Json("ctl \u0000\u0001\u0007\u001b[31m\u007f\ud800 end", "r\u0000\u0008"), true);
+        cases.put(FaultModel.stage1Json(MB, MB), true);
+        cases.put(FaultModel.stage1Json("ctl \u0000\u0001\u0007\u001b[31m\u007f\ud800 end", "r\u0000\u0008"), true);
         cases.put("{\"rollout_summary\":\"raw \u0001 control\",\"rollout_slug\":null,\"raw_memory\":\"r\"}", false);
-        cases.put(ScriptedModel.stage1Json(INJECTION, INJECTION), true);
-        cases.put(ScriptedModel.stage1Json("", ""), true); // nothing to keep: a success without output
+        cases.put(FaultModel.stage1Json(INJECTION, INJECTION), true);
+        cases.put(FaultModel.stage1Json("", ""), true); // nothing to keep: a success without output
         return cases;
     }
 
@@ -77,8 +77,8 @@ class BadModelReplyTest {
                 errors.put(threadId, error);
             }
         };
-        ScriptedModel model = new ScriptedModel(request -> ModelResponse.ofText(
-                replyByThread.get(ScriptedModel.threadId(request).orElseThrow()), ScriptedModel.USAGE));
+        FaultModel model = new FaultModel(request -> ModelResponse.ofText(
+                replyByThread.get(FaultModel.threadId(request).orElseThrow()), FaultModel.USAGE));
         try (MemoryEngine engine = MemoryEngine.builder().home(home).config(TestHomes.config()).model(model)
                 .listener(listener).clock(TestHomes.at(TestHomes.PIPELINE)).build()) {
             Phase1Report report = engine.admin().runPhase1("none");
@@ -102,26 +102,26 @@ class BadModelReplyTest {
     @Test
     void phase2_agentRepliesThatMisbehave_endCleanly_andWriteNothingOutsideTheRoot() throws Exception {
         List<Function<ModelRequest, ModelResponse>> scripts = List.of(
-                r -> ModelResponse.ofText("not a tool call and no files written", ScriptedModel.USAGE),
-                r -> ModelResponse.ofToolCalls(List.of(new ToolCall("a", "no_such_tool", "{}")), ScriptedModel.USAGE),
-                r -> ModelResponse.ofToolCalls(List.of(new ToolCall("a", "write_file", "{not json")), ScriptedModel.USAGE),
+                r -> ModelResponse.ofText("not a tool call and no files written", FaultModel.USAGE),
+                r -> ModelResponse.ofToolCalls(List.of(new ToolCall("a", "no_such_tool", "{}")), FaultModel.USAGE),
+                r -> ModelResponse.ofToolCalls(List.of(new ToolCall("a", "write_file", "{not json")), FaultModel.USAGE),
                 r -> ModelResponse.ofToolCalls(List.of(new ToolCall("a", "write_file", "{\"path\":\"x.md\"}")),
-                        ScriptedModel.USAGE),
-                r -> ModelResponse.ofToolCalls(List.of(ScriptedModel.writeFile("a", "../../outside/pwned.txt", INJECTION),
-                        ScriptedModel.writeFile("b", "/tmp/pwned-" + ProcessHandle.current().pid(), INJECTION)),
-                        ScriptedModel.USAGE),
-                r -> ModelResponse.ofToolCalls(List.of(ScriptedModel.writeFile("a", "MEMORY.md", MB),
-                        ScriptedModel.writeFile("b", "memory_summary.md", "v1\n" + INJECTION + "\u0000\u001b")),
-                        ScriptedModel.USAGE),
-                r -> ModelResponse.ofToolCalls(List.of(ScriptedModel.writeFile("a", "memory_summary.md", "v2\nwrong")),
-                        ScriptedModel.USAGE));
+                        FaultModel.USAGE),
+                r -> ModelResponse.ofToolCalls(List.of(FaultModel.writeFile("a", "../../outside/pwned.txt", INJECTION),
+                        FaultModel.writeFile("b", "/tmp/pwned-" + ProcessHandle.current().pid(), INJECTION)),
+                        FaultModel.USAGE),
+                r -> ModelResponse.ofToolCalls(List.of(FaultModel.writeFile("a", "MEMORY.md", MB),
+                        FaultModel.writeFile("b", "memory_summary.md", "v1\n" + INJECTION + "\u0000\u001b")),
+                        FaultModel.USAGE),
+                r -> ModelResponse.ofToolCalls(List.of(FaultModel.writeFile("a", "memory_summary.md", "v2\nwrong")),
+                        FaultModel.USAGE));
         int i = 0;
         for (Function<ModelRequest, ModelResponse> script : scripts) {
             Path dir = tmp.resolve("case-" + i++);
             Path home = dir.resolve("home");
             TestHomes.seed(home, 1, "agent-" + i);
             try (MemoryEngine engine = MemoryEngine.builder().home(home).config(TestHomes.config())
-                    .extractionModel(ScriptedModel.happy("x")).consolidationModel(new ScriptedModel(stopAfterTools(script)))
+                    .extractionModel(FaultModel.happy("x")).consolidationModel(new FaultModel(stopAfterTools(script)))
                     .clock(TestHomes.at(TestHomes.PIPELINE)).build()) {
                 engine.admin().runPhase1("none");
                 Phase2Report report = engine.admin().runPhase2();
@@ -142,7 +142,7 @@ class BadModelReplyTest {
 
     /** Runs {@code script} for the first turn; answers "done" once tool results came back. */
     private static Function<ModelRequest, ModelResponse> stopAfterTools(Function<ModelRequest, ModelResponse> script) {
-        return request -> request.messages().size() > 1 ? ModelResponse.ofText("done", ScriptedModel.USAGE)
+        return request -> request.messages().size() > 1 ? ModelResponse.ofText("done", FaultModel.USAGE)
                 : script.apply(request);
     }
 }

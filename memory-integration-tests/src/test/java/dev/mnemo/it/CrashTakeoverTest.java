@@ -41,14 +41,14 @@ class CrashTakeoverTest {
         assertThat(child.exitValue()).as("killed by SIGKILL (128 + 9)").isEqualTo(137);
 
         // Same instant: the dead worker's leases still hold, nobody can claim.
-        try (MemoryEngine engine = engine(home, TestHomes.PIPELINE, ScriptedModel.happy("after takeover"))) {
+        try (MemoryEngine engine = engine(home, TestHomes.PIPELINE, FaultModel.happy("after takeover"))) {
             MemoryStatus status = engine.admin().status();
             assertThat(status.runningLeases()).extracting(MemoryStatus.Lease::jobKey)
                     .containsExactlyInAnyOrderElementsOf(threads);
             assertThat(engine.admin().runPhase1("none").claimed()).isZero();
         }
         // Past the lease: another engine takes the jobs over and finishes them.
-        try (MemoryEngine engine = engine(home, TestHomes.AFTER_LEASES, ScriptedModel.happy("after takeover"))) {
+        try (MemoryEngine engine = engine(home, TestHomes.AFTER_LEASES, FaultModel.happy("after takeover"))) {
             Phase1Report phase1 = engine.admin().runPhase1("none");
             assertThat(phase1.claimed()).isEqualTo(3);
             assertThat(phase1.succeeded()).isEqualTo(3);
@@ -65,7 +65,7 @@ class CrashTakeoverTest {
     void sigkillDuringPhase2_noHalfWrittenSummaryIsInjected_andTheNextEngineFinishes() throws Exception {
         Path home = tmp.resolve("home");
         TestHomes.seed(home, 3, "p2crash");
-        try (MemoryEngine engine = engine(home, TestHomes.PIPELINE, ScriptedModel.happy("unused"))) {
+        try (MemoryEngine engine = engine(home, TestHomes.PIPELINE, FaultModel.happy("unused"))) {
             assertThat(engine.admin().runPhase1("none").succeeded()).isEqualTo(3);
         }
         Path markers = tmp.resolve("markers");
@@ -79,7 +79,7 @@ class CrashTakeoverTest {
 
         Path root = home.resolve("memories");
         Path summary = root.resolve("memory_summary.md");
-        try (MemoryEngine engine = engine(home, TestHomes.PIPELINE, ScriptedModel.happy("final summary"))) {
+        try (MemoryEngine engine = engine(home, TestHomes.PIPELINE, FaultModel.happy("final summary"))) {
             // A summary on disk is never a torn one: the agent's writes replace files whole.
             if (Files.exists(summary)) {
                 String text = Files.readString(summary, StandardCharsets.UTF_8);
@@ -92,7 +92,7 @@ class CrashTakeoverTest {
             assertThat(engine.admin().status().runningLeases()).extracting(MemoryStatus.Lease::kind).hasSize(1);
             assertThat(engine.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SKIPPED_RUNNING);
         }
-        try (MemoryEngine engine = engine(home, TestHomes.AFTER_LEASES, ScriptedModel.happy("final summary"))) {
+        try (MemoryEngine engine = engine(home, TestHomes.AFTER_LEASES, FaultModel.happy("final summary"))) {
             Phase2Report report = engine.admin().runPhase2();
             assertThat(report.outcome()).as("takeover: %s", report).isEqualTo(Phase2Outcome.SUCCEEDED);
             assertThat(engine.admin().status().runningLeases()).isEmpty();
@@ -107,7 +107,7 @@ class CrashTakeoverTest {
         }
     }
 
-    private static MemoryEngine engine(Path home, java.time.Instant now, ScriptedModel model) {
+    private static MemoryEngine engine(Path home, java.time.Instant now, FaultModel model) {
         return MemoryEngine.builder().home(home).config(TestHomes.config()).model(model).clock(TestHomes.at(now))
                 .build();
     }

@@ -49,8 +49,8 @@ public final class EngineChild {
 
     private static void phase1Block(Path home, Instant now, Path markers) throws InterruptedException {
         CountDownLatch never = new CountDownLatch(1);
-        ScriptedModel model = new ScriptedModel(request -> {
-            touch(markers.resolve("called-" + ScriptedModel.threadId(request).orElse("unknown")));
+        FaultModel model = new FaultModel(request -> {
+            touch(markers.resolve("called-" + FaultModel.threadId(request).orElse("unknown")));
             awaitForever(never);
             throw new AssertionError("unreachable");
         });
@@ -65,16 +65,16 @@ public final class EngineChild {
         AtomicInteger turns = new AtomicInteger();
         CountDownLatch never = new CountDownLatch(1);
         String filler = "lesson: keep the build hermetic. ".repeat(32 * 1024);
-        ScriptedModel model = new ScriptedModel(request -> {
+        FaultModel model = new FaultModel(request -> {
             int turn = turns.incrementAndGet();
             touch(markers.resolve("turn-" + turn));
             if (turn > 5) {
                 awaitForever(never);
             }
             return ModelResponse.ofToolCalls(List.of(
-                    ScriptedModel.writeFile("m" + turn, "MEMORY.md", "# Memory\n" + filler + "\nEND-" + turn + "\n"),
-                    ScriptedModel.writeFile("s" + turn, "memory_summary.md", "v1\n" + filler + "\nEND-" + turn + "\n")),
-                    ScriptedModel.USAGE);
+                    FaultModel.writeFile("m" + turn, "MEMORY.md", "# Memory\n" + filler + "\nEND-" + turn + "\n"),
+                    FaultModel.writeFile("s" + turn, "memory_summary.md", "v1\n" + filler + "\nEND-" + turn + "\n")),
+                    FaultModel.USAGE);
         });
         try (MemoryEngine engine = MemoryEngine.builder().home(home).config(TestHomes.config()).model(model)
                 .clock(TestHomes.at(now)).build()) {
@@ -107,10 +107,10 @@ public final class EngineChild {
                 return start.plusMillis(System.currentTimeMillis() - wallStart);
             }
         };
-        ScriptedModel model = new ScriptedModel(request -> {
-            String id = ScriptedModel.threadId(request).orElse("unknown");
+        FaultModel model = new FaultModel(request -> {
+            String id = FaultModel.threadId(request).orElse("unknown");
             append(claims, id + "\n");
-            return ModelResponse.ofText(ScriptedModel.stage1Json("summary " + id, "raw " + id), ScriptedModel.USAGE);
+            return ModelResponse.ofText(FaultModel.stage1Json("summary " + id, "raw " + id), FaultModel.USAGE);
         });
         Path lock = markers.resolve("consolidating.lock");
         try (MemoryEngine engine = MemoryEngine.builder().home(home).config(TestHomes.config()).model(model)

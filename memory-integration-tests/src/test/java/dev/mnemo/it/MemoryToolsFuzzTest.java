@@ -56,7 +56,7 @@ class MemoryToolsFuzzTest {
         Random random = new Random(0x700L);
         int errors = 0;
         try (MemoryEngine engine = MemoryEngine.builder().home(home).config(MemoriesConfig.builder()
-                .dedicatedTools(true).build()).model(ScriptedModel.unused()).clock(TestHomes.at(TestHomes.PIPELINE))
+                .dedicatedTools(true).build()).model(FaultModel.unused()).clock(TestHomes.at(TestHomes.PIPELINE))
                 .build()) {
             MemoryTools tools = engine.tools();
             List<String> names = new ArrayList<>(tools.specs().stream().map(s -> s.name()).toList());
@@ -105,7 +105,7 @@ class MemoryToolsFuzzTest {
             if (k > 0) {
                 json.append(',');
             }
-            json.append(ScriptedModel.quote(keys[random.nextInt(keys.length)])).append(':').append(value(random, pool));
+            json.append(FaultModel.quote(keys[random.nextInt(keys.length)])).append(':').append(value(random, pool));
         }
         String result = json.append('}').toString();
         return switch (random.nextInt(20)) {
@@ -119,10 +119,10 @@ class MemoryToolsFuzzTest {
 
     /** Arguments of the right shape for {@code tool}, with a random path from the pool. */
     private static String wellShaped(String tool, Random random, List<String> pool) {
-        String path = ScriptedModel.quote(pick(random, pool));
+        String path = FaultModel.quote(pick(random, pool));
         return switch (tool) {
             case "memories_read" -> "{\"path\":" + path + "}";
-            case "memories_search" -> "{\"queries\":[" + ScriptedModel.quote(random.nextBoolean() ? "flaky" : "SECRET")
+            case "memories_search" -> "{\"queries\":[" + FaultModel.quote(random.nextBoolean() ? "flaky" : "SECRET")
                     + "]" + (random.nextBoolean() ? ",\"path\":" + path : "") + "}";
             case "memories_add_ad_hoc_note" -> "{\"filename\":" + path + ",\"note\":\"remember " + random.nextInt()
                     + "\"}";
@@ -134,10 +134,10 @@ class MemoryToolsFuzzTest {
         return switch (random.nextInt(8)) {
             case 0 -> Integer.toString(random.nextInt(5_000) - 100);
             case 1 -> "null";
-            case 2 -> "[" + ScriptedModel.quote(pick(random, pool)) + "]";
+            case 2 -> "[" + FaultModel.quote(pick(random, pool)) + "]";
             case 3 -> "{\"type\":\"all\"}";
-            case 4 -> ScriptedModel.quote(pick(random, pool) + "/" + pick(random, pool));
-            default -> ScriptedModel.quote(pick(random, pool));
+            case 4 -> FaultModel.quote(pick(random, pool) + "/" + pick(random, pool));
+            default -> FaultModel.quote(pick(random, pool));
         };
     }
 

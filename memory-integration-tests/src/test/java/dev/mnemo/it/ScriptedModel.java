@@ -1,98 +1,130 @@
 package dev.mnemo.it;
 
 import dev.mnemo.llm.LanguageModel;
-import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.Role;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolCall;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A test double standing in for a language model: every answer comes from a script (a function of
- * the request). It is not a model and no test presents it as one.
+ * A scripted stand-in for a language model, for pipeline tests only: it is not a model and knows
+ * nothing. Extraction requests (those with an output schema) are answered by {@link #extraction};
+ * consolidation requests (those with tools) by {@link #consolidation}: the default script reads
+ * {@code raw_memories.md} from the memory root named in the prompt and writes {@code MEMORY.md} and
+ * {@code memory_summary.md} from it with the agent's {@code write_file} tool, then stops.
  */
 final class ScriptedModel implements LanguageModel {
 
-    static final TokenUsage USAGE = new TokenUsage(10, 0, 5, 0);
-    private static final Pattern UUID = Pattern.compile(
-            "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+    static final TokenUsage USAGE = new TokenUsage(100, 10, 20, 5);
+    private static final Pattern MEMORY_ROOT = Pattern.compile("Memory root: (.+)");
 
-    private final Function<ModelRequest, ModelResponse> script;
-
-    ScriptedModel(Function<ModelRequest, ModelResponse> script) {
-        this.script = script;
-    }
-
-    /** Phase 1 gets a valid memory; the consolidation agent writes both artifacts, then says it is done. */
-    static ScriptedModel happy(String summaryText) {
-        return new ScriptedModel(request -> isExtraction(request)
-                ? ModelResponse.ofText(stage1Json("summary of " + threadId(request).orElse("?"), "raw memory"), USAGE)
-                : consolidationTurn(request, summaryText));
-    }
-
-    /** A model that must never be called. */
-    static ScriptedModel unused() {
-        return new ScriptedModel(request -> {
-            throw new AssertionError("the scripted model was not expected to be called");
-        });
-    }
+    volatile Function<ModelRequest, String> extraction = request -> reply("a memory", "a summary", "a-slug");
+    volatile Function<ModelRequest, ModelResponse> consolidation = ScriptedModel::writeArtifactsFromRawMemories;
+    volatile OptionalInt contextWindow = OptionalInt.empty();
+    private final List<ModelRequest> requests = new ArrayList<>();
+    private final AtomicInteger extractions = new AtomicInteger();
+    private final AtomicInteger consolidationTurns = new AtomicInteger();
 
     @Override
     public ModelResponse respond(ModelRequest request) {
-        return script.apply(request);
-    }
-
-    static boolean isExtraction(ModelRequest request) {
-        return request.outputSchema().isPresent();
-    }
-
-    /** The thread id in a Phase 1 request (the rollout file name carries it). */
-    static Optional<String> threadId(ModelRequest request) {
-        for (ModelMessage message : request.messages()) {
-            Matcher m = UUID.matcher(message.text());
-            String last = null;
-            while (m.find()) {
-                last = m.group();
-            }
-            if (last != null) {
-                return Optional.of(last);
-            }
+        synchronized (requests) {
+            requests.add(request);
         }
-        return Optional.empty();
-    }
-
-    static String stage1Json(String summary, String raw) {
-        return "{\"rollout_summary\":" + quote(summary) + ",\"rollout_slug\":\"slug\",\"raw_memory\":" + quote(raw) + "}";
-    }
-
-    /** First turn: write MEMORY.md and memory_summary.md; after the tool results: done. */
-    static ModelResponse consolidationTurn(ModelRequest request, String summaryText) {
-        List<ModelMessage> messages = request.messages();
-        if (!messages.isEmpty() && messages.get(messages.size() - 1).role() == Role.TOOL) {
-            return ModelResponse.ofText("done", USAGE);
+        if (request.outputSchema().isPresent()) {
+            extractions.incrementAndGet();
+            return ModelResponse.ofText(extraction.apply(request), USAGE);
         }
-        return ModelResponse.ofToolCalls(List.of(writeFile("c1", "MEMORY.md", "# Memory\n\n- " + summaryText + "\n"),
-                writeFile("c2", "memory_summary.md", "v1\n" + summaryText + "\n")), USAGE);
+        consolidationTurns.incrementAndGet();
+        return consolidation.apply(request);
+    }
+
+    @Override
+    public OptionalInt contextWindowTokens() {
+        return contextWindow;
+    }
+
+    List<ModelRequest> requests() {
+        synchronized (requests) {
+            return List.copyOf(requests);
+        }
+    }
+
+    List<ModelRequest> extractionRequests() {
+        return requests().stream().filter(r -> r.outputSchema().isPresent()).toList();
+    }
+
+    int extractions() {
+        return extractions.get();
+    }
+
+    int consolidationTurns() {
+        return consolidationTurns.get();
+    }
+
+    /** A Phase 1 reply in the strict schema. */
+    static String reply(String rawMemory, String summary, String slug) {
+        return "{\"raw_memory\":" + json(rawMemory) + ",\"rollout_summary\":" + json(summary) + ",\"rollout_slug\":"
+                + (slug == null ? "null" : json(slug)) + "}";
+    }
+
+    /** The user text of an extraction request: the rendered rollout inside the input template. */
+    static String extractionInput(ModelRequest request) {
+        return request.messages().get(0).text();
+    }
+
+    /** First turn: write both artifacts from raw_memories.md; after the tool results: stop. */
+    static ModelResponse writeArtifactsFromRawMemories(ModelRequest request) {
+        if (request.messages().get(request.messages().size() - 1).role() == Role.TOOL) {
+            return ModelResponse.ofText("consolidated", USAGE);
+        }
+        Path root = memoryRoot(request);
+        String raw;
+        try {
+            raw = Files.readString(root.resolve("raw_memories.md"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String memory = "# Task Group: everything\n\n" + raw;
+        String summary = "v1\n\n## User Profile\nA scripted profile.\n\n## What's in Memory\n" + raw.lines()
+                .filter(l -> l.startsWith("## Thread")).map(l -> "- " + l.substring(3)).reduce("", (a, b) -> a + b + "\n");
+        return ModelResponse.ofToolCalls(List.of(
+                writeFile("w1", "MEMORY.md", memory),
+                writeFile("w2", "memory_summary.md", summary)), USAGE);
     }
 
     static ToolCall writeFile(String id, String path, String content) {
-        return new ToolCall(id, "write_file", "{\"path\":" + quote(path) + ",\"content\":" + quote(content) + "}");
+        return new ToolCall(id, "write_file", "{\"path\":" + json(path) + ",\"content\":" + json(content) + "}");
     }
 
-    static String quote(String text) {
-        StringBuilder out = new StringBuilder(text.length() + 16).append('"');
+    static Path memoryRoot(ModelRequest request) {
+        Matcher m = MEMORY_ROOT.matcher(request.messages().get(0).text());
+        if (!m.find()) {
+            throw new AssertionError("the consolidation prompt names no memory root");
+        }
+        return Path.of(m.group(1).trim());
+    }
+
+    static String json(String text) {
+        StringBuilder out = new StringBuilder("\"");
         for (char c : text.toCharArray()) {
             switch (c) {
                 case '"' -> out.append("\\\"");
                 case '\\' -> out.append("\\\\");
                 case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
                 default -> {
                     if (c < 0x20) {
                         out.append(String.format("\\u%04x", (int) c));
@@ -103,9 +135,5 @@ final class ScriptedModel implements LanguageModel {
             }
         }
         return out.append('"').toString();
-    }
-
-    static List<ToolCall> calls(ToolCall... calls) {
-        return new ArrayList<>(List.of(calls));
     }
 }

@@ -38,7 +38,7 @@ final class TestHomes {
     /** Records {@code count} short sessions at {@link #RECORDED}; returns their thread ids. */
     static List<String> seed(Path home, int count, String tag) {
         List<String> ids = new ArrayList<>();
-        try (MemoryEngine engine = MemoryEngine.builder().home(home).config(config()).model(ScriptedModel.unused())
+        try (MemoryEngine engine = MemoryEngine.builder().home(home).config(config()).model(FaultModel.unused())
                 .clock(at(RECORDED)).build()) {
             for (int i = 0; i < count; i++) {
                 String id = UUID.nameUUIDFromBytes((tag + "-" + i).getBytes(StandardCharsets.UTF_8)).toString();

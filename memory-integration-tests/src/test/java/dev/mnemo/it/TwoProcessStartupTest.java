@@ -65,7 +65,7 @@ class TwoProcessStartupTest {
         assertThat(counts.keySet()).as("every eligible thread extracted").containsExactlyInAnyOrderElementsOf(eligible);
         assertThat(markers.resolve("overlaps.log")).as("two consolidations at once").doesNotExist();
 
-        try (MemoryEngine engine = MemoryEngine.builder().home(home).model(ScriptedModel.unused())
+        try (MemoryEngine engine = MemoryEngine.builder().home(home).model(FaultModel.unused())
                 .clock(TestHomes.at(TestHomes.PIPELINE.plusSeconds(600))).build()) {
             MemoryStatus status = engine.admin().status();
             assertThat(status.runningLeases()).as("nothing left running").isEmpty();

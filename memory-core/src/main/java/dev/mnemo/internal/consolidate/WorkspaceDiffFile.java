@@ -38,22 +38,25 @@ final class WorkspaceDiffFile {
         for (WorkspaceDiff.Change change : diff.changes()) {
             text.append("- ").append(change.status()).append(' ').append(change.path()).append('\n');
         }
-        return text.append("\n## Diff\n\n```diff\n").append(capped(diff.unifiedDiff())).append("```\n").toString();
+        String body = capped(diff.unifiedDiff());
+        text.append("\n## Diff\n\n```diff\n").append(body);
+        if (!body.isEmpty() && !body.endsWith("\n")) {
+            text.append('\n');
+        }
+        return text.append("```\n").toString();
     }
 
     /** The diff cut at {@link #MAX_BYTES} UTF-8 bytes on a character boundary, with a note when cut. */
     static String capped(String unifiedDiff) {
         byte[] bytes = unifiedDiff.getBytes(StandardCharsets.UTF_8);
-        String body = unifiedDiff;
-        String note = "";
-        if (bytes.length > MAX_BYTES) {
-            int end = MAX_BYTES;
-            while (end > 0 && (bytes[end] & 0xC0) == 0x80) {
-                end--; // back off continuation bytes: never split a code point
-            }
-            body = new String(bytes, 0, end, StandardCharsets.UTF_8);
-            note = "\n[workspace diff truncated at " + MAX_BYTES + " bytes]\n";
+        if (bytes.length <= MAX_BYTES) {
+            return unifiedDiff;
         }
-        return body.isEmpty() || body.endsWith("\n") ? body + note : body + "\n" + note;
+        int end = MAX_BYTES;
+        while (end > 0 && (bytes[end] & 0xC0) == 0x80) {
+            end--; // back off continuation bytes: never split a code point
+        }
+        return new String(bytes, 0, end, StandardCharsets.UTF_8) + "\n[workspace diff truncated at " + MAX_BYTES
+                + " bytes]\n";
     }
 }

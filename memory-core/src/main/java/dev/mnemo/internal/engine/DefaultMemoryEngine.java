@@ -29,7 +29,6 @@ import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -51,9 +50,6 @@ import org.slf4j.LoggerFactory;
 final class DefaultMemoryEngine implements MemoryEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(DefaultMemoryEngine.class);
-
-    /** How long {@link #close()} waits for running startup tasks before cancelling them. */
-    static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
     final EngineParts parts;
     final String workerId;
@@ -78,7 +74,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.workerId = "mnemo-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
                 + UUID.randomUUID().toString().substring(0, 8);
         this.listener = new SafeListener(parts.listeners());
-        this.threads = new StoreThreadRegistry(parts.store(), parts.clock());
+        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.home().resolve("sessions"));
         this.sessions = new JsonlSessionRecorder(parts.home(), parts.store(), parts.config(), parts.clock());
         this.tools = new LocalMemoryTools(parts.memoryRoot(), parts.clock());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
@@ -244,21 +240,25 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     private void awaitRunning() {
-        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+        awaitAll(parts.closeTimeout().toNanos());
+        List<BackgroundStartupTask> cancelled = List.copyOf(running).stream().filter(BackgroundStartupTask::cancel).toList();
+        if (!cancelled.isEmpty()) {
+            LOG.info("memory engine closing: cancelled {} startup task(s) still running after {} s", cancelled.size(),
+                    parts.closeTimeout().toMillis() / 1000.0);
+            awaitAll(parts.closeTimeout().toNanos()); // let them wind down before their jobs are released
+        }
+    }
+
+    private void awaitAll(long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
         for (BackgroundStartupTask task : List.copyOf(running)) {
             try {
                 task.result().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                break;
+                return;
             } catch (Exception e) {
-                // Timed out, failed or cancelled: cancelled below either way.
-            }
-        }
-        for (BackgroundStartupTask task : List.copyOf(running)) {
-            if (task.cancel()) {
-                LOG.info("memory engine closed: cancelled a startup task still running after {} s",
-                        CLOSE_WAIT.toSeconds());
+                // Timed out, failed or cancelled: the caller decides what comes next.
             }
         }
     }

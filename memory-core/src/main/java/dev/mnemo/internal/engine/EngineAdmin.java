@@ -3,12 +3,19 @@ package dev.mnemo.internal.engine;
 import dev.mnemo.Consolidation;
 import dev.mnemo.MemoryAdmin;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.Phase1Preview;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Report;
+import dev.mnemo.internal.extract.Phase1Request;
+import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.startup.ThreadSync;
 import dev.mnemo.spi.ConsolidationRecord;
+import dev.mnemo.spi.RolloutSource;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -39,6 +46,23 @@ final class EngineAdmin implements MemoryAdmin {
     }
 
     @Override
+    public Phase1Preview previewPhase1(String currentThreadId) {
+        Objects.requireNonNull(currentThreadId, "currentThreadId");
+        engine.requireOpen();
+        Instant now = engine.parts.clock().instant();
+        List<Phase1Preview.Candidate> candidates = engine.parts.store().previewStage1Claims(
+                Phase1Runner.claimParams(engine.parts.config(), currentThreadId, engine.workerId), now);
+        Optional<Phase1Preview.FirstRequest> first = candidates.stream()
+                .filter(c -> c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM)
+                .findFirst()
+                .map(c -> Phase1Request.preview(c.thread(), engine.redactor(),
+                        Phase1Request.budgetBytes(engine.parts.extractionModel()), engine.parts.config()));
+        LOG.debug("memory stage-1 preview as of {}: {} thread(s), {} claimable", now, candidates.size(),
+                candidates.stream().filter(c -> c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM).count());
+        return new Phase1Preview(now, candidates, first);
+    }
+
+    @Override
     public Phase2Report runPhase2() {
         return engine.runPhase2();
     }
@@ -53,9 +77,12 @@ final class EngineAdmin implements MemoryAdmin {
     @Override
     public MemoryStatus status() {
         engine.requireOpen();
-        MemoryStatus s = engine.parts.store().status(engine.parts.clock().instant());
-        return new MemoryStatus(s.jobCounts(), s.runningLeases(), s.lastPhase2Success(), s.lastPhase2Failure(),
-                s.threadCounts(), s.stage1Outputs(), Optional.ofNullable(engine.lastStartupSkip.get()), s.checkedAt());
+        Map<String, String> unreadable = new TreeMap<>();
+        for (RolloutSource source : engine.sources) {
+            source.unreadable().forEach((path, reason) -> unreadable.put(path.toString(), reason));
+        }
+        return engine.parts.store().status(engine.parts.clock().instant())
+                .withEngineFacts(Optional.ofNullable(engine.lastStartupSkip.get()), unreadable);
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     private final List<MemoryEventListener> listeners = new ArrayList<>();
     private Clock clock = Clock.systemUTC();
     private ExecutorService executor;
+    private Duration closeTimeout = Duration.ofSeconds(10);
 
     public EngineBuilder() {
         this(System.getenv(), System.getProperty("user.home"), EngineBuilder.class.getClassLoader());
@@ -141,6 +143,16 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     }
 
     @Override
+    public EngineBuilder closeTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "closeTimeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("closeTimeout must not be negative, was " + timeout);
+        }
+        this.closeTimeout = timeout;
+        return this;
+    }
+
+    @Override
     public MemoryEngine build() {
         // 1. Where everything lives, and the settings (config.toml unless given).
         Path resolvedHome = resolveHome();
@@ -174,7 +186,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
                 extractionModel != null ? extractionModel : model,
                 consolidationModel != null ? consolidationModel : model,
                 consolidationAgent, resolvedStore, ownsStore, resolvedWorkspace, ownsWorkspace,
-                List.copyOf(rolloutSources), redactor, List.copyOf(listeners), clock, executor);
+                List.copyOf(rolloutSources), redactor, List.copyOf(listeners), clock, executor, closeTimeout);
         return new DefaultMemoryEngine(parts);
     }
 

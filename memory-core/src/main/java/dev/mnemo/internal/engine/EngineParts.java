@@ -10,6 +10,7 @@ import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 
@@ -20,4 +21,4 @@ import java.util.concurrent.ExecutorService;
 record EngineParts(Path home, Path memoryRoot, MemoriesConfig config, LanguageModel extractionModel,
         LanguageModel consolidationModel, ConsolidationAgent consolidationAgent, MemoryStore store, boolean ownsStore,
         MemoryWorkspace workspace, boolean ownsWorkspace, List<RolloutSource> rolloutSources, SecretRedactor redactor,
-        List<MemoryEventListener> listeners, Clock clock, ExecutorService executor) {}
+        List<MemoryEventListener> listeners, Clock clock, ExecutorService executor, Duration closeTimeout) {}

@@ -4,7 +4,12 @@ import dev.mnemo.MemoryMode;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.ThreadRegistry;
 import dev.mnemo.spi.MemoryStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -17,10 +22,16 @@ final class StoreThreadRegistry implements ThreadRegistry {
 
     private final MemoryStore store;
     private final Clock clock;
+    private final Path ownSessions;
 
-    StoreThreadRegistry(MemoryStore store, Clock clock) {
+    /**
+     * @param ownSessions the recorder's sessions folder: rollouts under it are Mnemo's own and are
+     *     deleted with their thread; rollouts elsewhere (a Codex home) are never touched
+     */
+    StoreThreadRegistry(MemoryStore store, Clock clock, Path ownSessions) {
         this.store = store;
         this.clock = clock;
+        this.ownSessions = ownSessions.toAbsolutePath().normalize();
     }
 
     @Override
@@ -31,6 +42,11 @@ final class StoreThreadRegistry implements ThreadRegistry {
     @Override
     public Optional<ThreadInfo> get(String threadId) {
         return store.thread(Objects.requireNonNull(threadId, "threadId"));
+    }
+
+    @Override
+    public List<ThreadInfo> list() {
+        return store.threads();
     }
 
     @Override
@@ -54,8 +70,23 @@ final class StoreThreadRegistry implements ThreadRegistry {
 
     @Override
     public void delete(String threadId) {
-        if (store.deleteThread(Objects.requireNonNull(threadId, "threadId"), clock.instant())) {
+        Optional<ThreadInfo> thread = store.thread(Objects.requireNonNull(threadId, "threadId"));
+        if (store.deleteThread(threadId, clock.instant())) {
             LOG.info("thread {} deleted; its memory is forgotten", threadId);
+        }
+        thread.map(ThreadInfo::rolloutPath).map(p -> p.toAbsolutePath().normalize())
+                .filter(p -> p.startsWith(ownSessions))
+                .ifPresent(this::deleteRollout);
+    }
+
+    private void deleteRollout(Path rollout) {
+        try {
+            if (Files.deleteIfExists(rollout)) {
+                LOG.info("deleted recorded rollout {}", rollout);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("thread deleted, but its recorded rollout " + rollout
+                    + " could not be deleted: " + e.getMessage(), e);
         }
     }
 }

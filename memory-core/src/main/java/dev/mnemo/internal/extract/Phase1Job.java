@@ -5,8 +5,6 @@ import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
-import dev.mnemo.llm.OutputSchema;
-import dev.mnemo.llm.ReasoningEffort;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1Result;
@@ -16,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,10 +47,16 @@ final class Phase1Job {
 
     private final Phase1Runner.Dependencies deps;
     private final String model;
+    private final BooleanSupplier aborted;
 
-    Phase1Job(Phase1Runner.Dependencies deps) {
+    /**
+     * @param aborted true once the run is being cancelled: a job failing then is not marked failed
+     *     (no backoff for a failure that is not the rollout's fault); the engine releases it instead
+     */
+    Phase1Job(Phase1Runner.Dependencies deps, BooleanSupplier aborted) {
         this.deps = deps;
         this.model = deps.config().extractModel().orElse("");
+        this.aborted = aborted;
     }
 
     Outcome run(Stage1Claim claim) {
@@ -64,7 +69,9 @@ final class Phase1Job {
             LOG.warn("memory stage-1 job for thread {} failed unexpectedly", threadId, e);
             outcome = Outcome.failed("internal error: " + e, TokenUsage.ZERO);
         }
-        if (outcome.kind() == Kind.FAILED) {
+        if (outcome.kind() == Kind.FAILED && (aborted.getAsBoolean() || Thread.currentThread().isInterrupted())) {
+            LOG.info("memory stage-1 job for thread {} stopped by cancellation; left for release", threadId);
+        } else if (outcome.kind() == Kind.FAILED) {
             String reason = outcome.error().orElse("failed");
             boolean owned = deps.store().markStage1Failed(threadId, claim.ownershipToken(), reason,
                     Phase1Runner.RETRY_DELAY, deps.clock().instant());
@@ -78,8 +85,7 @@ final class Phase1Job {
         long budget = budgetBytes();
         Path rolloutPath = claim.thread().rolloutPath();
         String cwd = claim.thread().cwd().map(Path::toString).orElse("");
-        long overhead = Phase1Prompts.INPUT_TEMPLATE_BYTES + utf8Length(Phase1Prompts.SYSTEM)
-                + utf8Length(rolloutPath.toString()) + utf8Length(cwd);
+        long overhead = Phase1Request.overheadBytes(rolloutPath, cwd);
         String rendered;
         try {
             rendered = deps.input().render(rolloutPath, Math.max(1, budget - overhead));
@@ -132,22 +138,11 @@ final class Phase1Job {
     }
 
     private ModelRequest request(List<ModelMessage> conversation) {
-        return ModelRequest.builder()
-                .model(model)
-                .instructions(Phase1Prompts.SYSTEM)
-                .messages(conversation)
-                .outputSchema(new OutputSchema(Stage1Reply.SCHEMA_NAME, Stage1Reply.JSON_SCHEMA, true))
-                .reasoningEffort(ReasoningEffort.LOW)
-                .metadata("request_kind", "memory")
-                .build();
+        return Phase1Request.of(model, conversation);
     }
 
-    /** 70 % of the model's context window (150,000 tokens when unknown), at 4 bytes a token. */
     private long budgetBytes() {
-        int window = deps.model().contextWindowTokens().orElse(0);
-        long tokens = window > 0 ? Math.max(1, (long) window * Phase1Runner.CONTEXT_WINDOW_PERCENT / 100)
-                : Phase1Runner.DEFAULT_ROLLOUT_TOKEN_LIMIT;
-        return tokens * Phase1Runner.BYTES_PER_TOKEN;
+        return Phase1Request.budgetBytes(deps.model());
     }
 
     /** The rejected reply as it goes back to the model: long replies are cut, they only show the mistake. */

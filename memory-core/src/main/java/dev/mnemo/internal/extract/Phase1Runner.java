@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -96,13 +97,18 @@ public final class Phase1Runner {
     }
 
     private Stage1ClaimParams claimParams(String currentThreadId) {
-        MemoriesConfig c = deps.config();
-        return new Stage1ClaimParams(currentThreadId, deps.workerId(), THREAD_SCAN_LIMIT, c.maxRolloutsPerStartup(),
+        return claimParams(deps.config(), currentThreadId, deps.workerId());
+    }
+
+    /** The claim a Phase 1 run makes under {@code config} (also used by the dry-run preview). */
+    public static Stage1ClaimParams claimParams(MemoriesConfig c, String currentThreadId, String workerId) {
+        return new Stage1ClaimParams(currentThreadId, workerId, THREAD_SCAN_LIMIT, c.maxRolloutsPerStartup(),
                 c.maxRolloutAgeDays(), c.minRolloutIdleHours(), c.memorySources(), JOB_LEASE);
     }
 
     private List<Phase1Job.Outcome> runAll(List<Stage1Claim> claims) {
-        Phase1Job job = new Phase1Job(deps);
+        AtomicBoolean aborted = new AtomicBoolean();
+        Phase1Job job = new Phase1Job(deps, aborted::get);
         int threads = Math.min(deps.config().phase1Concurrency(), claims.size());
         AtomicInteger n = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
@@ -125,6 +131,7 @@ public final class Phase1Runner {
             }
             return outcomes;
         } catch (InterruptedException e) {
+            aborted.set(true);
             Thread.currentThread().interrupt();
             throw new Phase1InterruptedException();
         } catch (ExecutionException e) {

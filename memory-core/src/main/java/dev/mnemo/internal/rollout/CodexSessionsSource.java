@@ -78,7 +78,8 @@ public final class CodexSessionsSource implements RolloutSource {
     }
 
     /** Rollouts seen by the last scan that could not be registered, with the reason for each. */
-    public synchronized Map<Path, String> unregistered() {
+    @Override
+    public synchronized Map<Path, String> unreadable() {
         return Map.copyOf(unregistered);
     }
 

@@ -5,8 +5,8 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
- * Codex's rate-limit guard: the pipeline spends tokens only while both rate-limit windows have at
- * least {@code min_rate_limit_remaining_percent} left. It fails open: no figures, no objection.
+ * Codex's rate-limit guard: the pipeline spends tokens only while both rate-limit windows have more
+ * than {@code min_rate_limit_remaining_percent} left. It fails open: no figures, no objection.
  */
 final class RateLimitGuard {
 
@@ -25,6 +25,7 @@ final class RateLimitGuard {
     }
 
     private static boolean within(OptionalDouble usedPercent, double maxUsed) {
-        return usedPercent.isEmpty() || usedPercent.getAsDouble() <= maxUsed;
+        // Strictly below: Codex's tests deny a window at exactly 75 % used with the default 25 % floor.
+        return usedPercent.isEmpty() || usedPercent.getAsDouble() < maxUsed;
     }
 }

@@ -8,9 +8,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
+import dev.mnemo.contract.SecretRedactorContract;
+import dev.mnemo.spi.SecretRedactor;
 import org.junit.jupiter.api.Test;
 
-class DefaultSecretRedactorTest {
+class DefaultSecretRedactorTest extends SecretRedactorContract {
+
+    @Override
+    protected SecretRedactor redactor() {
+        return new DefaultSecretRedactor();
+    }
+
 
     private static final String R = "[REDACTED_SECRET]";
     private final DefaultSecretRedactor redactor = new DefaultSecretRedactor();

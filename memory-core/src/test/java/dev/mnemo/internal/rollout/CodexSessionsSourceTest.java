@@ -49,7 +49,7 @@ class CodexSessionsSourceTest {
         // 5 whole sessions + the 2026 session + the 2025 session_meta line; 3 one-line fixtures lack session_meta.
         assertThat(threads).hasSize(7);
         assertThat(threads).extracting(ThreadInfo::source).containsOnly("vscode", "exec");
-        assertThat(source.unregistered()).hasSize(3)
+        assertThat(source.unreadable()).hasSize(3)
                 .allSatisfy((path, reason) -> assertThat(reason).contains("session_meta"));
         assertThat(source.name()).isEqualTo("codex:" + sessions.toAbsolutePath().normalize());
     }
@@ -93,8 +93,8 @@ class CodexSessionsSourceTest {
         CodexSessionsSource source = new CodexSessionsSource(sessions);
 
         assertThat(source.scan()).hasSize(7);
-        assertThat(source.unregistered()).containsKey(zst);
-        assertThat(source.unregistered().get(zst)).contains("zstd");
+        assertThat(source.unreadable()).containsKey(zst);
+        assertThat(source.unreadable().get(zst)).contains("zstd");
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
@@ -82,9 +83,12 @@ public final class OpenAiLanguageModel implements LanguageModel {
     private final WireFormat format;
     private final URI endpoint;
     private final RetryingSender sender;
+    private final OptionalInt contextWindow;
 
-    private OpenAiLanguageModel(ClientSettings settings, HttpClient http, Backoff backoff, Sleeper sleeper) {
+    private OpenAiLanguageModel(ClientSettings settings, HttpClient http, Backoff backoff, Sleeper sleeper,
+            OptionalInt contextWindow) {
         this.settings = settings;
+        this.contextWindow = contextWindow;
         ErrorMapping errors = new ErrorMapping(settings.apiKey());
         this.format = settings.api() == Api.RESPONSES ? new ResponsesFormat(errors) : new ChatCompletionsFormat(errors);
         this.endpoint = settings.endpoint(format.path());
@@ -116,7 +120,9 @@ public final class OpenAiLanguageModel implements LanguageModel {
      *   <li>{@code MNEMO_MODEL_API}: {@code chat} (default: Chat Completions, which Ollama, vLLM,
      *       llama.cpp and LM Studio all speak) or {@code responses};</li>
      *   <li>{@code OPENAI_API_VERSION}: when set, Azure OpenAI mode with this {@code api-version}
-     *       (the base URL is then the resource's {@code .../openai} or deployment URL).</li>
+     *       (the base URL is then the resource's {@code .../openai} or deployment URL);</li>
+     *   <li>{@code MNEMO_CONTEXT_WINDOW}: the model's context window in tokens (see
+     *       {@link Builder#contextWindow(int)}).</li>
      * </ul>
      *
      * @throws IllegalArgumentException when a variable is missing or malformed, naming it
@@ -141,6 +147,12 @@ public final class OpenAiLanguageModel implements LanguageModel {
     @Override
     public Optional<RateLimitSnapshot> rateLimits() {
         return sender.rateLimits();
+    }
+
+    /** The context window set with {@link Builder#contextWindow(int)} or {@code MNEMO_CONTEXT_WINDOW}. */
+    @Override
+    public OptionalInt contextWindowTokens() {
+        return contextWindow;
     }
 
     private JsonNode parse(String answer) {
@@ -181,6 +193,7 @@ public final class OpenAiLanguageModel implements LanguageModel {
         private int maxRetries = DEFAULT_MAX_RETRIES;
         private String azureApiVersion;
         private boolean sendReasoningEffort = true;
+        private OptionalInt contextWindow = OptionalInt.empty();
         private Sleeper sleeper = Sleeper.THREAD_SLEEP;
         private DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
         private Clock clock = Clock.systemUTC();
@@ -286,6 +299,18 @@ public final class OpenAiLanguageModel implements LanguageModel {
             return this;
         }
 
+        /**
+         * The model's context window in tokens. Phase 1 fits a rollout into 70 % of it; unset, it
+         * assumes 150,000 tokens, too many for most local models (an 8k or 32k model needs this set).
+         */
+        public Builder contextWindow(int tokens) {
+            if (tokens <= 0) {
+                throw new IllegalArgumentException("contextWindow must be positive, was " + tokens);
+            }
+            this.contextWindow = OptionalInt.of(tokens);
+            return this;
+        }
+
         /** For tests: how the client waits between retries. */
         Builder sleeper(Sleeper sleeper) {
             this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
@@ -322,7 +347,8 @@ public final class OpenAiLanguageModel implements LanguageModel {
             ClientSettings settings = new ClientSettings(baseUrl, apiKey, model, api, connectTimeout, requestTimeout,
                     headers, maxRetries, Optional.ofNullable(azureApiVersion), sendReasoningEffort);
             HttpClient http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
-            OpenAiLanguageModel client = new OpenAiLanguageModel(settings, http, new Backoff(jitter, clock), sleeper);
+            OpenAiLanguageModel client = new OpenAiLanguageModel(settings, http, new Backoff(jitter, clock), sleeper,
+                    contextWindow);
             LOG.debug("Built {}", client);
             return client;
         }

@@ -21,6 +21,7 @@ import java.util.Map;
  *   <tr><td>{@code maxRetries}</td><td>retries after the first attempt</td><td>2</td></tr>
  *   <tr><td>{@code azureApiVersion}</td><td>Azure OpenAI mode with this {@code api-version}</td><td>off</td></tr>
  *   <tr><td>{@code sendReasoningEffort}</td><td>{@code true} or {@code false}</td><td>{@code true}</td></tr>
+ *   <tr><td>{@code contextWindow}</td><td>the model's context window in tokens</td><td>unknown (150,000 assumed)</td></tr>
  *   <tr><td>{@code header.NAME}</td><td>an extra header {@code NAME} sent with every request</td><td>–</td></tr>
  * </table>
  * An unknown key or a malformed value is an {@link IllegalArgumentException} naming it.

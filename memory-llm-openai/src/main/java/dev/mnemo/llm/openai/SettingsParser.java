@@ -15,7 +15,7 @@ final class SettingsParser {
 
     static final String HEADER_PREFIX = "header.";
     static final Set<String> SETTING_KEYS = Set.of("baseUrl", "apiKey", "apiKeyEnv", "model", "api", "connectTimeout",
-            "requestTimeout", "maxRetries", "azureApiVersion", "sendReasoningEffort");
+            "requestTimeout", "maxRetries", "azureApiVersion", "sendReasoningEffort", "contextWindow");
 
     private SettingsParser() {}
 
@@ -44,6 +44,10 @@ final class SettingsParser {
         String azure = get(env, "OPENAI_API_VERSION");
         if (!azure.isEmpty()) {
             b.azure(azure);
+        }
+        String window = get(env, "MNEMO_CONTEXT_WINDOW");
+        if (!window.isEmpty()) {
+            b.contextWindow(positive("MNEMO_CONTEXT_WINDOW", window));
         }
         return b;
     }
@@ -96,6 +100,10 @@ final class SettingsParser {
         String azure = get(settings, "azureApiVersion");
         if (!azure.isEmpty()) {
             b.azure(azure);
+        }
+        String window = get(settings, "contextWindow");
+        if (!window.isEmpty()) {
+            b.contextWindow(positive("openai setting 'contextWindow'", window));
         }
         String reasoning = get(settings, "sendReasoningEffort");
         if (!reasoning.isEmpty()) {
@@ -156,6 +164,18 @@ final class SettingsParser {
             throw new IllegalArgumentException("openai setting '" + key + "' must be a whole number, was '" + value
                     + "'", e);
         }
+    }
+
+    private static int positive(String what, String value) {
+        try {
+            int tokens = Integer.parseInt(value);
+            if (tokens > 0) {
+                return tokens;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(what + " must be a positive whole number of tokens, was '" + value + "'");
     }
 
     private static boolean bool(String key, String value) {

@@ -107,4 +107,16 @@ class FromEnvironmentTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("OPENAI_BASE_URL: baseUrl must be an absolute http(s) URL, was localhost:11434/v1");
     }
+
+    @Test
+    void fromEnvironment_readsTheContextWindowForPhase1sBudget() {
+        OpenAiLanguageModel model = OpenAiLanguageModel.fromEnvironment(Map.of("MNEMO_MODEL", "llama3.1",
+                "OPENAI_BASE_URL", "http://127.0.0.1:1/v1", "MNEMO_CONTEXT_WINDOW", "32768"));
+        assertThat(model.contextWindowTokens()).hasValue(32768);
+        assertThat(OpenAiLanguageModel.fromEnvironment(Map.of("MNEMO_MODEL", "m", "OPENAI_BASE_URL",
+                "http://127.0.0.1:1/v1")).contextWindowTokens()).isEmpty();
+        assertThatThrownBy(() -> OpenAiLanguageModel.fromEnvironment(Map.of("MNEMO_MODEL", "m", "OPENAI_BASE_URL",
+                "http://127.0.0.1:1/v1", "MNEMO_CONTEXT_WINDOW", "lots")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MNEMO_CONTEXT_WINDOW");
+    }
 }

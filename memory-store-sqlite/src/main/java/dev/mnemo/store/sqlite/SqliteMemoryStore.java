@@ -4,6 +4,7 @@ import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -173,6 +175,14 @@ public final class SqliteMemoryStore implements MemoryStore {
         LOG.debug("Phase 1 claim by {}: {} candidates scanned, {} claimed", params.workerId(), scanned[0],
                 claimed.size());
         return List.copyOf(claimed);
+    }
+
+    @Override
+    public List<Phase1Preview.Candidate> previewStage1Claims(Stage1ClaimParams params, Instant now) {
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(now, "now");
+        return List.copyOf(database.readSnapshot("preview Phase 1 claims",
+                connection -> Stage1ClaimPreview.preview(connection, params, now)));
     }
 
     @Override
@@ -384,7 +394,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             JobQueries.LastPhase2 last = JobQueries.lastPhase2(connection);
             return new MemoryStatus(JobQueries.countsByKind(connection), JobQueries.runningLeases(connection),
                     last.success(), last.failure(), ThreadQueries.countsByMode(connection),
-                    Stage1OutputQueries.count(connection), Optional.empty(), now);
+                    Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of());
         });
     }
 

@@ -1,0 +1,114 @@
+package dev.mnemo.examples;
+
+import dev.mnemo.AssistantMessage;
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.RecordedSession;
+import dev.mnemo.SessionContext;
+import dev.mnemo.StartupTask;
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.ModelMessage;
+import dev.mnemo.llm.ModelRequest;
+import dev.mnemo.llm.ModelResponse;
+import dev.mnemo.llm.ToolCall;
+import dev.mnemo.llm.openai.OpenAiLanguageModel;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * A minimal agent with long-term memory: it records its session, starts the memory pipeline,
+ * gives the model the memory instructions and tools, and passes every answer through
+ * {@link MemoryEngine#processAssistantMessage} so cited memories count as used.
+ *
+ * <p>Run it with a real model: {@code MNEMO_MODEL=gpt-4.1-mini OPENAI_API_KEY=... java ...
+ * dev.mnemo.examples.QuickstartAgent}. Without {@code MNEMO_MODEL}, {@link #main} prints what to set.
+ */
+public final class QuickstartAgent implements AutoCloseable {
+
+    /** The agent's own instructions; the memory instructions are appended. */
+    static final String BASE_INSTRUCTIONS = "You are a helpful coding assistant.";
+    /** Model calls per user turn, tool calls included. */
+    static final int MAX_STEPS = 8;
+
+    private final MemoryEngine memory;
+    private final LanguageModel model;
+    private final String threadId;
+    private final RecordedSession session;
+    private final StartupTask startup;
+    private final List<ModelMessage> conversation = new ArrayList<>();
+
+    /** Starts a new session: records it and kicks off the background memory pipeline. */
+    public QuickstartAgent(MemoryEngine memory, LanguageModel model, String threadId) {
+        this.memory = Objects.requireNonNull(memory, "memory");
+        this.model = Objects.requireNonNull(model, "model");
+        this.threadId = Objects.requireNonNull(threadId, "threadId");
+        this.session = memory.sessions().start(SessionContext.root(threadId));
+        this.startup = memory.startStartupTask(SessionContext.root(threadId)); // returns at once
+    }
+
+    /** The background pipeline run this session started. */
+    public StartupTask startup() {
+        return startup;
+    }
+
+    /** One user turn: the model may call the memory tools before it answers. */
+    public AssistantMessage ask(String userText) {
+        session.userMessage(userText);
+        conversation.add(ModelMessage.user(userText));
+        String instructions = BASE_INSTRUCTIONS + "\n\n" + memory.buildDeveloperInstructions();
+        for (int step = 0; step < MAX_STEPS; step++) {
+            ModelResponse response = model.respond(ModelRequest.builder()
+                    .instructions(instructions)
+                    .messages(conversation)
+                    .tools(memory.tools().specs())
+                    .build());
+            if (response.toolCalls().isEmpty()) {
+                AssistantMessage answer = memory.processAssistantMessage(threadId, response.text());
+                conversation.add(ModelMessage.assistant(answer.visibleText()));
+                session.assistantMessage(answer.visibleText());
+                return answer;
+            }
+            conversation.add(ModelMessage.assistant(response.text(), response.toolCalls()));
+            for (ToolCall call : response.toolCalls()) {
+                session.toolCall(call.id(), call.name(), call.argumentsJson());
+                String output = memory.tools().call(call.name(), call.argumentsJson());
+                session.toolOutput(call.id(), output);
+                conversation.add(ModelMessage.tool(call.id(), output));
+            }
+        }
+        throw new IllegalStateException("the model kept calling tools for " + MAX_STEPS + " steps without answering");
+    }
+
+    @Override
+    public void close() {
+        session.close();
+    }
+
+    /** Chats on standard input with the model named by the environment; memory lives in ~/.mnemo. */
+    public static void main(String[] args) throws Exception {
+        if (System.getenv("MNEMO_MODEL") == null) {
+            System.out.println("""
+                    QuickstartAgent needs a model. Set:
+                      MNEMO_MODEL       the model name, e.g. gpt-4.1-mini (or llama3.1 on Ollama)
+                      OPENAI_API_KEY    your key (needed for https://api.openai.com)
+                      OPENAI_BASE_URL   another OpenAI-compatible server, e.g. http://localhost:11434/v1
+                      MNEMO_MODEL_API   chat (default) or responses
+                    Memory lives in $MNEMO_HOME, else ~/.mnemo. For an offline run see OfflineWalkthrough.""");
+            return;
+        }
+        LanguageModel model = OpenAiLanguageModel.fromEnvironment();
+        try (MemoryEngine memory = MemoryEngine.builder().model(model).build();
+                QuickstartAgent agent = new QuickstartAgent(memory, model, UUID.randomUUID().toString())) {
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            System.out.print("you> ");
+            for (String line = in.readLine(); line != null && !line.isBlank(); line = in.readLine()) {
+                System.out.println("agent> " + agent.ask(line).visibleText());
+                System.out.print("you> ");
+            }
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryException;
+import dev.mnemo.RolloutSources;
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.spi.MemoryEventListener;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code mnemo}: look inside and operate a Mnemo home from the command line. Each command opens
+ * the home's engine (SQLite state, git workspace), does its work and closes it.
+ *
+ * <p>Exit codes: 0 done; 1 the work failed (a broken database or config names its file); 2 bad
+ * usage, or a command that needs a model ran without one.
+ */
+@Command(name = "mnemo", mixinStandardHelpOptions = true, version = "mnemo 0.1.0",
+        description = "Long-term memory for AI agents: inspect and run the memory pipeline of a Mnemo home.",
+        subcommands = {StatusCommand.class, RunCommand.class, DemoCommand.class, InstructionsCommand.class,
+                MemoryFileCommands.Ls.class, MemoryFileCommands.Read.class, MemoryFileCommands.Search.class,
+                MemoryFileCommands.Note.class, ThreadsCommand.class, HistoryCommands.History.class,
+                HistoryCommands.Rollback.class, HistoryCommands.Clear.class})
+public final class MnemoCli {
+
+    /** The model variables a real run needs, for error messages. */
+    static final String MODEL_HELP = """
+            Set the model through environment variables (or --model/--base-url/--api):
+              MNEMO_MODEL       the model name (required), e.g. gpt-4.1-mini, or llama3.1 on Ollama
+              OPENAI_API_KEY    the API key (required for https://api.openai.com)
+              OPENAI_BASE_URL   the API root, e.g. http://localhost:11434/v1 for Ollama (default OpenAI)
+              MNEMO_MODEL_API   chat (Chat Completions, default) or responses""";
+
+    /** The thread id the CLI runs the pipeline as; never a real thread, so nothing is excluded. */
+    static final String CLI_THREAD_ID = "mnemo-cli";
+
+    /** Creates the model from the (merged) environment; empty when none is configured. */
+    @FunctionalInterface
+    interface ModelFactory {
+        Optional<LanguageModel> create(Map<String, String> environment);
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--home", paramLabel = "DIR", description = "The Mnemo home (default: $MNEMO_HOME, else ~/.mnemo).")
+    Path home;
+
+    @Option(names = "--base-url", paramLabel = "URL", description = "The model API root (overrides OPENAI_BASE_URL).")
+    String baseUrl;
+
+    @Option(names = "--model", paramLabel = "NAME", description = "The model name (overrides MNEMO_MODEL).")
+    String model;
+
+    @Option(names = "--api", paramLabel = "API", description = "chat or responses (overrides MNEMO_MODEL_API).")
+    String api;
+
+    @Option(names = {"-q", "--quiet"}, description = "Print only results, no progress.")
+    boolean quiet;
+
+    @Option(names = {"-v", "--verbose"}, description = "Debug logging and stack traces on stderr.")
+    boolean verbose;
+
+    private final Map<String, String> environment;
+    private final String userHome;
+    private final ModelFactory modelFactory;
+
+    /** The CLI as {@code java -jar mnemo.jar} runs it: the process environment and an OpenAI-compatible model. */
+    public MnemoCli() {
+        this(System.getenv(), System.getProperty("user.home"), MnemoCli::modelFromEnvironment);
+    }
+
+    /** For tests: another environment, user home and model. */
+    MnemoCli(Map<String, String> environment, String userHome, ModelFactory modelFactory) {
+        this.environment = Map.copyOf(environment);
+        this.userHome = userHome;
+        this.modelFactory = modelFactory;
+    }
+
+    /** Runs the CLI and exits with its exit code. */
+    public static void main(String[] args) {
+        if (List.of(args).contains("-v") || List.of(args).contains("--verbose")) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
+        }
+        System.exit(commandLine(new MnemoCli()).execute(args));
+    }
+
+    /** The picocli command line with Mnemo's error handling: a message, no stack trace unless {@code -v}. */
+    static CommandLine commandLine(MnemoCli cli) {
+        CommandLine commandLine = new CommandLine(cli);
+        commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            PrintWriter err = cmd.getErr();
+            if (e instanceof UsageProblem problem) {
+                err.println("mnemo: " + problem.getMessage());
+                return CommandLine.ExitCode.USAGE;
+            }
+            err.println("mnemo: " + describe(e));
+            if (cli.verbose) {
+                e.printStackTrace(err);
+            } else {
+                err.println("(run with -v for details)");
+            }
+            return CommandLine.ExitCode.SOFTWARE;
+        });
+        return commandLine;
+    }
+
+    private static String describe(Throwable e) {
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        if (e instanceof MemoryException || e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
+            return message;
+        }
+        return e.getClass().getSimpleName() + ": " + message;
+    }
+
+    // ---- what commands share -----------------------------------------------------------------
+
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    /** --home, else $MNEMO_HOME, else ~/.mnemo. */
+    Path resolveHome() {
+        if (home != null) {
+            return home.toAbsolutePath().normalize();
+        }
+        String fromEnv = environment.get("MNEMO_HOME");
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return Path.of(fromEnv).toAbsolutePath().normalize();
+        }
+        return Path.of(userHome, ".mnemo").toAbsolutePath().normalize();
+    }
+
+    /** Where {@code demo} works: --home, else ~/.mnemo-demo (never the real home). */
+    Path demoHome() {
+        return home != null ? home.toAbsolutePath().normalize() : Path.of(userHome, ".mnemo-demo").toAbsolutePath();
+    }
+
+    /** The home's {@code config.toml} settings; a broken file fails naming it. */
+    static MemoriesConfig loadConfig(Path home) {
+        return MemoriesConfig.load(home.resolve("config.toml"));
+    }
+
+    /** The configured model, if any; a half-configured one is a usage problem naming the variable. */
+    Optional<LanguageModel> model() {
+        Map<String, String> merged = new HashMap<>(environment);
+        if (model != null) {
+            merged.put("MNEMO_MODEL", model);
+        }
+        if (baseUrl != null) {
+            merged.put("OPENAI_BASE_URL", baseUrl);
+        }
+        if (api != null) {
+            merged.put("MNEMO_MODEL_API", api);
+        }
+        try {
+            return modelFactory.create(merged);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new UsageProblem("the model is not configured correctly: " + e.getMessage() + "\n" + MODEL_HELP);
+        }
+    }
+
+    /** The model, or a usage problem (exit 2) saying which variables to set. */
+    LanguageModel requireModel(String what) {
+        return model().orElseThrow(() -> new UsageProblem("`" + what + "` needs a model, and none is configured.\n"
+                + MODEL_HELP + "\nTo see what would run without a model, add --dry-run."));
+    }
+
+    /**
+     * What an engine is opened with.
+     *
+     * @param model the model, or null for commands that call none
+     * @param asOf evaluate windows, leases and backoffs at this instant instead of now
+     * @param codexSessions Codex CLI session folders to scan, read-only
+     * @param configTweak adjusts the home's settings (the demo widens its windows)
+     * @param listener hears the pipeline's progress, or null
+     */
+    record EngineOptions(Path home, LanguageModel model, Optional<Instant> asOf, List<Path> codexSessions,
+            UnaryOperator<MemoriesConfig> configTweak, MemoryEventListener listener) {
+
+        static EngineOptions plain(Path home) {
+            return new EngineOptions(home, null, Optional.empty(), List.of(), UnaryOperator.identity(), null);
+        }
+    }
+
+    /** Opens the home's engine: its config, SQLite store and git workspace. */
+    static MemoryEngine openEngine(EngineOptions options) {
+        MemoryEngine.Builder builder = MemoryEngine.builder()
+                .home(options.home())
+                .config(options.configTweak().apply(loadConfig(options.home())));
+        if (options.model() != null) {
+            builder.model(options.model());
+        }
+        options.asOf().ifPresent(at -> builder.clock(Clock.fixed(at, ZoneOffset.UTC)));
+        options.codexSessions().forEach(dir -> builder.rolloutSource(RolloutSources.codex(dir)));
+        if (options.listener() != null) {
+            builder.listener(options.listener());
+        }
+        return builder.build();
+    }
+
+    /** Opens the engine of {@link #resolveHome()} for commands that call no model. */
+    MemoryEngine openEngine() {
+        return openEngine(EngineOptions.plain(resolveHome()));
+    }
+
+    static Optional<LanguageModel> modelFromEnvironment(Map<String, String> environment) {
+        String name = environment.get("MNEMO_MODEL");
+        if (name == null || name.isBlank()) {
+            return Optional.empty();
+        }
+        return Optional.of(dev.mnemo.llm.openai.OpenAiLanguageModel.fromEnvironment(environment));
+    }
+
+    /** A problem with how the command was called: message, exit code 2. */
+    static final class UsageProblem extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UsageProblem(String message) {
+            super(message);
+        }
+    }
+}

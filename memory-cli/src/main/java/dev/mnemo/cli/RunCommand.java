@@ -1,0 +1,120 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.Phase1Preview;
+import dev.mnemo.SessionContext;
+import dev.mnemo.StartupReport;
+import dev.mnemo.llm.LanguageModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code mnemo run}: the startup pipeline in the foreground, or a dry run of Phase 1. */
+@Command(name = "run", description = "Run the memory pipeline now (sync threads, prune, Phase 1, Phase 2).")
+final class RunCommand implements Callable<Integer> {
+
+    @ParentCommand
+    MnemoCli root;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--phase1-only", description = "Sync threads and run only Phase 1 (extraction).")
+    boolean phase1Only;
+
+    @Option(names = "--phase2-only", description = "Run only Phase 2 (consolidation).")
+    boolean phase2Only;
+
+    @Option(names = "--codex-sessions", paramLabel = "PATH",
+            description = "Also read Codex CLI's sessions folder (e.g. ~/.codex/sessions), read-only. Repeatable.")
+    List<Path> codexSessions = new ArrayList<>();
+
+    @Option(names = "--as-of", paramLabel = "INSTANT",
+            description = "Evaluate idle and age windows as of this time (ISO-8601, e.g. 2025-09-26T12:00:00Z).")
+    String asOf;
+
+    @Option(names = "--dry-run", description = "No model calls, no writes but the thread registry: show what"
+            + " Phase 1 would claim, why not the others, and its first request.")
+    boolean dryRun;
+
+    @Option(names = "--full-request", description = "With --dry-run: print the request's conversation whole.")
+    boolean fullRequest;
+
+    @Option(names = "--json", description = "With --dry-run: print the preview as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        if (phase1Only && phase2Only) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--phase1-only and --phase2-only exclude each other");
+        }
+        for (Path dir : codexSessions) {
+            if (!Files.isDirectory(dir)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--codex-sessions " + dir + " is not a folder");
+            }
+        }
+        Optional<Instant> at = parseAsOf();
+        Path home = root.resolveHome();
+        if (dryRun) {
+            dryRun(root, new MnemoCli.EngineOptions(home, root.model().orElse(null), at, codexSessions,
+                    UnaryOperator.identity(), null), fullRequest, json);
+            return 0;
+        }
+        LanguageModel model = root.requireModel("run");
+        ProgressPrinter progress = new ProgressPrinter(root.out(), root.quiet);
+        try (MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, model, at, codexSessions,
+                UnaryOperator.identity(), progress))) {
+            run(engine, progress, phase1Only, phase2Only);
+        }
+        return 0;
+    }
+
+    /** Runs the whole startup task, or one phase, printing progress and a summary. */
+    static void run(MemoryEngine engine, ProgressPrinter progress, boolean phase1Only, boolean phase2Only) {
+        if (phase1Only) {
+            progress.threadsSynced(engine.admin().syncThreads());
+            progress.summary(engine.admin().runPhase1(MnemoCli.CLI_THREAD_ID));
+        } else if (phase2Only) {
+            progress.summary(engine.admin().runPhase2());
+        } else {
+            StartupReport report = engine.startStartupTask(SessionContext.root(MnemoCli.CLI_THREAD_ID)).completion().join();
+            progress.summary(report);
+        }
+    }
+
+    /** Syncs the thread registry and prints what Phase 1 would do. */
+    static void dryRun(MnemoCli root, MnemoCli.EngineOptions options, boolean fullRequest, boolean json) {
+        try (MemoryEngine engine = MnemoCli.openEngine(options)) {
+            int synced = engine.admin().syncThreads();
+            Phase1Preview preview = engine.admin().previewPhase1(MnemoCli.CLI_THREAD_ID);
+            if (json) {
+                JsonOut.print(root.out(), DryRunReport.toJson(preview, synced));
+            } else {
+                DryRunReport.print(root.out(), preview, synced, fullRequest);
+            }
+        }
+    }
+
+    private Optional<Instant> parseAsOf() {
+        if (asOf == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Instant.parse(asOf));
+        } catch (DateTimeParseException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--as-of '" + asOf
+                    + "' is not an ISO-8601 instant such as 2025-09-26T12:00:00Z");
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryMode;
+import dev.mnemo.MemoryStatus;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code mnemo status}: jobs, running leases, the last consolidation and its failure, threads per mode. */
+@Command(name = "status", description = "Show the pipeline's state: jobs, leases, last consolidation, threads.")
+final class StatusCommand implements Callable<Integer> {
+
+    @ParentCommand
+    MnemoCli root;
+
+    @Option(names = "--json", description = "Print JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        try (MemoryEngine engine = root.openEngine()) {
+            MemoryStatus status = engine.admin().status();
+            if (json) {
+                JsonOut.print(root.out(), toJson(root, status));
+            } else {
+                print(root.out(), root, status);
+            }
+        }
+        return 0;
+    }
+
+    private static Map<String, Object> toJson(MnemoCli root, MemoryStatus s) {
+        return JsonOut.object(
+                "home", root.resolveHome().toString(),
+                "jobs", new TreeMap<>(s.jobCounts()),
+                "running", s.runningLeases().stream().map(l -> JsonOut.object("kind", l.kind(), "job_key", l.jobKey(),
+                        "worker_id", l.workerId(), "lease_until", l.leaseUntil().toString())).toList(),
+                "last_consolidation", s.lastPhase2Success().map(Object::toString).orElse(null),
+                "last_consolidation_failure", s.lastPhase2Failure().orElse(null),
+                "threads", s.threadCounts().entrySet().stream()
+                        .collect(Collectors.toMap(e -> e.getKey().dbValue(), Map.Entry::getValue, (a, b) -> a, TreeMap::new)),
+                "stage1_memories", s.stage1Outputs(),
+                "last_startup_skip", s.lastStartupSkip().map(Enum::name).orElse(null),
+                "checked_at", s.checkedAt().toString());
+    }
+
+    private static void print(PrintWriter out, MnemoCli root, MemoryStatus s) {
+        out.println("Home:                " + root.resolveHome());
+        out.println("Threads:             " + List.of(MemoryMode.values()).stream()
+                .map(m -> m.dbValue() + " " + s.threadCounts().getOrDefault(m, 0)).collect(Collectors.joining(", ")));
+        out.println("Stage-1 memories:    " + s.stage1Outputs());
+        out.println("Jobs:");
+        if (s.jobCounts().isEmpty()) {
+            out.println("  none yet");
+        }
+        new TreeMap<>(s.jobCounts()).forEach((kind, counts) -> out.printf("  %-27s %s%n", kind,
+                new TreeMap<>(counts).entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                        .collect(Collectors.joining(", "))));
+        out.println("Running:");
+        if (s.runningLeases().isEmpty()) {
+            out.println("  nothing");
+        }
+        s.runningLeases().forEach(l -> out.printf("  %-27s %-38s owner %s, lease until %s%n", l.kind(), l.jobKey(),
+                l.workerId(), l.leaseUntil()));
+        out.println("Last consolidation:  " + s.lastPhase2Success().map(Object::toString).orElse("never"));
+        out.println("Last failure:        " + s.lastPhase2Failure().orElse("none"));
+        s.lastStartupSkip().ifPresent(reason -> out.println("Last startup skip:   " + reason));
+        out.flush();
+    }
+}

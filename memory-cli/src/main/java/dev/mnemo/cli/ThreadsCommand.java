@@ -1,0 +1,152 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryMode;
+import dev.mnemo.ThreadInfo;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code mnemo threads}: list the registered threads; enable, disable, pollute or forget one. */
+@Command(name = "threads", description = "List the registered threads (sessions).",
+        subcommands = {ThreadsCommand.Enable.class, ThreadsCommand.Disable.class, ThreadsCommand.Pollute.class,
+                ThreadsCommand.Forget.class})
+final class ThreadsCommand implements Callable<Integer> {
+
+    @ParentCommand
+    MnemoCli root;
+
+    @Option(names = "--json", description = "Print JSON.")
+    boolean json;
+
+    @Option(names = "--sync", description = "Scan the rollout sources first, so new sessions are listed.")
+    boolean sync;
+
+    @Override
+    public Integer call() {
+        try (MemoryEngine engine = root.openEngine()) {
+            if (sync) {
+                engine.admin().syncThreads();
+            }
+            List<ThreadInfo> threads = engine.threads().list();
+            PrintWriter out = root.out();
+            if (json) {
+                JsonOut.print(out, threads.stream().map(t -> JsonOut.object("id", t.id(), "memory_mode",
+                        t.memoryMode().dbValue(), "source", t.source(), "updated_at", t.updatedAt().toString(),
+                        "created_at", t.createdAt().toString(), "archived", t.archived(),
+                        "cwd", t.cwd().map(Object::toString).orElse(null), "git_branch", t.gitBranch().orElse(null),
+                        "rollout_path", t.rolloutPath().toString(), "preview", t.preview())).toList());
+            } else {
+                if (threads.isEmpty()) {
+                    out.println("no threads registered (add --sync to scan the sessions folder)");
+                }
+                for (ThreadInfo t : threads) {
+                    out.printf("%-38s %-8s %-7s %-24s %s%n", t.id(), t.memoryMode().dbValue(), t.source(),
+                            t.updatedAt(), oneLine(t.preview()));
+                }
+            }
+            out.flush();
+        }
+        return 0;
+    }
+
+    private static String oneLine(String text) {
+        String line = text.replaceAll("\\s+", " ").strip();
+        return line.length() <= 60 ? line : line.substring(0, 59) + "…";
+    }
+
+    /** Sets a mode, failing with the id when no such thread exists. */
+    static void setMode(MnemoCli root, String id, MemoryMode mode) {
+        try (MemoryEngine engine = root.openEngine()) {
+            requireThread(engine, id);
+            engine.threads().setMemoryMode(id, mode);
+            root.out().println("thread " + id + " is now " + mode.dbValue());
+            root.out().flush();
+        }
+    }
+
+    static void requireThread(MemoryEngine engine, String id) {
+        if (engine.threads().get(id).isEmpty()) {
+            throw new IllegalArgumentException("no thread with id " + id + " (see `mnemo threads`)");
+        }
+    }
+
+    /** {@code threads enable ID}. */
+    @Command(name = "enable", description = "Let the thread become memory again (not for polluted threads).")
+    static final class Enable implements Callable<Integer> {
+        @ParentCommand
+        ThreadsCommand parent;
+
+        @Parameters(paramLabel = "ID")
+        String id;
+
+        @Override
+        public Integer call() {
+            setMode(parent.root, id, MemoryMode.ENABLED);
+            return 0;
+        }
+    }
+
+    /** {@code threads disable ID}. */
+    @Command(name = "disable", description = "Never extract the thread (its existing memory stays).")
+    static final class Disable implements Callable<Integer> {
+        @ParentCommand
+        ThreadsCommand parent;
+
+        @Parameters(paramLabel = "ID")
+        String id;
+
+        @Override
+        public Integer call() {
+            setMode(parent.root, id, MemoryMode.DISABLED);
+            return 0;
+        }
+    }
+
+    /** {@code threads pollute ID}. */
+    @Command(name = "pollute", description = "Mark the thread polluted: forget its memory, never extract it again.")
+    static final class Pollute implements Callable<Integer> {
+        @ParentCommand
+        ThreadsCommand parent;
+
+        @Parameters(paramLabel = "ID")
+        String id;
+
+        @Override
+        public Integer call() {
+            try (MemoryEngine engine = parent.root.openEngine()) {
+                requireThread(engine, id);
+                boolean changed = engine.threads().markPolluted(id);
+                parent.root.out().println("thread " + id + (changed ? " marked polluted; its memory is forgotten"
+                        : " was already polluted") + "; the next consolidation removes it from the memory folder");
+                parent.root.out().flush();
+            }
+            return 0;
+        }
+    }
+
+    /** {@code threads forget ID}. */
+    @Command(name = "forget", description = "Remove the thread and its memory; re-consolidates when it was in use.")
+    static final class Forget implements Callable<Integer> {
+        @ParentCommand
+        ThreadsCommand parent;
+
+        @Parameters(paramLabel = "ID")
+        String id;
+
+        @Override
+        public Integer call() {
+            try (MemoryEngine engine = parent.root.openEngine()) {
+                requireThread(engine, id);
+                engine.threads().delete(id);
+                parent.root.out().println("thread " + id + " forgotten; run `mnemo run` to consolidate without it");
+                parent.root.out().flush();
+            }
+            return 0;
+        }
+    }
+}

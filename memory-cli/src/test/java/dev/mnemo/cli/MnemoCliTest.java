@@ -1,0 +1,242 @@
+package dev.mnemo.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mnemo.llm.LanguageModel;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The commands against real homes (SQLite + git) in a temp folder, through picocli as {@code main} runs them. */
+class MnemoCliTest {
+
+    /** The five bundled samples are idle and young enough at this time (their last update is 2025-09-25T21:15Z). */
+    static final String AS_OF = "2025-09-26T05:00:00Z";
+
+    @TempDir
+    Path temp;
+
+    record Result(int exitCode, String out, String err) {}
+
+    private Result mnemo(LanguageModel model, String... args) {
+        MnemoCli cli = new MnemoCli(Map.of(), temp.resolve("user").toString(), env -> Optional.ofNullable(model));
+        CommandLine commandLine = MnemoCli.commandLine(cli);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+        int code = commandLine.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private Result mnemo(String... args) {
+        return mnemo(null, args);
+    }
+
+    private Path home() {
+        return temp.resolve("home");
+    }
+
+    @Test
+    void demo_withoutModel_explainsWhatToSetAndShowsTheDryRunOfTheBundledSessions() {
+        Result r = mnemo("--home", home().toString(), "demo");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("MNEMO_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "MNEMO_MODEL_API")
+                .contains("Threads (5)", "5 would be claimed")
+                .contains("Phase 1 request for thread 019982b8-3422-79e0-8b3b-05abaf4f3c3e")
+                .contains("=== output schema stage1_memory (strict)")
+                .contains("=== USER message");
+        assertThat(home().resolve("sessions/2025/09/25")).isDirectory();
+        assertThat(home().resolve("memories/MEMORY.md")).doesNotExist();
+        assertThat(mnemo("--home", home().toString(), "status").out()).contains("enabled 5").contains("memory_stage1               done 0, error 0, pending 0, running 0")
+                .contains("Last consolidation:  never");
+    }
+
+    @Test
+    void runDryRun_reportsWhyThreadsAreNotClaimedAtTheRealTime() {
+        DemoSessions.install(home());
+
+        Result r = mnemo("--home", home().toString(), "run", "--dry-run");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("TOO_OLD").doesNotContain("WOULD_CLAIM")
+                .contains("No thread would be claimed");
+    }
+
+    @Test
+    void runDryRun_json_carriesTheWholeRequest() throws IOException {
+        DemoSessions.install(home());
+
+        Result r = mnemo("--home", home().toString(), "run", "--dry-run", "--json", "--as-of", AS_OF);
+
+        var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.out());
+        assertThat(json.path("candidates")).hasSize(5);
+        String text = json.path("first_request").path("messages").get(0).path("text").asText();
+        assertThat(text).doesNotContain("characters not shown here").hasSizeGreaterThan(DryRunReport.HEAD_CHARS);
+    }
+
+    @Test
+    void run_withScriptedModel_extractsConsolidatesAndEveryReadCommandSeesTheResult() {
+        DemoSessions.install(home());
+        RuleScriptedModel model = new RuleScriptedModel();
+        String h = home().toString();
+
+        Result run = mnemo(model, "--home", h, "run", "--as-of", AS_OF);
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.out()).contains("phase 1: claimed 2 rollout(s)")
+                .contains("Phase 1: 2 claimed, 2 succeeded").contains("Phase 2: SUCCEEDED, 2 input(s)");
+        assertThat(mnemo("--home", h, "instructions").out()).contains(RuleScriptedModel.SUMMARY_LINE)
+                .contains("MEMORY_SUMMARY BEGINS");
+        assertThat(mnemo("--home", h, "ls").out()).contains("MEMORY.md", "memory_summary.md", "rollout_summaries/");
+        assertThat(mnemo("--home", h, "read", "MEMORY.md").out()).contains("tests: pnpm test");
+        assertThat(mnemo("--home", h, "search", "PNPM", "-i").out()).contains("MEMORY.md:2:");
+        Result status = mnemo("--home", h, "status", "--json");
+        assertThat(status.out()).contains("\"stage1_memories\" : 2").contains("\"last_consolidation\" : \"2025-09-26T05:00:00Z\"");
+        Result history = mnemo("--home", h, "history");
+        assertThat(history.out()).contains("2 input(s)");
+        assertThat(mnemo("--home", h, "threads").out().lines()).hasSize(5);
+    }
+
+    @Test
+    void note_goesThroughTheMemoryToolAndAppearsUnderAdHocNotes() throws IOException {
+        Result r = mnemo("--home", home().toString(), "note", "Always", "use", "pnpm, never npm");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        try (var files = Files.walk(home().resolve("memories/extensions/ad_hoc"))) {
+            Path note = files.filter(p -> p.getFileName().toString().endsWith("-always-use-pnpm-never-npm.md"))
+                    .findFirst().orElseThrow();
+            assertThat(Files.readString(note, StandardCharsets.UTF_8)).contains("Always use pnpm, never npm");
+        }
+        assertThat(mnemo("--home", home().toString(), "read", "../mnemo.sqlite").exitCode()).isEqualTo(1);
+    }
+
+    @Test
+    void threads_changeModesForgetAndRefuseUnknownIds() {
+        DemoSessions.install(home());
+        String h = home().toString();
+        String id = "019982b8-3422-79e0-8b3b-05abaf4f3c3e";
+        mnemo("--home", h, "threads", "--sync");
+
+        assertThat(mnemo("--home", h, "threads", "disable", id).out()).contains("is now disabled");
+        assertThat(mnemo("--home", h, "threads", "enable", id).out()).contains("is now enabled");
+        assertThat(mnemo("--home", h, "threads", "pollute", id).out()).contains("marked polluted");
+        assertThat(mnemo("--home", h, "status").out()).contains("enabled 4", "polluted 1");
+        assertThat(mnemo("--home", h, "threads", "forget", "01997e76-d124-7592-9cac-2ec05abbca08").exitCode()).isZero();
+        assertThat(mnemo("--home", h, "threads").out().lines()).hasSize(4);
+        Result unknown = mnemo("--home", h, "threads", "disable", "no-such-thread");
+        assertThat(unknown.exitCode()).isEqualTo(1);
+        assertThat(unknown.err()).contains("no thread with id no-such-thread");
+    }
+
+    @Test
+    void rollbackAndClear_restoreAndForgetTheMemoryFolder() {
+        DemoSessions.install(home());
+        String h = home().toString();
+        mnemo(new RuleScriptedModel(), "--home", h, "run", "--as-of", AS_OF);
+        String id = mnemo("--home", h, "history").out().lines().findFirst().orElseThrow().split("\\s+")[0];
+
+        assertThat(mnemo("--home", h, "rollback", id).out()).contains("restored to consolidation " + id);
+        Result refused = mnemo("--home", h, "clear");
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.err()).contains("--yes");
+        assertThat(mnemo("--home", h, "clear", "--yes").exitCode()).isZero();
+        assertThat(home().resolve("memories/MEMORY.md")).doesNotExist();
+        assertThat(mnemo("--home", h, "history").out()).contains("no consolidations yet");
+        assertThat(mnemo("--home", h, "instructions").err()).contains("No memory instructions");
+    }
+
+    @Test
+    void badFlag_printsUsageAndExitsTwo() {
+        Result r = mnemo("status", "--bogus");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("Unknown option: '--bogus'").contains("Usage: mnemo status");
+    }
+
+    @Test
+    void run_withoutModel_saysWhichVariablesToSetAndExitsTwo() {
+        Result r = mnemo("--home", home().toString(), "run");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("needs a model").contains("MNEMO_MODEL").contains("OPENAI_BASE_URL")
+                .contains("--dry-run");
+    }
+
+    @Test
+    void brokenDatabase_namesTheFileAndExitsOneWithoutStackTrace() throws IOException {
+        Files.createDirectories(home());
+        Files.writeString(home().resolve("mnemo.sqlite"), "this is not a database, just text ".repeat(200));
+
+        Result r = mnemo("--home", home().toString(), "status");
+
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).contains(home().resolve("mnemo.sqlite").toString()).doesNotContain("\tat ");
+        Result verbose = mnemo("-v", "--home", home().toString(), "status");
+        assertThat(verbose.err()).contains("\tat ");
+    }
+
+    @Test
+    void brokenConfig_namesTheFileAndKeyAndExitsOne() throws IOException {
+        Files.createDirectories(home());
+        Files.writeString(home().resolve("config.toml"), "[memories]\nmax_rollouts_per_startupp = 3\n");
+
+        Result r = mnemo("--home", home().toString(), "threads");
+
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).contains("config.toml").contains("max_rollouts_per_startupp");
+    }
+
+    @Test
+    void asOf_thatIsNotAnInstant_isAUsageError() {
+        Result r = mnemo("--home", home().toString(), "run", "--dry-run", "--as-of", "yesterday");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--as-of 'yesterday'");
+    }
+
+    @Test
+    void runDryRun_withCodexSessions_readsThemWithoutWritingThere() throws IOException {
+        Path codexHome = temp.resolve("codex");
+        DemoSessions.install(codexHome);
+        long before;
+        try (var files = Files.walk(codexHome)) {
+            before = files.count();
+        }
+
+        Result r = mnemo("--home", home().toString(), "run", "--dry-run", "--as-of", AS_OF, "--codex-sessions",
+                codexHome.resolve("sessions").toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Threads (5)").contains("2 would be claimed").contains("OVER_CLAIM_LIMIT");
+        try (var files = Files.walk(codexHome)) {
+            assertThat(files.count()).isEqualTo(before);
+        }
+    }
+
+    @Test
+    void runPhases_separatelyExtractThenConsolidate_andTogetherAreAUsageError() {
+        DemoSessions.install(home());
+        RuleScriptedModel model = new RuleScriptedModel();
+        String h = home().toString();
+
+        Result phase1 = mnemo(model, "--home", h, "run", "--phase1-only", "--as-of", AS_OF);
+        assertThat(phase1.out()).contains("Phase 1: 2 claimed, 2 succeeded").doesNotContain("Phase 2:");
+        assertThat(home().resolve("memories/MEMORY.md")).doesNotExist();
+        Result phase2 = mnemo(model, "--home", h, "run", "--phase2-only", "--as-of", AS_OF);
+        assertThat(phase2.out()).contains("Phase 2: SUCCEEDED, 2 input(s)").doesNotContain("Phase 1:");
+        assertThat(home().resolve("memories/MEMORY.md")).exists();
+        Result both = mnemo(model, "--home", h, "run", "--phase1-only", "--phase2-only");
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).contains("exclude each other");
+    }
+}

@@ -1,0 +1,90 @@
+package dev.mnemo.it;
+
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.RecordedSession;
+import dev.mnemo.SessionContext;
+import dev.mnemo.spi.ConsolidationAgent;
+import dev.mnemo.spi.MemoryEventListener;
+import dev.mnemo.store.sqlite.SqliteMemoryStore;
+import dev.mnemo.workspace.git.GitMemoryWorkspace;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A home folder with a real SQLite store, a real git workspace, a scripted model and a clock the
+ * test moves: what an agent application would build, minus the real model.
+ */
+final class Pipeline implements AutoCloseable {
+
+    static final Instant T0 = Instant.parse("2026-11-01T09:00:00Z");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    final Path home;
+    final MutableClock clock = new MutableClock(T0);
+    final ScriptedModel model = new ScriptedModel();
+    final SqliteMemoryStore store;
+    final GitMemoryWorkspace workspace;
+    final MemoryEngine engine;
+
+    Pipeline(Path home) {
+        this(home, MemoriesConfig.defaults(), null);
+    }
+
+    Pipeline(Path home, MemoriesConfig config, ConsolidationAgent agent) {
+        this(home, config, agent, null);
+    }
+
+    Pipeline(Path home, MemoriesConfig config, ConsolidationAgent agent, MemoryEventListener listener) {
+        this.home = home;
+        this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
+        this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), clock);
+        MemoryEngine.Builder builder = MemoryEngine.builder().home(home).config(config).model(model).clock(clock)
+                .store(store).workspace(workspace).closeTimeout(Duration.ofMillis(200));
+        if (agent != null) {
+            builder.consolidationAgent(agent);
+        }
+        if (listener != null) {
+            builder.listener(listener);
+        }
+        this.engine = builder.build();
+    }
+
+    Path memoryRoot() {
+        return home.resolve("memories");
+    }
+
+    /** Records a finished session now and returns its id (a UUIDv7 stamped with the clock). */
+    String recordSession(String... userMessages) {
+        String id = uuidV7(clock.instant());
+        try (RecordedSession session = engine.sessions().start(SessionContext.root(id))) {
+            for (String message : userMessages) {
+                session.userMessage(message);
+                session.assistantMessage("Done: " + message);
+            }
+        }
+        return id;
+    }
+
+    /** Moves past the six-hour idle window. */
+    void idle() {
+        clock.advance(Duration.ofHours(7));
+    }
+
+    static String uuidV7(Instant at) {
+        long ms = at.toEpochMilli();
+        long msb = (ms << 16) | 0x7000L | (RANDOM.nextInt() & 0x0FFFL);
+        long lsb = (RANDOM.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        return new UUID(msb, lsb).toString();
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+        workspace.close();
+        store.close();
+    }
+}
