@@ -42,11 +42,11 @@ public class StoreBenchmarks {
             + " AND memory_mode = 'enabled' AND id != ? AND updated_at_ms >= ? AND updated_at_ms <= ?"
             + " ORDER BY updated_at_ms DESC LIMIT ?";
 
-    /** Codex's Phase 2 selection, as the store runs it (Stage1OutputQueries.phase2Selection). */
+    /** Codex's Phase 2 selection, exactly as the store runs it (Stage1OutputQueries.phase2Selection, rank index). */
     static final String SELECT = "SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary,"
             + " so.rollout_slug, so.generated_at, so.usage_count, so.last_usage, so.selected_for_phase2,"
             + " so.selected_for_phase2_source_updated_at, t.rollout_path, t.cwd, t.git_branch"
-            + " FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id"
+            + " FROM stage1_outputs so CROSS JOIN threads t ON t.id = so.thread_id"
             + " WHERE t.memory_mode = 'enabled'"
             + " AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)"
             + " AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?) OR (so.last_usage IS NULL AND so.source_updated_at >= ?))"

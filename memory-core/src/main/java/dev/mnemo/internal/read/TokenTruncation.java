@@ -37,23 +37,25 @@ public final class TokenTruncation {
             return text;
         }
         long headBudget = budget / 2;
-        long tailStartTarget = totalBytes - (budget - headBudget);
+        // Walk in from each end only as far as its budget reaches; the middle is never visited.
         int headEnd = 0;
-        int tailStart = text.length();
-        boolean tailStarted = false;
-        long offset = 0;
-        for (int i = 0; i < text.length(); ) {
-            int codePoint = text.codePointAt(i);
-            int chars = Character.charCount(codePoint);
-            long end = offset + utf8Length(codePoint);
-            if (end <= headBudget) {
-                headEnd = i + chars;
-            } else if (offset >= tailStartTarget && !tailStarted) {
-                tailStart = i;
-                tailStarted = true;
+        for (long bytes = 0; headEnd < text.length(); ) {
+            int codePoint = text.codePointAt(headEnd);
+            bytes += utf8Length(codePoint);
+            if (bytes > headBudget) {
+                break;
             }
-            offset = end;
-            i += chars;
+            headEnd += Character.charCount(codePoint);
+        }
+        long tailBudget = budget - headBudget;
+        int tailStart = text.length();
+        for (long bytes = 0; tailStart > 0; ) {
+            int codePoint = text.codePointBefore(tailStart);
+            bytes += utf8Length(codePoint);
+            if (bytes > tailBudget) {
+                break;
+            }
+            tailStart -= Character.charCount(codePoint);
         }
         tailStart = Math.max(tailStart, headEnd);
         return text.substring(0, headEnd) + marker(ceilTokens(totalBytes - budget)) + text.substring(tailStart);
