@@ -99,7 +99,7 @@ public final class RolloutRenderer {
                 shortenedOnRead = true;
             } else {
                 text = redactor.redact(raw);
-                long size = Utf8Text.size(text);
+                long size = text.equals(raw) ? rawSize : Utf8Text.size(text);
                 renderedBytes += size + (rows.isEmpty() ? 0 : 2);
                 if (size > budgetBytes) {
                     text = Utf8Text.shorten(text, budgetBytes);

@@ -1,5 +1,7 @@
 package dev.mnemo.internal.read;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Codex's token estimate and middle truncation: a token is 4 UTF-8 bytes (rounded up); text over
  * budget keeps a head and a tail of half the byte budget each, cut on code-point boundaries, with
@@ -69,17 +71,13 @@ public final class TokenTruncation {
         return (bytes + BYTES_PER_TOKEN - 1) / BYTES_PER_TOKEN;
     }
 
-    /** UTF-8 length without encoding (text decoded from UTF-8 has no lone surrogates; one would count 2 bytes). */
+    /**
+     * UTF-8 length. Encoding is the fast way in Java: {@code getBytes} is an intrinsic that copies
+     * ASCII text as it is, several times quicker than a loop over {@code charAt} (text decoded from
+     * UTF-8 has no lone surrogates; one would count 1 byte, its {@code ?} replacement).
+     */
     static long utf8Length(String text) {
-        // Per char, no code-point decoding: a surrogate pair is 2 + 2 = 4 bytes, as its code point is.
-        long bytes = text.length();
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c >= 0x80) {
-                bytes += c < 0x800 || Character.isSurrogate(c) ? 1 : 2;
-            }
-        }
-        return bytes;
+        return text.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static int utf8Length(int codePoint) {

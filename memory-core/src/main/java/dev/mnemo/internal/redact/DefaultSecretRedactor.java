@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -156,6 +157,12 @@ public final class DefaultSecretRedactor implements SecretRedactor {
         if (!rule.mayMatch(text, lower)) {
             return text;
         }
+        if (!rule.lowerCaseHints().isEmpty()) {
+            String folded = lower.of(text);
+            if (folded.length() == text.length()) {
+                return applyAtHints(rule, text, folded);
+            }
+        }
         Matcher matcher = rule.pattern().matcher(text);
         if (!matcher.find()) {
             return text;
@@ -166,5 +173,56 @@ public final class DefaultSecretRedactor implements SecretRedactor {
         } while (matcher.find());
         matcher.appendTail(out);
         return out.toString();
+    }
+
+    /**
+     * {@link #apply} for a keyword rule, whose matches can only start where one of its hints
+     * starts: the pattern is tried there alone ({@code lookingAt}, transparent bounds so
+     * {@code \b} still sees the text before), not at every position of the text. Same result as
+     * {@code find()} from left to right.
+     */
+    private static String applyAtHints(Rule rule, String text, String folded) {
+        TreeSet<Integer> starts = new TreeSet<>();
+        for (String hint : rule.lowerCaseHints()) {
+            for (int at = folded.indexOf(hint); at >= 0; at = folded.indexOf(hint, at + 1)) {
+                starts.add(at);
+            }
+        }
+        Matcher matcher = rule.pattern().matcher(text);
+        StringBuilder out = null;
+        int copied = 0;
+        for (int start : starts) {
+            if (start < copied) {
+                continue;
+            }
+            matcher.region(start, text.length()).useTransparentBounds(true).useAnchoringBounds(false);
+            if (!matcher.lookingAt()) {
+                continue;
+            }
+            out = out == null ? new StringBuilder(text.length()) : out;
+            out.append(text, copied, matcher.start());
+            expand(rule.replacement(), matcher, out);
+            copied = Math.max(matcher.end(), matcher.start() + 1);
+            if (matcher.end() == matcher.start()) {
+                out.append(text, matcher.start(), copied);
+            }
+        }
+        if (out == null) {
+            return text;
+        }
+        return out.append(text, Math.min(copied, text.length()), text.length()).toString();
+    }
+
+    /** Appends {@code replacement} with its {@code $n} group references filled in. */
+    private static void expand(String replacement, Matcher matcher, StringBuilder out) {
+        for (int i = 0; i < replacement.length(); i++) {
+            char c = replacement.charAt(i);
+            if (c == '$' && i + 1 < replacement.length() && Character.isDigit(replacement.charAt(i + 1))) {
+                String group = matcher.group(replacement.charAt(++i) - '0');
+                out.append(group == null ? "" : group);
+            } else {
+                out.append(c);
+            }
+        }
     }
 }
