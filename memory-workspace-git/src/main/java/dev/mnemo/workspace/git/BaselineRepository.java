@@ -9,6 +9,7 @@ import java.text.ParseException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -113,12 +114,12 @@ final class BaselineRepository implements AutoCloseable {
     SortedMap<String, FileState> files(ObjectId commit) throws IOException {
         // A commit never changes: the last one listed is kept (diffs list the same baseline each time).
         if (commit.equals(listedCommit)) {
-            return new TreeMap<>(listedFiles);
+            return listedFiles;
         }
-        SortedMap<String, FileState> files = listFiles(commit);
+        SortedMap<String, FileState> files = Collections.unmodifiableSortedMap(listFiles(commit));
         listedCommit = commit.copy();
         listedFiles = files;
-        return new TreeMap<>(files);
+        return files;
     }
 
     private ObjectId listedCommit;

@@ -16,11 +16,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
-import java.util.TreeSet;
 import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
 import org.slf4j.Logger;
@@ -105,13 +106,24 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
             ObjectId head = repository.head().orElseThrow();
             SortedMap<String, FileState> before = repository.files(head);
             SortedMap<String, FileState> after = working.scan();
-            TreeSet<String> paths = new TreeSet<>(before.keySet());
-            paths.addAll(after.keySet());
             List<Change> changes = new ArrayList<>();
             PatchWriter patch = new PatchWriter();
-            for (String path : paths) {
-                FileState old = before.get(path);
-                FileState now = after.get(path);
+            // Both maps are sorted by path: walk them side by side (a merge), no union set or lookups.
+            Iterator<Map.Entry<String, FileState>> olds = before.entrySet().iterator();
+            Iterator<Map.Entry<String, FileState>> nows = after.entrySet().iterator();
+            Map.Entry<String, FileState> o = olds.hasNext() ? olds.next() : null;
+            Map.Entry<String, FileState> n = nows.hasNext() ? nows.next() : null;
+            while (o != null || n != null) {
+                int order = o == null ? 1 : n == null ? -1 : o.getKey().compareTo(n.getKey());
+                String path = order <= 0 ? o.getKey() : n.getKey();
+                FileState old = order <= 0 ? o.getValue() : null;
+                FileState now = order >= 0 ? n.getValue() : null;
+                if (order <= 0) {
+                    o = olds.hasNext() ? olds.next() : null;
+                }
+                if (order >= 0) {
+                    n = nows.hasNext() ? nows.next() : null;
+                }
                 Status status = old == null ? Status.A : now == null ? Status.D : old.equals(now) ? null : Status.M;
                 if (status == null) {
                     continue;

@@ -1,5 +1,6 @@
 package dev.mnemo.workspace.git;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -11,6 +12,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -249,6 +251,9 @@ final class WorkingFiles {
     }
 
     private String relative(Path file) {
+        if (File.separatorChar == '/' && file.startsWith(root)) {
+            return file.toString().substring(root.toString().length() + 1); // already /-separated
+        }
         StringBuilder path = new StringBuilder();
         for (Path part : root.relativize(file)) {
             if (path.length() > 0) {
@@ -266,6 +271,11 @@ final class WorkingFiles {
     private static FileMode modeOf(Path file, BasicFileAttributes attrs) throws IOException {
         if (attrs.isSymbolicLink()) {
             return FileMode.SYMLINK;
+        }
+        // On POSIX systems the walk's attributes already hold the permissions: no second stat call.
+        if (attrs instanceof PosixFileAttributes posix) {
+            return posix.permissions().contains(PosixFilePermission.OWNER_EXECUTE) ? FileMode.EXECUTABLE_FILE
+                    : FileMode.REGULAR_FILE;
         }
         return isExecutable(file) ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE;
     }
