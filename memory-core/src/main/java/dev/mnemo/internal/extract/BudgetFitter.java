@@ -41,7 +41,7 @@ final class BudgetFitter {
         this.budget = budget;
         this.markerBytes = Utf8Text.size(omittedMarker(rows.size()));
         for (int i = 0; i < rows.size(); i++) {
-            sizes[i] = Utf8Text.size(rows.get(i).text());
+            sizes[i] = rows.get(i).bytes();
         }
     }
 
@@ -96,7 +96,7 @@ final class BudgetFitter {
             if (sizes[i] > low) {
                 Row row = rows.get(i);
                 rows.set(i, new Row(row.tier(), Utf8Text.shorten(row.text(), low)));
-                sizes[i] = Utf8Text.size(rows.get(i).text());
+                sizes[i] = rows.get(i).bytes();
             }
         }
         return total();
@@ -178,7 +178,11 @@ final class BudgetFitter {
     }
 
     private String join() {
-        StringBuilder out = new StringBuilder();
+        int chars = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            chars += dropped[i] ? 0 : rows.get(i).text().length() + SEPARATOR.length();
+        }
+        StringBuilder out = new StringBuilder(chars + 64);
         int i = 0;
         while (i < rows.size()) {
             if (out.length() > 0) {

@@ -90,7 +90,7 @@ public final class RolloutRenderer {
                 return;
             }
             String raw = row.get().text();
-            long rawSize = Utf8Text.size(raw);
+            long rawSize = row.get().bytes();
             String text;
             if (rawSize > budgetBytes + 2 * REDACTION_MARGIN) {
                 // It could never be sent whole: redact only what can survive the cut.
@@ -106,7 +106,7 @@ public final class RolloutRenderer {
                     shortenedOnRead = true;
                 }
             }
-            rows.add(new Row(row.get().tier(), text));
+            rows.add(text == raw ? row.get() : new Row(row.get().tier(), text));
         }
 
         /**

@@ -5,8 +5,15 @@ package dev.mnemo.internal.extract;
  *
  * @param tier how much the row matters when the budget is tight
  * @param text the label line and the body, already redacted
+ * @param bytes the UTF-8 size of {@code text}, computed once
  */
-record Row(Tier tier, String text) {
+record Row(Tier tier, String text, long bytes) {
+
+    /** A row whose UTF-8 size is computed here. */
+    Row(Tier tier, String text) {
+        this(tier, text, Utf8Text.size(text));
+    }
+
 
     /** Tiers in the order they are kept (v-latest's Human, Final, OtherAgent, Commentary, Context, Tool). */
     enum Tier {

@@ -31,15 +31,23 @@ public final class DefaultSecretRedactor implements SecretRedactor {
      * empty, text that contains none of its {@code |}-separated parts cannot match and is not scanned.
      */
     private record Rule(String name, List<String> hints, List<String> lowerCaseHints, Pattern pattern,
-            String replacement) {
+            String replacement, boolean startsAtHint) {
         static Rule of(String name, String hint, String regex, String replacement) {
             return new Rule(name, hint.isEmpty() ? List.of() : List.of(hint.split("\\|")), List.of(),
-                    Pattern.compile(regex), replacement);
+                    Pattern.compile(regex), replacement, false);
+        }
+
+        /**
+         * A rule whose every match begins where one of its {@code |}-separated hints begins, so the
+         * pattern is tried only there (see {@link #applyAtHints}).
+         */
+        static Rule startingAt(String name, String hint, String regex, String replacement) {
+            return new Rule(name, List.of(hint.split("\\|")), List.of(), Pattern.compile(regex), replacement, true);
         }
 
         /** A case-insensitive rule that cannot match text lacking every one of {@code lowerCaseHints}. */
         static Rule anyOf(String name, List<String> lowerCaseHints, String regex, String replacement) {
-            return new Rule(name, List.of(), lowerCaseHints, Pattern.compile(regex), replacement);
+            return new Rule(name, List.of(), lowerCaseHints, Pattern.compile(regex), replacement, true);
         }
 
         boolean mayMatch(String text, Lower lower) {
@@ -92,14 +100,14 @@ public final class DefaultSecretRedactor implements SecretRedactor {
                     "\\b([A-Za-z][A-Za-z0-9+.\\-]{0,30}://)([^\\s:/@\"'<>\\[\\]]{1,256}):([^\\s/\"'<>]{1,256})@"
                             + "(?=[A-Za-z0-9\\[])",
                     "$1$2:" + REDACTED + "@"),
-            Rule.of("jwt", "eyJ", "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}", REDACTED),
-            Rule.of("anthropic", "sk-ant-", "\\bsk-ant-[A-Za-z0-9_\\-]{16,}", REDACTED),
-            Rule.of("github", "ghp_|gho_|ghu_|ghs_|ghr_|github_pat_", "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\\b", REDACTED),
-            Rule.of("slack", "xox", "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED),
-            Rule.of("google", "AIza", "\\bAIza[0-9A-Za-z_\\-]{35}", REDACTED),
+            Rule.startingAt("jwt", "eyJ", "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}", REDACTED),
+            Rule.startingAt("anthropic", "sk-ant-", "\\bsk-ant-[A-Za-z0-9_\\-]{16,}", REDACTED),
+            Rule.startingAt("github", "ghp_|gho_|ghu_|ghs_|ghr_|github_pat_", "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\\b", REDACTED),
+            Rule.startingAt("slack", "xox", "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED),
+            Rule.startingAt("google", "AIza", "\\bAIza[0-9A-Za-z_\\-]{35}", REDACTED),
             Rule.of("stripe", "_live_", "\\b(?:sk|rk)_live_[0-9A-Za-z]{16,}", REDACTED),
             // OpenAI's scoped keys carry dashes and underscores that Codex's sk- pattern stops at.
-            Rule.of("openai-scoped", "sk-", "\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\\-]{20,}", REDACTED),
+            Rule.startingAt("openai-scoped", "sk-", "\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\\-]{20,}", REDACTED),
             // A secret-named key inside a longer name (aws_secret_access_key, DB_PASSWORD, _authToken) or
             // a quoted JSON field name, whose value looks random (letters and digits, no code punctuation).
             // The match starts at the keyword: whatever precedes it in the name stays as it is.
@@ -109,8 +117,8 @@ public final class DefaultSecretRedactor implements SecretRedactor {
                             + "[A-Za-z0-9_\\-+/=.]{8,}(?![^\\s\"',;})\\]])",
                     "$1$2$3" + REDACTED),
             // Codex's four, in Codex's order (codex_secrets::redact_secrets).
-            Rule.of("openai", "sk-", "sk-[A-Za-z0-9]{20,}", REDACTED),
-            Rule.of("aws-access-key", "AKIA", "\\bAKIA[0-9A-Z]{16}\\b", REDACTED),
+            Rule.startingAt("openai", "sk-", "sk-[A-Za-z0-9]{20,}", REDACTED),
+            Rule.startingAt("aws-access-key", "AKIA", "\\bAKIA[0-9A-Z]{16}\\b", REDACTED),
             Rule.anyOf("bearer", List.of("bearer"), "(?i)\\bBearer\\s+[A-Za-z0-9._\\-]{16,}\\b", "Bearer " + REDACTED),
             Rule.anyOf("assignment", SECRET_WORDS,
                     "(?i)\\b(api[_-]?key|token|secret|password)\\b(\\s*[:=]\\s*)([\"']?)[^\\s\"']{8,}",
@@ -133,6 +141,18 @@ public final class DefaultSecretRedactor implements SecretRedactor {
                     text.length(), e.toString());
             return REDACTED;
         }
+    }
+
+    /**
+     * The same redaction done the slow, obvious way: every rule's pattern with
+     * {@link Matcher#replaceAll}, no hints, in order. For tests: {@link #redact} must equal it.
+     */
+    static String redactByFullScan(String text) {
+        String result = text;
+        for (Rule rule : RULES) {
+            result = rule.pattern().matcher(result).replaceAll(rule.replacement());
+        }
+        return result;
     }
 
     /** How many times each rule matches {@code text}, rules applied in order (for tests and tuning). */
@@ -159,9 +179,11 @@ public final class DefaultSecretRedactor implements SecretRedactor {
         }
         if (!rule.lowerCaseHints().isEmpty()) {
             String folded = lower.of(text);
-            if (folded.length() == text.length()) {
-                return applyAtHints(rule, text, folded);
+            if (folded.length() == text.length()) { // else (rare non-ASCII case folds) the full scan below
+                return applyAtHints(rule, text, folded, rule.lowerCaseHints());
             }
+        } else if (rule.startsAtHint()) {
+            return applyAtHints(rule, text, text, rule.hints());
         }
         Matcher matcher = rule.pattern().matcher(text);
         if (!matcher.find()) {
@@ -176,15 +198,16 @@ public final class DefaultSecretRedactor implements SecretRedactor {
     }
 
     /**
-     * {@link #apply} for a keyword rule, whose matches can only start where one of its hints
-     * starts: the pattern is tried there alone ({@code lookingAt}, transparent bounds so
+     * {@link #apply} for a rule whose matches can only start where one of its hints starts in
+     * {@code searched} (the text itself, or its lower-case form of the same length for a
+     * case-insensitive rule): the pattern is tried there alone ({@code lookingAt}, transparent bounds so
      * {@code \b} still sees the text before), not at every position of the text. Same result as
      * {@code find()} from left to right.
      */
-    private static String applyAtHints(Rule rule, String text, String folded) {
+    private static String applyAtHints(Rule rule, String text, String searched, List<String> hints) {
         TreeSet<Integer> starts = new TreeSet<>();
-        for (String hint : rule.lowerCaseHints()) {
-            for (int at = folded.indexOf(hint); at >= 0; at = folded.indexOf(hint, at + 1)) {
+        for (String hint : hints) {
+            for (int at = searched.indexOf(hint); at >= 0; at = searched.indexOf(hint, at + 1)) {
                 starts.add(at);
             }
         }

@@ -10,20 +10,25 @@ import java.util.Optional;
  * line's payload is held as a tree, never the whole file.
  *
  * @param lineNumber 1-based line number in the file
- * @param timestamp the line's timestamp, when present and parseable
+ * @param timestampText the line's raw {@code timestamp} string, or null when absent (parsed only on
+ *     demand by {@link #timestamp()}: most readers never need it)
  * @param kind the line type
  * @param type the raw {@code type} string (useful when {@code kind} is {@link Kind#UNKNOWN})
  * @param payload the line's payload object; an empty object when the reader was asked not to
  *     build this kind's payload (see {@link RolloutReader#read(java.nio.file.Path,
  *     java.util.function.Predicate, java.util.function.Consumer)})
  */
-public record RolloutLine(long lineNumber, Optional<Instant> timestamp, Kind kind, String type, JsonNode payload) {
+public record RolloutLine(long lineNumber, String timestampText, Kind kind, String type, JsonNode payload) {
 
     public RolloutLine {
-        Objects.requireNonNull(timestamp, "timestamp");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(payload, "payload");
+    }
+
+    /** The line's timestamp, when present and parseable. */
+    public Optional<Instant> timestamp() {
+        return timestampText == null ? Optional.empty() : RolloutReader.timestamp(timestampText);
     }
 
     /** The line types Codex writes (read sheet §5.2). */

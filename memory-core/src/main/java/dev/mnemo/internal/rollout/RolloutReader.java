@@ -113,7 +113,7 @@ public final class RolloutReader {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return Optional.empty();
             }
-            Optional<Instant> timestamp = Optional.empty();
+            String timestamp = null;
             String type = null;
             JsonNode payload = null;
             JsonToken token;
@@ -121,7 +121,7 @@ public final class RolloutReader {
                 String field = parser.currentName();
                 JsonToken value = parser.nextToken();
                 if (field.equals("timestamp") && value == JsonToken.VALUE_STRING) {
-                    timestamp = timestamp(parser.getText());
+                    timestamp = parser.getText();
                 } else if (field.equals("type") && value == JsonToken.VALUE_STRING) {
                     type = parser.getText();
                 } else if (field.equals("payload") && value == JsonToken.START_OBJECT) {
