@@ -1,20 +1,22 @@
 package dev.mnemo.internal.rollout;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.io.BufferedReader;
+import java.io.CharConversionException;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -73,23 +75,48 @@ public final class RolloutReader {
         }
         long lineNumber = 0;
         long malformed = 0;
-        try (BufferedReader reader = new BufferedReader(
-                new InputStreamReader(Files.newInputStream(rollout), StandardCharsets.UTF_8), 64 * 1024)) {
-            String text;
-            while ((text = reader.readLine()) != null) {
-                lineNumber++;
-                if (text.isBlank()) {
+        try (InputStream in = Files.newInputStream(rollout)) {
+            // Lines are split on bytes and parsed from bytes: no UTF-8 decoding into a String first.
+            byte[] buffer = new byte[64 * 1024];
+            int start = 0;
+            int end = 0;
+            boolean eof = false;
+            while (!eof || start < end) {
+                int newline = indexOf(buffer, (byte) '\n', start, end);
+                if (newline < 0 && !eof) {
+                    if (start > 0) { // keep the partial line, make room after it
+                        System.arraycopy(buffer, start, buffer, 0, end - start);
+                        end -= start;
+                        start = 0;
+                    } else if (end == buffer.length) {
+                        buffer = Arrays.copyOf(buffer, buffer.length * 2);
+                    }
+                    int read = in.read(buffer, end, buffer.length - end);
+                    if (read < 0) {
+                        eof = true;
+                    } else {
+                        end += read;
+                    }
                     continue;
                 }
-                Optional<RolloutLine> line = parseLine(lineNumber, text, wantPayload);
-                if (line.isPresent()) {
-                    sink.accept(line.get());
-                } else {
-                    malformed++;
-                    if (malformed <= 3) {
-                        LOG.warn("Skipping malformed line {} of rollout {}", lineNumber, rollout);
+                int lineEnd = newline < 0 ? end : newline;
+                int length = lineEnd - start;
+                if (length > 0 && buffer[lineEnd - 1] == '\r') {
+                    length--;
+                }
+                lineNumber++;
+                if (!isBlank(buffer, start, length)) {
+                    Optional<RolloutLine> line = parseLine(lineNumber, buffer, start, length, wantPayload);
+                    if (line.isPresent()) {
+                        sink.accept(line.get());
+                    } else {
+                        malformed++;
+                        if (malformed <= 3) {
+                            LOG.warn("Skipping malformed line {} of rollout {}", lineNumber, rollout);
+                        }
                     }
                 }
+                start = newline < 0 ? end : newline + 1;
             }
         }
         if (malformed > 3) {
@@ -110,38 +137,77 @@ public final class RolloutReader {
      */
     static Optional<RolloutLine> parseLine(long lineNumber, String text, Predicate<RolloutLine.Kind> wantPayload) {
         try (JsonParser parser = MAPPER.createParser(text)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                return Optional.empty();
-            }
-            String timestamp = null;
-            String type = null;
-            JsonNode payload = null;
-            JsonToken token;
-            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                JsonToken value = parser.nextToken();
-                if (field.equals("timestamp") && value == JsonToken.VALUE_STRING) {
-                    timestamp = parser.getText();
-                } else if (field.equals("type") && value == JsonToken.VALUE_STRING) {
-                    type = parser.getText();
-                } else if (field.equals("payload") && value == JsonToken.START_OBJECT) {
-                    if (type != null && !wantPayload.test(RolloutLine.Kind.of(type))) {
-                        parser.skipChildren();
-                        payload = MAPPER.createObjectNode();
-                    } else {
-                        payload = parser.readValueAsTree();
-                    }
-                } else {
-                    parser.skipChildren();
-                }
-            }
-            if (token != JsonToken.END_OBJECT || parser.nextToken() != null || type == null || payload == null) {
-                return Optional.empty();
-            }
-            return Optional.of(new RolloutLine(lineNumber, timestamp, RolloutLine.Kind.of(type), type, payload));
+            return parse(lineNumber, parser, wantPayload);
         } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * {@link #parseLine(long, String, Predicate)} on a line's UTF-8 bytes. A line that is not valid
+     * UTF-8 is decoded with replacement characters and parsed again, as a text reader would.
+     */
+    static Optional<RolloutLine> parseLine(long lineNumber, byte[] bytes, int offset, int length,
+            Predicate<RolloutLine.Kind> wantPayload) {
+        try (JsonParser parser = MAPPER.createParser(bytes, offset, length)) {
+            return parse(lineNumber, parser, wantPayload);
+        } catch (CharConversionException | JsonParseException e) {
+            return parseLine(lineNumber, new String(bytes, offset, length, StandardCharsets.UTF_8), wantPayload);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<RolloutLine> parse(long lineNumber, JsonParser parser,
+            Predicate<RolloutLine.Kind> wantPayload) throws IOException {
+        if (parser.nextToken() != JsonToken.START_OBJECT) {
+            return Optional.empty();
+        }
+        String timestamp = null;
+        String type = null;
+        JsonNode payload = null;
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            String field = parser.currentName();
+            JsonToken value = parser.nextToken();
+            if (field.equals("timestamp") && value == JsonToken.VALUE_STRING) {
+                timestamp = parser.getText();
+            } else if (field.equals("type") && value == JsonToken.VALUE_STRING) {
+                type = parser.getText();
+            } else if (field.equals("payload") && value == JsonToken.START_OBJECT) {
+                if (type != null && !wantPayload.test(RolloutLine.Kind.of(type))) {
+                    parser.skipChildren();
+                    payload = MAPPER.createObjectNode();
+                } else {
+                    payload = parser.readValueAsTree();
+                }
+            } else {
+                parser.skipChildren();
+            }
+        }
+        if (token != JsonToken.END_OBJECT || parser.nextToken() != null || type == null || payload == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new RolloutLine(lineNumber, timestamp, RolloutLine.Kind.of(type), type, payload));
+    }
+
+    private static int indexOf(byte[] bytes, byte b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isBlank(byte[] bytes, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            byte b = bytes[i];
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n' && b != 0x0B && b != 0x0C) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static Optional<Instant> timestamp(String text) {

@@ -101,6 +101,32 @@ class RolloutReaderTest {
     }
 
     @Test
+    void read_splitsCrlfAndUnterminatedLastLinesAndLinesAcrossBufferBoundaries() throws IOException {
+        Path file = dir.resolve("crlf.jsonl");
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 3_000; i++) { // ~300 KB: several 64 KiB buffer refills inside lines
+            text.append("{\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"type\":\"event_msg\",\"payload\":{\"n\":")
+                    .append(i).append(",\"pad\":\"").append("é".repeat(i % 40)).append("\"}}")
+                    .append(i % 2 == 0 ? "\r\n" : "\n");
+            if (i % 500 == 0) {
+                text.append("   \r\n");
+            }
+        }
+        text.append("{\"type\":\"event_msg\",\"payload\":{\"n\":3000}}"); // no final newline
+        Files.writeString(file, text);
+        List<RolloutLine> lines = new ArrayList<>();
+
+        RolloutReader.ReadStats stats = RolloutReader.read(file, lines::add);
+
+        assertThat(stats.malformedLines()).isZero();
+        assertThat(lines).hasSize(3_001);
+        for (int i = 0; i <= 3_000; i++) {
+            assertThat(lines.get(i).payload().get("n").asInt()).isEqualTo(i);
+        }
+        assertThat(lines.get(39).payload().get("pad").asText()).isEqualTo("é".repeat(39));
+    }
+
+    @Test
     void read_handlesALineLongerThanJacksonsDefaultStringLimit() throws IOException {
         Path file = dir.resolve("big.jsonl");
         String big = "x".repeat(21_000_000);
