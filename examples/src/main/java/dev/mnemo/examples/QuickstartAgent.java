@@ -97,6 +97,7 @@ public final class QuickstartAgent implements AutoCloseable {
                       OPENAI_API_KEY    your key (needed for https://api.openai.com)
                       OPENAI_BASE_URL   another OpenAI-compatible server, e.g. http://localhost:11434/v1
                       MNEMO_MODEL_API   chat (default) or responses
+                      MNEMO_CONTEXT_WINDOW  the model's context window in tokens (set it for local models)
                     Memory lives in $MNEMO_HOME, else ~/.mnemo. For an offline run see OfflineWalkthrough.""");
             return;
         }

@@ -43,7 +43,8 @@ public final class MnemoCli {
               MNEMO_MODEL       the model name (required), e.g. gpt-4.1-mini, or llama3.1 on Ollama
               OPENAI_API_KEY    the API key (required for https://api.openai.com)
               OPENAI_BASE_URL   the API root, e.g. http://localhost:11434/v1 for Ollama (default OpenAI)
-              MNEMO_MODEL_API   chat (Chat Completions, default) or responses""";
+              MNEMO_MODEL_API   chat (Chat Completions, default) or responses
+              MNEMO_CONTEXT_WINDOW  the model's context window in tokens (set it for local models)""";
 
     /** The thread id the CLI runs the pipeline as; never a real thread, so nothing is excluded. */
     static final String CLI_THREAD_ID = "mnemo-cli";
