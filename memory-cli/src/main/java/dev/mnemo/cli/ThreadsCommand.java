@@ -6,15 +6,14 @@ import dev.mnemo.ThreadInfo;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code mnemo threads}: list the registered threads; enable, disable, pollute or forget one. */
-@Command(name = "threads", description = "List the registered threads (sessions).",
-        subcommands = {ThreadsCommand.Enable.class, ThreadsCommand.Disable.class, ThreadsCommand.Pollute.class,
-                ThreadsCommand.Forget.class})
+@Command(name = "threads", description = "List the registered threads (sessions).")
 final class ThreadsCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -59,94 +58,49 @@ final class ThreadsCommand implements Callable<Integer> {
         return line.length() <= 60 ? line : line.substring(0, 59) + "…";
     }
 
-    /** Sets a mode, failing with the id when no such thread exists. */
-    static void setMode(MnemoCli root, String id, MemoryMode mode) {
+    @Command(name = "enable", description = "Let the thread become memory again (not for polluted threads).")
+    int enable(@Parameters(paramLabel = "ID") String id) {
+        return change(id, engine -> {
+            engine.threads().setMemoryMode(id, MemoryMode.ENABLED);
+            return "is now enabled";
+        });
+    }
+
+    @Command(name = "disable", description = "Never extract the thread (its existing memory stays).")
+    int disable(@Parameters(paramLabel = "ID") String id) {
+        return change(id, engine -> {
+            engine.threads().setMemoryMode(id, MemoryMode.DISABLED);
+            return "is now disabled";
+        });
+    }
+
+    @Command(name = "pollute", description = "Mark the thread polluted: forget its memory, never extract it again.")
+    int pollute(@Parameters(paramLabel = "ID") String id) {
+        return change(id, engine -> (engine.threads().markPolluted(id) ? "marked polluted; its memory is forgotten"
+                : "was already polluted") + "; the next consolidation removes it from the memory folder");
+    }
+
+    @Command(name = "forget", description = "Remove the thread and its memory; re-consolidates when it was in use.")
+    int forget(@Parameters(paramLabel = "ID") String id) {
+        return change(id, engine -> {
+            engine.threads().delete(id);
+            return "forgotten; run `mnemo run` to consolidate without it";
+        });
+    }
+
+    /** Applies one change to an existing thread and says what happened. */
+    private int change(String id, Function<MemoryEngine, String> action) {
         try (MemoryEngine engine = root.openEngine()) {
             requireThread(engine, id);
-            engine.threads().setMemoryMode(id, mode);
-            root.out().println("thread " + id + " is now " + mode.dbValue());
+            root.out().println("thread " + id + " " + action.apply(engine));
             root.out().flush();
         }
+        return 0;
     }
 
     static void requireThread(MemoryEngine engine, String id) {
         if (engine.threads().get(id).isEmpty()) {
             throw new IllegalArgumentException("no thread with id " + id + " (see `mnemo threads`)");
-        }
-    }
-
-    /** {@code threads enable ID}. */
-    @Command(name = "enable", description = "Let the thread become memory again (not for polluted threads).")
-    static final class Enable implements Callable<Integer> {
-        @ParentCommand
-        ThreadsCommand parent;
-
-        @Parameters(paramLabel = "ID")
-        String id;
-
-        @Override
-        public Integer call() {
-            setMode(parent.root, id, MemoryMode.ENABLED);
-            return 0;
-        }
-    }
-
-    /** {@code threads disable ID}. */
-    @Command(name = "disable", description = "Never extract the thread (its existing memory stays).")
-    static final class Disable implements Callable<Integer> {
-        @ParentCommand
-        ThreadsCommand parent;
-
-        @Parameters(paramLabel = "ID")
-        String id;
-
-        @Override
-        public Integer call() {
-            setMode(parent.root, id, MemoryMode.DISABLED);
-            return 0;
-        }
-    }
-
-    /** {@code threads pollute ID}. */
-    @Command(name = "pollute", description = "Mark the thread polluted: forget its memory, never extract it again.")
-    static final class Pollute implements Callable<Integer> {
-        @ParentCommand
-        ThreadsCommand parent;
-
-        @Parameters(paramLabel = "ID")
-        String id;
-
-        @Override
-        public Integer call() {
-            try (MemoryEngine engine = parent.root.openEngine()) {
-                requireThread(engine, id);
-                boolean changed = engine.threads().markPolluted(id);
-                parent.root.out().println("thread " + id + (changed ? " marked polluted; its memory is forgotten"
-                        : " was already polluted") + "; the next consolidation removes it from the memory folder");
-                parent.root.out().flush();
-            }
-            return 0;
-        }
-    }
-
-    /** {@code threads forget ID}. */
-    @Command(name = "forget", description = "Remove the thread and its memory; re-consolidates when it was in use.")
-    static final class Forget implements Callable<Integer> {
-        @ParentCommand
-        ThreadsCommand parent;
-
-        @Parameters(paramLabel = "ID")
-        String id;
-
-        @Override
-        public Integer call() {
-            try (MemoryEngine engine = parent.root.openEngine()) {
-                requireThread(engine, id);
-                engine.threads().delete(id);
-                parent.root.out().println("thread " + id + " forgotten; run `mnemo run` to consolidate without it");
-                parent.root.out().flush();
-            }
-            return 0;
         }
     }
 }
