@@ -17,13 +17,18 @@ import java.util.concurrent.ExecutorService;
  * Long-term memory for one agent application. Build it once, share it, close it on shutdown.
  *
  * <pre>{@code
- * try (MemoryEngine memory = MemoryEngine.builder().model(model).build()) {
- *     memory.startStartupTask(SessionContext.root(threadId));     // returns at once
- *     String developerInstructions = memory.buildDeveloperInstructions();
+ * try (MemoryEngine memory = MemoryEngine.builder().model(model).build();
+ *      MemorySession session = memory.openSession(SessionContext.root(conversationId))) {
+ *     session.userMessage(userText);
+ *     String instructions = session.developerInstructions();   // plus session.toolSpecs() for the model
  *     ...
- *     AssistantMessage shown = memory.processAssistantMessage(threadId, modelAnswer);
+ *     AssistantMessage shown = session.assistantMessage(modelAnswer);
  * }
  * }</pre>
+ *
+ * <p>{@link #openSession} is the one handle an agent needs per conversation; the separate calls
+ * below ({@link #startStartupTask}, {@link #sessions()}, {@link #buildDeveloperInstructions()},
+ * {@link #processAssistantMessage}) remain for agents that wire the steps themselves.
  *
  * <p>All methods are thread-safe.
  */
@@ -33,6 +38,24 @@ public interface MemoryEngine extends AutoCloseable {
     static Builder builder() {
         return new EngineBuilder();
     }
+
+    /**
+     * Opens the handle for one conversation: starts recording it and submits the startup task.
+     * A conversation whose rollout this home already recorded is continued in the same rollout.
+     *
+     * @throws IllegalStateException when a session for this thread id is already open in this
+     *     engine (use {@link #conversation(String)} to share it) or the engine is closed
+     */
+    MemorySession openSession(SessionContext session);
+
+    /**
+     * The open session of a conversation, opened with {@link SessionContext#root(String)} on first
+     * use and shared by every caller afterwards: what framework adapters use, where requests
+     * name a conversation but nothing opens or closes it. Closed by {@link #close()} at the latest.
+     *
+     * @param conversationId any non-blank id
+     */
+    MemorySession conversation(String conversationId);
 
     /**
      * Submits the background pipeline for a session that is starting: sync threads, prune, Phase 1
@@ -46,7 +69,11 @@ public interface MemoryEngine extends AutoCloseable {
      */
     String buildDeveloperInstructions();
 
-    /** Strips citation markup from an answer and counts the cited memories as used. */
+    /**
+     * Strips citation markup from an answer and counts the cited memories as used. The thread id
+     * names the conversation that cited them for {@link MemoryEventListener#memoriesCited}; usage
+     * itself is counted per memory, as in Codex.
+     */
     AssistantMessage processAssistantMessage(String threadId, String text);
 
     ThreadRegistry threads();
@@ -60,7 +87,8 @@ public interface MemoryEngine extends AutoCloseable {
     MemoriesConfig config();
 
     /**
-     * Waits a bounded time for running work, then cancels it and releases the jobs it owns for
+     * Closes the open sessions (recording what their unfinished answers showed), then waits a
+     * bounded time for running work, then cancels it and releases the jobs it owns for
      * another worker; closes the store and workspace the engine opened itself.
      */
     @Override

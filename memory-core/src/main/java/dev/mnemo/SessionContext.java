@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * The session an agent is starting or recording.
  *
- * @param threadId the session's id (a UUID is recommended; Codex uses UUIDv7)
+ * @param threadId the session's id: any non-blank text ({@code chat-42}, {@code user@example.com/7}, a
+ *     UUID as Codex uses); it keys the rollout, the extracted memory and the citations that count it
  * @param source where it runs: {@code app} for sessions recorded through Mnemo, or Codex's
  *     {@code cli}, {@code vscode}, {@code exec}, {@code mcp}; only sources listed in
  *     {@code memory_sources} become memories

@@ -3,6 +3,7 @@ package dev.mnemo.spi;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -34,6 +35,13 @@ public interface MemoryEventListener {
 
     /** Phase 2 ended. */
     default void phase2Finished(Phase2Outcome outcome, Optional<String> failure) {}
+
+    /**
+     * An answer in conversation {@code threadId} cited memories; {@code counted} of them were
+     * stored memories whose usage count went up (unknown ids are ignored). Called on the thread
+     * that handed in the answer.
+     */
+    default void memoriesCited(String threadId, List<String> rolloutIds, int counted) {}
 
     /** A startup run ended. */
     default void startupFinished(StartupReport report) {}

@@ -23,30 +23,45 @@ public final class CitationUsage {
     private CitationUsage() {}
 
     /**
-     * The cited rollout ids that are UUIDs in any spelling Codex accepts (hyphenated, 32 hex digits,
-     * braced, {@code urn:uuid:}, any letter case), as lower-case hyphenated ids, distinct, in
-     * first-seen order. Anything else (paths, notes, {@code not-a-uuid}) is skipped.
+     * The cited rollout ids as the store keys them, distinct, in first-seen order: a UUID in any
+     * spelling Codex accepts (hyphenated, 32 hex digits, braced, {@code urn:uuid:}, any letter case)
+     * becomes its lower-case hyphenated form; any other id ({@code chat-42},
+     * {@code user@example.com/7}) is kept as written, surrounding blanks removed, since Mnemo
+     * threads may have any non-blank id. Ids that name no stored memory are ignored by the store.
      */
     public static List<String> usageIds(MemoryCitation citation) {
         Objects.requireNonNull(citation, "citation");
         Set<String> ids = new LinkedHashSet<>();
         for (String raw : citation.rolloutIds()) {
-            RolloutUuid.normalise(raw).ifPresent(ids::add);
+            String id = raw.strip();
+            if (!id.isEmpty()) {
+                ids.add(RolloutUuid.normalise(id).orElse(id));
+            }
         }
         return List.copyOf(ids);
     }
 
     /**
-     * Strips and parses {@code text}, then calls {@code recordUsage} once with the
-     * {@linkplain #usageIds usage ids} when there are any. The function returns how many stored
-     * memories it changed; that count becomes {@link AssistantMessage#usageRecorded()}. A failure
-     * to record (as in Codex) does not lose the answer: it is logged and counts as zero.
+     * Strips and parses {@code text}, then {@linkplain #count counts} its citation.
      */
     public static AssistantMessage process(String text, ToIntFunction<List<String>> recordUsage) {
         Objects.requireNonNull(text, "text");
-        Objects.requireNonNull(recordUsage, "recordUsage");
         StrippedText stripped = CitationStreamParser.strip(text);
-        Optional<MemoryCitation> citation = CitationBodyParser.parse(stripped.bodies());
+        return count(stripped.visibleText(), stripped.bodies(), recordUsage);
+    }
+
+    /**
+     * Parses the citation {@code bodies} of an answer whose visible text is {@code visibleText}
+     * and calls {@code recordUsage} once with the {@linkplain #usageIds usage ids} when there are
+     * any. The function returns how many stored memories it changed; that count becomes
+     * {@link AssistantMessage#usageRecorded()}. A failure to record (as in Codex) does not lose the
+     * answer: it is logged and counts as zero.
+     */
+    public static AssistantMessage count(String visibleText, List<String> bodies,
+            ToIntFunction<List<String>> recordUsage) {
+        Objects.requireNonNull(visibleText, "visibleText");
+        Objects.requireNonNull(recordUsage, "recordUsage");
+        Optional<MemoryCitation> citation = CitationBodyParser.parse(bodies);
         List<String> ids = citation.map(CitationUsage::usageIds).orElse(List.of());
         int recorded = 0;
         if (!ids.isEmpty()) {
@@ -57,6 +72,6 @@ public final class CitationUsage {
                 LOG.warn("Could not record memory usage for cited rollout ids {}; the answer is kept", ids, e);
             }
         }
-        return new AssistantMessage(stripped.visibleText(), citation, Math.max(recorded, 0));
+        return new AssistantMessage(visibleText, citation, Math.max(recorded, 0));
     }
 }

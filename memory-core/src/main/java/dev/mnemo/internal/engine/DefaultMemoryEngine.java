@@ -1,18 +1,22 @@
 package dev.mnemo.internal.engine;
 
 import dev.mnemo.AssistantMessage;
+import dev.mnemo.Citations;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryAdmin;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemorySession;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Report;
+import dev.mnemo.RecordedSession;
 import dev.mnemo.RolloutSources;
 import dev.mnemo.SessionContext;
 import dev.mnemo.SessionRecorder;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
 import dev.mnemo.StartupTask;
+import dev.mnemo.StrippedText;
 import dev.mnemo.ThreadRegistry;
 import dev.mnemo.internal.agent.ToolLoopConsolidationAgent;
 import dev.mnemo.internal.cite.CitationUsage;
@@ -66,6 +70,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final DeveloperInstructions instructions;
     private final MemoryAdmin admin;
     private final Set<BackgroundStartupTask> running = ConcurrentHashMap.newKeySet();
+    private final ConcurrentHashMap<String, EngineSession> openSessions = new ConcurrentHashMap<>();
     final AtomicReference<SkipReason> lastStartupSkip = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -127,6 +132,60 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     @Override
+    public MemorySession openSession(SessionContext session) {
+        Objects.requireNonNull(session, "session");
+        requireOpen();
+        EngineSession[] opened = new EngineSession[1];
+        openSessions.compute(session.threadId(), (id, existing) -> {
+            if (existing != null) {
+                throw new IllegalStateException("a memory session for thread '" + id + "' is already open in this "
+                        + "engine; share it through conversation(id) or close it first");
+            }
+            opened[0] = newSession(session);
+            return opened[0];
+        });
+        return opened[0];
+    }
+
+    @Override
+    public MemorySession conversation(String conversationId) {
+        Objects.requireNonNull(conversationId, "conversationId");
+        requireOpen();
+        return openSessions.computeIfAbsent(conversationId, id -> newSession(SessionContext.root(id)));
+    }
+
+    /** Recording first (a failure leaves nothing running), then the startup task. */
+    private EngineSession newSession(SessionContext session) {
+        RecordedSession recorded = sessions.start(session);
+        StartupTask task;
+        try {
+            task = startStartupTask(session);
+        } catch (RuntimeException e) {
+            recorded.close();
+            throw e;
+        }
+        return new EngineSession(this, recorded, task);
+    }
+
+    void sessionClosed(EngineSession session) {
+        openSessions.remove(session.threadId(), session);
+    }
+
+    String instructionsForTools() {
+        requireOpen();
+        return instructions.forTools();
+    }
+
+    /** Counts what an answer cited and tells the listeners which conversation cited it. */
+    AssistantMessage countCitations(String threadId, String visibleText, List<String> bodies) {
+        AssistantMessage message = CitationUsage.count(visibleText, bodies,
+                ids -> parts.store().recordUsage(ids, parts.clock().instant()));
+        message.citation().ifPresent(citation -> listener.memoriesCited(threadId,
+                CitationUsage.usageIds(citation), message.usageRecorded()));
+        return message;
+    }
+
+    @Override
     public StartupTask startStartupTask(SessionContext session) {
         Objects.requireNonNull(session, "session");
         requireOpen();
@@ -169,7 +228,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(text, "text");
         requireOpen();
-        return CitationUsage.process(text, ids -> parts.store().recordUsage(ids, parts.clock().instant()));
+        StrippedText stripped = Citations.strip(text);
+        return countCitations(threadId, stripped.visibleText(), stripped.bodies());
     }
 
     @Override
@@ -220,6 +280,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        // 0. Open conversations stop recording (an unfinished streamed answer keeps what was shown).
+        closeSessions();
         // 1. Let running work finish, within a bound; then cancel it.
         awaitRunning();
         // 2. Jobs this engine still holds go back to the pool at once, without a retry spent.
@@ -237,6 +299,16 @@ final class DefaultMemoryEngine implements MemoryEngine {
             executor.shutdownNow();
         }
         closeOwnedParts();
+    }
+
+    private void closeSessions() {
+        for (EngineSession session : List.copyOf(openSessions.values())) {
+            try {
+                session.close();
+            } catch (RuntimeException e) {
+                LOG.warn("memory engine closing: session {} did not close cleanly", session.threadId(), e);
+            }
+        }
     }
 
     private void awaitRunning() {

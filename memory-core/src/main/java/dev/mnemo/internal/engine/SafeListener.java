@@ -52,6 +52,11 @@ final class SafeListener implements MemoryEventListener {
     }
 
     @Override
+    public void memoriesCited(String threadId, List<String> rolloutIds, int counted) {
+        each(l -> l.memoriesCited(threadId, rolloutIds, counted));
+    }
+
+    @Override
     public void startupFinished(StartupReport report) {
         each(l -> l.startupFinished(report));
     }

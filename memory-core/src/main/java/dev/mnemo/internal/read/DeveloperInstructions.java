@@ -31,8 +31,12 @@ import org.slf4j.LoggerFactory;
  * summary is trimmed, capped at {@link MemoriesConfig#summaryTokenLimit()} tokens by
  * {@link TokenTruncation}, and placed in Mnemo's template between the
  * {@code MEMORY_SUMMARY BEGINS}/{@code ENDS} lines, after the guidance on when and how to use memory,
- * how to cite it and how to ask for a change. {@link MemoriesConfig#dedicatedTools()} switches the
- * search guidance from shell searches to the {@code memories_*} tools.
+ * how to cite it and how to ask for a change.
+ *
+ * <p>Two renderings: for a model that is handed the {@code memories_*} tools ({@link #forTools()},
+ * what a {@link dev.mnemo.MemorySession} gives), every step names a tool and every path is
+ * relative to the memory folder; for a model that reads the folder with its own shell
+ * ({@link #build()} with {@code dedicated_tools = false}), steps name files by absolute path.
  */
 public final class DeveloperInstructions {
 
@@ -42,7 +46,19 @@ public final class DeveloperInstructions {
     private static final Logger LOG = LoggerFactory.getLogger(DeveloperInstructions.class);
     private static final String TEMPLATE_RESOURCE = "developer_instructions.md";
     private static final Set<String> PLACEHOLDERS =
-            Set.of("base_path", "search_how", "open_how", "note_how", "memory_summary");
+            Set.of("path_prefix", "raw_layout", "search_how", "open_how", "raw_how", "note_how", "memory_summary");
+    /** Sub-bullets of the layout list (indented two spaces) for a model with a shell. */
+    private static final String RAW_LOG_LAYOUT = String.join("\n",
+            "  - MEMORY.md and these recaps name the `rollout_path` of each session's raw log.",
+            "  - A raw log is append-only JSONL: `session_meta.payload.id` is the session id, `turn_context`",
+            "    lines separate turns, `event_msg` lines are a light status stream, and `response_item` lines",
+            "    hold the messages, tool calls and tool outputs.",
+            "  - To find a session, match the file-name suffix or `session_meta.payload.id`; do not scan whole",
+            "    logs for content.");
+    /** The same place for a model with the memory tools only. */
+    private static final String TOOLS_RAW_LAYOUT = String.join("\n",
+            "  - Paths here are relative to the memory folder, which is how the memory tools take them. The raw",
+            "    session logs that recaps name under `rollout_path` lie outside it; the tools cannot open them.");
     private static final List<Segment> TEMPLATE = parseTemplate(loadTemplate());
 
     private final Path memoryRoot;
@@ -57,8 +73,20 @@ public final class DeveloperInstructions {
         this.config = Objects.requireNonNull(config, "config");
     }
 
-    /** The memory section, or {@code ""} when there is nothing to inject. */
+    /**
+     * The memory section for the configured audience ({@code dedicated_tools}), or {@code ""} when
+     * there is nothing to inject.
+     */
     public String build() {
+        return build(config.dedicatedTools());
+    }
+
+    /** The memory section for a model handed the memory tools, or {@code ""}. */
+    public String forTools() {
+        return build(true);
+    }
+
+    private String build(boolean tools) {
         if (!config.useMemories()) {
             return "";
         }
@@ -71,7 +99,7 @@ public final class DeveloperInstructions {
             LOG.debug("Memory summary {} truncated to {} tokens", memoryRoot.resolve(SUMMARY_FILE),
                     config.summaryTokenLimit());
         }
-        return render(capped);
+        return render(capped, tools);
     }
 
     /** The trimmed summary, or {@code ""} if it is missing, unreadable or not UTF-8. */
@@ -91,21 +119,25 @@ public final class DeveloperInstructions {
         return "";
     }
 
-    private String render(String summary) {
+    private String render(String summary, boolean tools) {
         String base = memoryRoot.toString();
-        Map<String, String> values = config.dedicatedTools()
-                ? Map.of("base_path", base, "memory_summary", summary,
+        Map<String, String> values = tools
+                ? Map.of("path_prefix", "", "raw_layout", TOOLS_RAW_LAYOUT, "memory_summary", summary,
                         "search_how", "Search MEMORY.md for them with the `" + LocalMemoryTools.SEARCH
                                 + "` tool (paths are relative to the memory folder).",
                         "open_how", "open the one or two most relevant files under `rollout_summaries/` or `skills/`"
                                 + " with `" + LocalMemoryTools.READ + "` (`" + LocalMemoryTools.LIST
                                 + "` shows what a folder holds).",
+                        "raw_how", "If it is still unclear, search once more with other words; the raw session logs"
+                                + " are out of reach, so say what is missing rather than guess.",
                         "note_how", "record one small note per change with the `" + LocalMemoryTools.ADD_AD_HOC_NOTE
-                                + "` tool; it is stored under " + base + "/extensions/ad_hoc/notes/.")
-                : Map.of("base_path", base, "memory_summary", summary,
+                                + "` tool; it is kept in the memory folder under `extensions/ad_hoc/notes/`.")
+                : Map.of("path_prefix", base + "/", "raw_layout", RAW_LOG_LAYOUT, "memory_summary", summary,
                         "search_how", "Search " + base + "/MEMORY.md for them (a text search such as `rg`),"
                                 + " rather than reading it whole.",
                         "open_how", "open the one or two most relevant files under `rollout_summaries/` or `skills/`.",
+                        "raw_how", "If it is still unclear and you need exact commands, error messages or evidence,"
+                                + " search the raw `rollout_path` logs those files name.",
                         "note_how", "write one small new file per change into " + base + "/extensions/ad_hoc/notes/.");
         StringBuilder out = new StringBuilder(summary.length() + 8192);
         for (Segment segment : TEMPLATE) {

@@ -10,8 +10,9 @@ import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.MemoryStore;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,10 +27,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One session being written. Every line is serialised first and then written with a single
- * {@code write} and flushed, so a crash leaves whole lines only. After each line the thread row is
- * upserted; a memory mode the store already holds that is stricter than ours (disabled, polluted)
- * is kept.
+ * One session being written. Every line is serialised first and then appended through a channel
+ * opened for that line alone, so a crash leaves whole lines only and an idle conversation holds no
+ * file open. After each line the thread row is upserted; a memory mode the store already holds
+ * that is stricter than ours (disabled, polluted) is kept. A session that continues a rollout
+ * recorded earlier appends to it without a second {@code session_meta} line.
  */
 final class JsonlRecordedSession implements RecordedSession {
 
@@ -44,24 +46,27 @@ final class JsonlRecordedSession implements RecordedSession {
     private final MemoriesConfig config;
     private final Clock clock;
     private final Instant createdAt;
-    private final OutputStream out;
     private MemoryMode memoryMode;
     private String preview = "";
     private boolean closed;
 
-    JsonlRecordedSession(SessionContext session, Path file, MemoryStore store, MemoriesConfig config, Clock clock)
-            throws IOException {
+    /**
+     * @param continued the thread's earlier row when {@code file} is its existing rollout, to be
+     *     continued; empty to start a new rollout with its {@code session_meta} line
+     */
+    JsonlRecordedSession(SessionContext session, Path file, Optional<ThreadInfo> continued, MemoryStore store,
+            MemoriesConfig config, Clock clock) throws IOException {
         this.session = session;
         this.file = file;
         this.store = store;
         this.config = config;
         this.clock = clock;
-        this.createdAt = clock.instant();
+        this.createdAt = continued.map(ThreadInfo::createdAt).orElseGet(clock::instant);
         this.memoryMode = config.generateMemories() ? MemoryMode.ENABLED : MemoryMode.DISABLED;
         Files.createDirectories(file.getParent());
-        this.out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
-        append("session_meta", sessionMeta());
+        if (continued.isEmpty()) {
+            append("session_meta", sessionMeta());
+        }
     }
 
     @Override
@@ -127,11 +132,6 @@ final class JsonlRecordedSession implements RecordedSession {
             return;
         }
         closed = true;
-        try {
-            out.close();
-        } catch (IOException e) {
-            LOG.warn("Closing rollout {} failed: {}", file, e.toString());
-        }
     }
 
     private ObjectNode sessionMeta() {
@@ -160,10 +160,12 @@ final class JsonlRecordedSession implements RecordedSession {
         Instant now = clock.instant();
         ObjectNode line = JSON.objectNode().put("timestamp", LINE_TIMESTAMP.format(now)).put("type", type);
         line.set("payload", payload);
-        byte[] bytes = (line.toString() + "\n").getBytes(StandardCharsets.UTF_8);
-        try {
-            out.write(bytes);
-            out.flush();
+        ByteBuffer bytes = ByteBuffer.wrap((line.toString() + "\n").getBytes(StandardCharsets.UTF_8));
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.APPEND)) {
+            while (bytes.hasRemaining()) {
+                channel.write(bytes);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot append to rollout " + file + ": " + e.getMessage(), e);
         }

@@ -74,7 +74,7 @@ public final class LocalMemoryTools implements MemoryTools {
 
     @Override
     public List<ToolSpec> specs() {
-        return schemas.specs(LocalDateTime.now(clock.withZone(ZoneOffset.UTC)).format(NOTE_TIMESTAMP));
+        return schemas.specs(LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC).format(NOTE_TIMESTAMP));
     }
 
     @Override

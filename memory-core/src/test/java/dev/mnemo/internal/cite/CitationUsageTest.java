@@ -25,23 +25,25 @@ class CitationUsageTest {
                 "not-a-uuid"));
 
         assertThat(CitationUsage.usageIds(citation))
-                .containsExactly(ID, "0a9c6e27-e55b-73d1-87d8-4e01f1f75043");
+                .containsExactly(ID, "0a9c6e27-e55b-73d1-87d8-4e01f1f75043", "not-a-uuid");
     }
 
     @Test
-    void usageIds_rejectsNearMisses() {
+    void usageIds_keepsIdsThatAreNotUuidsVerbatim_soAnyThreadIdCanBeCounted() {
         MemoryCitation citation = new MemoryCitation(List.of(), List.of(
-                "019c6e27-e55b-73d1-87d8-4e01f1f7504",       // one digit short
-                "019c6e27-e55b-73d1-87d84e01f1f75043-",      // hyphen moved
-                "019c6e27e-55b-73d1-87d8-4e01f1f75043",      // hyphen in the wrong place
-                "019c6e27-e55b-73d1-87d8-4e01f1f7504g",      // not hex
-                "{019c6e27e55b73d187d84e01f1f75043}",         // braces around the simple form
+                "019c6e27-e55b-73d1-87d8-4e01f1f7504",       // one digit short: not a UUID, kept as written
                 "URN:UUID:019c6e27-e55b-73d1-87d8-4e01f1f75043",
-                "(019c6e27-e55b-73d1-87d8-4e01f1f75043)",
-                "\u0661" + ID.substring(1),                   // an Arabic-Indic digit
-                "rollout_summaries/2026-01-01.md"));
+                "chat-42",
+                "  user@example.com/7  ",
+                "chat-42",                                    // once only
+                "x".repeat(300)));
 
-        assertThat(CitationUsage.usageIds(citation)).isEmpty();
+        assertThat(CitationUsage.usageIds(citation)).containsExactly(
+                "019c6e27-e55b-73d1-87d8-4e01f1f7504",
+                "URN:UUID:019c6e27-e55b-73d1-87d8-4e01f1f75043",
+                "chat-42",
+                "user@example.com/7",
+                "x".repeat(300));
     }
 
     @Test
@@ -61,7 +63,7 @@ class CitationUsageTest {
             assertThat(c.entries()).containsExactly(new CitationEntry("MEMORY.md", 1, 2, "used it"));
             assertThat(c.rolloutIds()).containsExactly(ID, "{" + ID.toUpperCase() + "}", "not-a-uuid");
         });
-        assertThat(calls).containsExactly(List.of(ID));
+        assertThat(calls).containsExactly(List.of(ID, "not-a-uuid"));
         assertThat(message.usageRecorded()).isEqualTo(1);
     }
 
@@ -79,19 +81,19 @@ class CitationUsageTest {
     }
 
     @Test
-    void process_withOnlyNonUuidIdsKeepsCitationButRecordsNothing() {
+    void process_countsAnIdThatIsNotAUuid() {
         List<List<String>> calls = new ArrayList<>();
 
         AssistantMessage message = CitationUsage.process(
-                "<oai-mem-citation><rollout_ids>\nnope\n</rollout_ids></oai-mem-citation>", ids -> {
+                "<oai-mem-citation><rollout_ids>\nchat-42\n</rollout_ids></oai-mem-citation>", ids -> {
                     calls.add(ids);
-                    return 5;
+                    return 1;
                 });
 
         assertThat(message.visibleText()).isEmpty();
-        assertThat(message.citation()).map(MemoryCitation::rolloutIds).contains(List.of("nope"));
-        assertThat(message.usageRecorded()).isZero();
-        assertThat(calls).isEmpty();
+        assertThat(message.citation()).map(MemoryCitation::rolloutIds).contains(List.of("chat-42"));
+        assertThat(message.usageRecorded()).isEqualTo(1);
+        assertThat(calls).containsExactly(List.of("chat-42"));
     }
 
     @Test

@@ -95,6 +95,29 @@ class DeveloperInstructionsTest {
     }
 
     @Test
+    void forTools_namesOnlyTheMemoryToolsAndPathsInsideTheMemoryFolder() throws IOException {
+        summary("facts");
+
+        String tools = new DeveloperInstructions(root, MemoriesConfig.builder().dedicatedTools(false).build()).forTools();
+
+        assertThat(tools).contains("`memories_search`", "`memories_read`", "`memories_list`",
+                "`memories_add_ad_hoc_note`", "- MEMORY.md: the searchable index", "the tools cannot open them");
+        assertThat(tools).doesNotContain(root.toAbsolutePath().toString()).doesNotContain("`rg`")
+                .doesNotContain("search the raw `rollout_path` logs");
+        assertThat(between(tools)).isEqualTo("facts");
+    }
+
+    @Test
+    void build_withoutDedicatedTools_namesAbsolutePathsForAShell() throws IOException {
+        summary("facts");
+
+        String shell = build(MemoriesConfig.builder().dedicatedTools(false).build());
+
+        assertThat(shell).contains("- " + root.toAbsolutePath() + "/MEMORY.md: the searchable index",
+                "search the raw `rollout_path` logs", "  - A raw log is append-only JSONL");
+    }
+
+    @Test
     void build_isEmptyWhenSummaryMissingBlankOrMemoriesOff() throws IOException {
         assertThat(build()).isEmpty();
 

@@ -236,9 +236,36 @@ class JsonlSessionRecorderTest {
     void rolloutFileNames_replaceCharactersUnsafeInFileNames() {
         try (RecordedSession session = recorder(MemoriesConfig.defaults()).start(SessionContext.root("../evil/id"))) {
             Path file = store.thread(session.threadId()).orElseThrow().rolloutPath();
-            assertThat(file.getFileName().toString()).isEqualTo("rollout-2026-04-01T00-30-15-.._evil_id.jsonl");
+            assertThat(file.getFileName().toString()).matches("rollout-2026-04-01T00-30-15-\\.\\._evil_id-[0-9a-f]{12}\\.jsonl");
             assertThat(file.getParent()).isEqualTo(home.resolve("sessions/2026/04/01").toAbsolutePath());
         }
+    }
+
+    @Test
+    void rolloutFileNames_keepIdsApartThatDifferOnlyInUnsafeCharacters_andStayShort() {
+        assertThat(JsonlSessionRecorder.fileId("chat-42")).isEqualTo("chat-42");
+        assertThat(JsonlSessionRecorder.fileId("a/b")).isNotEqualTo(JsonlSessionRecorder.fileId("a_b"));
+        assertThat(JsonlSessionRecorder.fileId("user@example.com/7")).startsWith("user_example.com_7-");
+        assertThat(JsonlSessionRecorder.fileId("x".repeat(300))).hasSize(48 + 1 + 12);
+        assertThat(JsonlSessionRecorder.fileId("x".repeat(300))).isNotEqualTo(JsonlSessionRecorder.fileId("x".repeat(301)));
+    }
+
+    @Test
+    void start_continuesTheRolloutThisHomeRecordedEarlier_withoutASecondSessionMeta() throws IOException {
+        Path first;
+        try (RecordedSession session = startRoot()) {
+            session.userMessage("first turn");
+            first = store.thread(ID).orElseThrow().rolloutPath();
+        }
+        clock.advance(Duration.ofHours(1));
+        try (RecordedSession session = startRoot()) {
+            session.userMessage("second turn");
+        }
+
+        assertThat(store.thread(ID).orElseThrow().rolloutPath()).isEqualTo(first);
+        List<String> lines = Files.readAllLines(first);
+        assertThat(lines).filteredOn(line -> line.contains("\"session_meta\"")).hasSize(1);
+        assertThat(lines).anyMatch(line -> line.contains("first turn")).anyMatch(line -> line.contains("second turn"));
     }
 
     /** A clock tests move by hand. */

@@ -1,0 +1,86 @@
+package dev.mnemo;
+
+import dev.mnemo.llm.ToolSpec;
+import java.util.List;
+
+/**
+ * One conversation with memory: everything an agent does per turn, through one handle.
+ *
+ * <pre>{@code
+ * try (MemorySession session = memory.openSession(SessionContext.root(conversationId))) {
+ *     session.userMessage(userText);
+ *     ModelResponse response = model.respond(ModelRequest.builder()
+ *             .instructions(BASE_INSTRUCTIONS + "\n\n" + session.developerInstructions())
+ *             .messages(conversation)
+ *             .tools(session.toolSpecs())
+ *             .build());
+ *     // for each tool call: session.callTool(call.id(), call.name(), call.argumentsJson())
+ *     AssistantMessage answer = session.assistantMessage(response.text());
+ *     show(answer.visibleText());
+ * }
+ * }</pre>
+ *
+ * <p>Opening the handle starts recording the conversation (a Codex-format rollout) and the
+ * background startup task. Each call records what it did: the user's text, every tool call and its
+ * output, and the answer as the user saw it (citation markup removed). Cited memories are counted
+ * as used, which decides what Phase 2 keeps.
+ *
+ * <p>The instructions of a session name the memory tools of {@link #toolSpecs()}: a session
+ * assumes the model is handed those tools. An agent whose model reads the memory folder with its
+ * own shell instead uses {@link MemoryEngine#buildDeveloperInstructions()}, which follows
+ * {@code dedicated_tools}.
+ *
+ * <p>Thread-safe; the turns of one conversation are recorded in the order the calls are made.
+ */
+public interface MemorySession extends AutoCloseable {
+
+    /** The conversation's id, as given in its {@link SessionContext}. */
+    String threadId();
+
+    /** The startup task {@link MemoryEngine#openSession} started (possibly already skipped). */
+    StartupTask startupTask();
+
+    /**
+     * The memory section to add to the model's instructions now: how to use the memory tools and
+     * the current summary. Empty when {@code use_memories} is off or there is no summary yet.
+     */
+    String developerInstructions();
+
+    /** The memory tools to hand the model: list, read, search and add an ad-hoc note. */
+    List<ToolSpec> toolSpecs();
+
+    /**
+     * Runs a memory tool call the model made and records the call and its output.
+     *
+     * @param callId the model's id for the call, recorded with it
+     * @return the tool's JSON result, or a JSON error the model can read; bad arguments never throw
+     */
+    String callTool(String callId, String name, String argumentsJson);
+
+    /** Records the user's message. */
+    void userMessage(String text);
+
+    /**
+     * Takes a whole answer: strips citation markup, records the visible text, then counts the
+     * cited memories as used.
+     */
+    AssistantMessage assistantMessage(String rawText);
+
+    /**
+     * Takes an answer that arrives in chunks. Citation markup split across any chunk boundaries
+     * never reaches {@link AnswerStream#push}'s result. A stream left without
+     * {@link AnswerStream#finish()} is recorded, up to what was shown, when the session closes;
+     * its citations are then not counted.
+     */
+    AnswerStream streamAnswer();
+
+    /**
+     * Content from outside the conversation reached it (web search, an MCP tool, a fetched page);
+     * with {@code disable_on_external_context} the conversation is marked polluted.
+     */
+    void externalContext(String kind);
+
+    /** Records any unfinished answer stream and stops recording. The startup task runs on. */
+    @Override
+    void close();
+}

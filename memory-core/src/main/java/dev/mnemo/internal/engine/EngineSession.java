@@ -1,0 +1,191 @@
+package dev.mnemo.internal.engine;
+
+import dev.mnemo.AnswerStream;
+import dev.mnemo.AssistantMessage;
+import dev.mnemo.CitationStreamFilter;
+import dev.mnemo.Citations;
+import dev.mnemo.MemorySession;
+import dev.mnemo.RecordedSession;
+import dev.mnemo.StartupTask;
+import dev.mnemo.StrippedText;
+import dev.mnemo.llm.ToolSpec;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's {@link MemorySession}: a translation of each call into the engine's parts (recorder,
+ * tools, instructions, citation counting), in one place, so every adapter records the same way.
+ */
+final class EngineSession implements MemorySession {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EngineSession.class);
+
+    private final DefaultMemoryEngine engine;
+    private final RecordedSession recorded;
+    private final StartupTask startupTask;
+    private final Set<Stream> unfinished = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    EngineSession(DefaultMemoryEngine engine, RecordedSession recorded, StartupTask startupTask) {
+        this.engine = engine;
+        this.recorded = recorded;
+        this.startupTask = startupTask;
+    }
+
+    @Override
+    public String threadId() {
+        return recorded.threadId();
+    }
+
+    @Override
+    public StartupTask startupTask() {
+        return startupTask;
+    }
+
+    @Override
+    public String developerInstructions() {
+        return engine.instructionsForTools();
+    }
+
+    @Override
+    public List<ToolSpec> toolSpecs() {
+        return engine.tools().specs();
+    }
+
+    @Override
+    public String callTool(String callId, String name, String argumentsJson) {
+        Objects.requireNonNull(callId, "callId");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(argumentsJson, "argumentsJson");
+        synchronized (recorded) {
+            requireOpen();
+            recorded.toolCall(callId, name, argumentsJson);
+        }
+        String output = engine.tools().call(name, argumentsJson);
+        synchronized (recorded) {
+            requireOpen();
+            recorded.toolOutput(callId, output);
+        }
+        return output;
+    }
+
+    @Override
+    public void userMessage(String text) {
+        Objects.requireNonNull(text, "text");
+        synchronized (recorded) {
+            requireOpen();
+            recorded.userMessage(text);
+        }
+    }
+
+    @Override
+    public AssistantMessage assistantMessage(String rawText) {
+        Objects.requireNonNull(rawText, "rawText");
+        StrippedText stripped = Citations.strip(rawText);
+        return recordAndCount(stripped.visibleText(), stripped.bodies());
+    }
+
+    @Override
+    public AnswerStream streamAnswer() {
+        requireOpen();
+        Stream stream = new Stream();
+        unfinished.add(stream);
+        return stream;
+    }
+
+    @Override
+    public void externalContext(String kind) {
+        Objects.requireNonNull(kind, "kind");
+        synchronized (recorded) {
+            requireOpen();
+            recorded.externalContext(kind);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            for (Stream stream : List.copyOf(unfinished)) {
+                stream.abandon();
+            }
+        } finally {
+            synchronized (recorded) {
+                recorded.close();
+            }
+            engine.sessionClosed(this);
+        }
+    }
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    /**
+     * Records the visible text first, so a failure to record counts nothing and the caller may
+     * retry; then counts the citation.
+     */
+    private AssistantMessage recordAndCount(String visibleText, List<String> bodies) {
+        synchronized (recorded) {
+            requireOpen();
+            recorded.assistantMessage(visibleText);
+        }
+        return engine.countCitations(threadId(), visibleText, bodies);
+    }
+
+    private void requireOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("memory session " + threadId() + " is closed");
+        }
+    }
+
+    /** One streamed answer: the filter, what has been shown, and whether it ended. */
+    private final class Stream implements AnswerStream {
+        private final CitationStreamFilter filter = Citations.streamFilter();
+        private final StringBuilder shown = new StringBuilder();
+        private AssistantMessage finished;
+
+        @Override
+        public synchronized String push(String chunk) {
+            Objects.requireNonNull(chunk, "chunk");
+            if (finished != null) {
+                throw new IllegalStateException("the answer stream of session " + threadId() + " has finished");
+            }
+            String visible = filter.push(chunk);
+            shown.append(visible);
+            return visible;
+        }
+
+        @Override
+        public synchronized AssistantMessage finish() {
+            if (finished == null) {
+                shown.append(filter.finish());
+                unfinished.remove(this);
+                finished = recordAndCount(shown.toString(), filter.bodies());
+            }
+            return finished;
+        }
+
+        /** The session closes before the answer ended: keep what the user saw, count nothing. */
+        synchronized void abandon() {
+            if (finished != null) {
+                return;
+            }
+            unfinished.remove(this);
+            finished = new AssistantMessage(shown.toString(), Optional.empty(), 0);
+            LOG.info("Session {} closed during a streamed answer; recording the {} chars shown, counting no citation",
+                    threadId(), shown.length());
+            synchronized (recorded) {
+                recorded.assistantMessage(shown.toString());
+            }
+        }
+    }
+}

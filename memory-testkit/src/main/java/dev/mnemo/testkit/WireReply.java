@@ -1,0 +1,85 @@
+package dev.mnemo.testkit;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@link OpenAiWireServer} answers one request with: assistant text (streamed in the given
+ * pieces when the client asks for a stream), tool calls, or an HTTP error with an OpenAI-shaped
+ * body.
+ */
+public sealed interface WireReply {
+
+    /** Prompt tokens reported in {@code usage}. */
+    default long inputTokens() {
+        return 10;
+    }
+
+    /** Completion tokens reported in {@code usage}. */
+    default long outputTokens() {
+        return 5;
+    }
+
+    /** The whole text as one piece. */
+    static WireReply text(String text) {
+        return new Text(text, List.of(text));
+    }
+
+    /**
+     * A text streamed in {@code chunks} (their concatenation must be {@code text}); a plain
+     * request gets the whole text.
+     */
+    static WireReply text(String text, String... chunks) {
+        return new Text(text, List.of(chunks));
+    }
+
+    /** One function call. */
+    static WireReply toolCall(String id, String name, String argumentsJson) {
+        return new ToolCalls(List.of(new Call(id, name, argumentsJson)));
+    }
+
+    /** An HTTP error; {@code body} is sent as given (use OpenAI's {@code {"error": {...}}} shape). */
+    static WireReply failure(int status, String body) {
+        return new Failure(status, body);
+    }
+
+    /** Assistant text. */
+    record Text(String text, List<String> chunks) implements WireReply {
+        public Text {
+            Objects.requireNonNull(text, "text");
+            chunks = List.copyOf(chunks);
+            if (!String.join("", chunks).equals(text)) {
+                throw new IllegalArgumentException("the chunks " + chunks + " do not add up to the text '" + text + "'");
+            }
+        }
+    }
+
+    /** Function calls, answered with {@code finish_reason: tool_calls}. */
+    record ToolCalls(List<Call> calls) implements WireReply {
+        public ToolCalls {
+            calls = List.copyOf(calls);
+            if (calls.isEmpty()) {
+                throw new IllegalArgumentException("a tool-call reply needs at least one call");
+            }
+        }
+    }
+
+    /** One function call: its id, the function's name and its JSON arguments. */
+    record Call(String id, String name, String argumentsJson) {
+        public Call {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(argumentsJson, "argumentsJson");
+        }
+    }
+
+    /** An HTTP error status with its body. */
+    record Failure(int status, String body) implements WireReply {
+        public Failure {
+            if (status < 400 || status > 599) {
+                throw new IllegalArgumentException("an error status is 400..599, was " + status);
+            }
+            Objects.requireNonNull(body, "body");
+        }
+    }
+}
