@@ -1,0 +1,195 @@
+package dev.mnemo.postgres;
+
+import dev.mnemo.MemoryStatus;
+import dev.mnemo.spi.ClaimOutcome;
+import dev.mnemo.spi.JobClaim;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+/**
+ * The {@code jobs} view of one tenant: Phase 1 jobs (key = thread id) and the Phase 2 singleton,
+ * with write-sheet §3.4–3.6's leases, tokens, retries, backoffs and cooldown. Times are epoch
+ * seconds.
+ */
+final class JobRows {
+
+    static final String STAGE1 = "memory_stage1";
+    static final String PHASE2 = "memory_consolidate_global";
+    /** Attempts per rollout version (Phase 1) and the retry budget a Phase 2 enqueue restores. */
+    static final int DEFAULT_RETRY_REMAINING = 3;
+    /** No new consolidation within six hours of a successful one. */
+    static final long PHASE2_SUCCESS_COOLDOWN_SECONDS = Duration.ofHours(6).toSeconds();
+
+    private static final List<String> KINDS = List.of(STAGE1, PHASE2);
+    private static final List<String> STATUSES = List.of("running", "done", "error", "pending");
+
+    /** The last Phase 2 outcome as the global row records it. */
+    record LastPhase2(Optional<Instant> success, Optional<String> failure) {
+        static final LastPhase2 NONE = new LastPhase2(Optional.empty(), Optional.empty());
+    }
+
+    /** The columns the Phase 2 claim decision reads. */
+    private record GlobalRow(String status, Long leaseUntil, Long retryAt, Long finishedAt, String lastError,
+            long inputWatermark) {
+    }
+
+    private JobRows() {
+    }
+
+    // ---- Phase 1 --------------------------------------------------------------------------------
+
+    /** Up to date when the stored memory or the last success already covers this rollout version. */
+    static boolean isUpToDate(Tx tx, String threadId, Instant sourceUpdatedAt) throws SQLException {
+        long source = sourceUpdatedAt.getEpochSecond();
+        return tx.first("stage1.isUpToDate", row -> true, threadId, source, threadId, source).isPresent();
+    }
+
+    /** Claims one Phase 1 job; the caller holds the tenant's Phase 1 claim lock. */
+    static JobClaim tryClaimStage1(Tx tx, String threadId, String workerId, Instant sourceUpdatedAt, Duration lease,
+            int maxRunning, Instant now) throws SQLException {
+        if (isUpToDate(tx, threadId, sourceUpdatedAt)) {
+            return JobClaim.skipped(ClaimOutcome.SKIPPED_UP_TO_DATE);
+        }
+        String token = UUID.randomUUID().toString();
+        long nowSeconds = now.getEpochSecond();
+        int claimed = tx.update("stage1.claim", threadId, workerId, token, nowSeconds, nowSeconds + lease.toSeconds(),
+                DEFAULT_RETRY_REMAINING, sourceUpdatedAt.getEpochSecond(), nowSeconds, maxRunning, maxRunning);
+        if (claimed > 0) {
+            return JobClaim.claimed(token, 0);
+        }
+        // Codex's order: exhausted, backing off, otherwise running (a live lease or the global cap).
+        return JobClaim.skipped(tx.first("stage1.retryState", row -> {
+            Long retryAt = Tx.nullableLong(row, "retry_at");
+            if (row.getInt("retry_remaining") <= 0) {
+                return ClaimOutcome.SKIPPED_RETRY_EXHAUSTED;
+            }
+            return retryAt != null && retryAt > nowSeconds ? ClaimOutcome.SKIPPED_RETRY_BACKOFF
+                    : ClaimOutcome.SKIPPED_RUNNING;
+        }, threadId).orElse(ClaimOutcome.SKIPPED_RUNNING));
+    }
+
+    /** @return false when the caller no longer owns the job */
+    static boolean markStage1Done(Tx tx, String threadId, String token, Instant now) throws SQLException {
+        return tx.update("stage1.markDone", now.getEpochSecond(), threadId, token) > 0;
+    }
+
+    static boolean markStage1Failed(Tx tx, String threadId, String token, String reason, Duration retryDelay,
+            Instant now) throws SQLException {
+        long nowSeconds = now.getEpochSecond();
+        return tx.update("stage1.markFailed", nowSeconds, nowSeconds + retryDelay.toSeconds(), reason, threadId,
+                token) > 0;
+    }
+
+    static OptionalLong stage1InputWatermark(Tx tx, String threadId) throws SQLException {
+        return tx.first("stage1.inputWatermark", row -> Tx.nullableLong(row, "input_watermark"), threadId)
+                .map(OptionalLong::of).orElse(OptionalLong.empty());
+    }
+
+    static void deleteStage1(Tx tx, String threadId) throws SQLException {
+        tx.update("stage1.delete", threadId);
+    }
+
+    // ---- Phase 2 --------------------------------------------------------------------------------
+
+    static void enqueuePhase2(Tx tx, long inputWatermark) throws SQLException {
+        tx.update("phase2.enqueue", DEFAULT_RETRY_REMAINING, inputWatermark);
+    }
+
+    /**
+     * The global lock, checked in Codex's order: backoff, live lease, success cooldown, then a
+     * guarded take-over. The caller holds the tenant's Phase 2 claim lock.
+     */
+    static JobClaim tryClaimPhase2(Tx tx, String workerId, Duration lease, Instant now) throws SQLException {
+        long nowSeconds = now.getEpochSecond();
+        long leaseUntil = nowSeconds + lease.toSeconds();
+        String token = UUID.randomUUID().toString();
+        Optional<GlobalRow> existing = tx.first("phase2.row", row -> new GlobalRow(row.getString("status"),
+                Tx.nullableLong(row, "lease_until"), Tx.nullableLong(row, "retry_at"),
+                Tx.nullableLong(row, "finished_at"), row.getString("last_error"), row.getLong("input_watermark")));
+        if (existing.isEmpty()) {
+            tx.update("phase2.insertRunning", workerId, token, nowSeconds, leaseUntil, DEFAULT_RETRY_REMAINING);
+            return JobClaim.claimed(token, 0);
+        }
+        GlobalRow row = existing.get();
+        if (row.retryAt() != null && row.retryAt() > nowSeconds) {
+            return JobClaim.skipped(ClaimOutcome.SKIPPED_RETRY_UNAVAILABLE);
+        }
+        if ("running".equals(row.status()) && row.leaseUntil() != null && row.leaseUntil() > nowSeconds) {
+            return JobClaim.skipped(ClaimOutcome.SKIPPED_RUNNING);
+        }
+        if (row.lastError() == null && row.finishedAt() != null
+                && row.finishedAt() > nowSeconds - PHASE2_SUCCESS_COOLDOWN_SECONDS) {
+            return JobClaim.skipped(ClaimOutcome.SKIPPED_COOLDOWN);
+        }
+        int updated = tx.update("phase2.takeOver", workerId, token, nowSeconds, leaseUntil, nowSeconds, nowSeconds);
+        return updated > 0 ? JobClaim.claimed(token, row.inputWatermark())
+                : JobClaim.skipped(ClaimOutcome.SKIPPED_RUNNING);
+    }
+
+    static boolean heartbeatPhase2(Tx tx, String token, Duration lease, Instant now) throws SQLException {
+        return tx.update("phase2.heartbeat", now.getEpochSecond() + lease.toSeconds(), token) > 0;
+    }
+
+    static boolean markPhase2Succeeded(Tx tx, String token, long completedWatermark, Instant now)
+            throws SQLException {
+        return tx.update("phase2.markSucceeded", now.getEpochSecond(), completedWatermark, token) > 0;
+    }
+
+    /** Fails the owned job ({@code unownedToo}: or a running one whose token was lost). */
+    static boolean markPhase2Failed(Tx tx, String token, String reason, Duration retryDelay, Instant now,
+            boolean unownedToo) throws SQLException {
+        long nowSeconds = now.getEpochSecond();
+        return tx.update(unownedToo ? "phase2.markFailedIfUnowned" : "phase2.markFailed", nowSeconds,
+                nowSeconds + retryDelay.toSeconds(), reason, token) > 0;
+    }
+
+    // ---- both kinds -----------------------------------------------------------------------------
+
+    /** Every running job of {@code workerId} becomes failed-for-retry at once. */
+    static int release(Tx tx, String workerId, String reason, Instant now) throws SQLException {
+        long nowSeconds = now.getEpochSecond();
+        return tx.update("jobs.release", nowSeconds, nowSeconds, reason, workerId);
+    }
+
+    static void deleteMemoryJobs(Tx tx) throws SQLException {
+        tx.update("jobs.deleteMemoryJobs");
+    }
+
+    /** Per kind, the number of jobs in each status; every known kind and status is present. */
+    static Map<String, Map<String, Integer>> countsByKind(Tx tx) throws SQLException {
+        Map<String, Map<String, Integer>> counts = new LinkedHashMap<>();
+        for (String kind : KINDS) {
+            Map<String, Integer> byStatus = new LinkedHashMap<>();
+            STATUSES.forEach(status -> byStatus.put(status, 0));
+            counts.put(kind, byStatus);
+        }
+        tx.query("jobs.countsByKind", row -> counts.computeIfAbsent(row.getString(1), kind -> new LinkedHashMap<>())
+                .merge(row.getString(2), row.getInt(3), Integer::sum));
+        counts.replaceAll((kind, byStatus) -> Map.copyOf(byStatus));
+        return counts;
+    }
+
+    /** Running jobs with a lease, soonest expiry first. */
+    static List<MemoryStatus.Lease> runningLeases(Tx tx) throws SQLException {
+        return tx.query("jobs.runningLeases", row -> new MemoryStatus.Lease(row.getString(1), row.getString(2),
+                row.getString(3), Instant.ofEpochSecond(row.getLong(4))));
+    }
+
+    /** The last consolidation success (while no error is recorded) and the last failure reason. */
+    static LastPhase2 lastPhase2(Tx tx) throws SQLException {
+        return tx.first("jobs.lastPhase2", row -> {
+            Long finishedAt = Tx.nullableLong(row, "finished_at");
+            String lastError = row.getString("last_error");
+            Optional<Instant> success = lastError == null && finishedAt != null
+                    ? Optional.of(Instant.ofEpochSecond(finishedAt)) : Optional.empty();
+            return new LastPhase2(success, Optional.ofNullable(lastError));
+        }).orElse(LastPhase2.NONE);
+    }
+}

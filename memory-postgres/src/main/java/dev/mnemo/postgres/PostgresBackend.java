@@ -1,0 +1,156 @@
+package dev.mnemo.postgres;
+
+import dev.mnemo.MemoryConfigurationException;
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryStoreException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fleet mode: the state, recorded sessions and memory files of many tenants in one PostgreSQL
+ * schema, so any number of application servers can serve any tenant with no shared disk.
+ *
+ * <pre>{@code
+ * PostgresBackend backend = PostgresBackend.builder().dataSource(pool).schema("mnemo").build(); // migrates
+ * MemoryEngine engine = backend.engineBuilder(userId, cacheRoot.resolve(...)).model(model).build();
+ * }</pre>
+ *
+ * <p>The {@link DataSource} is the application's pool and stays the application's: {@link #close()}
+ * does not close it. Every row is keyed by tenant, and every statement runs in a transaction bound
+ * to one tenant (see the module's migrations), so no engine sees another tenant's data.
+ */
+public final class PostgresBackend implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresBackend.class);
+    private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+    /** Tenant ids longer than this (or holding NUL) are stored as a digest of themselves. */
+    private static final int MAX_PLAIN_TENANT_LENGTH = 200;
+    private static final String DIGEST_PREFIX = "sha256:";
+
+    private final TenantDatabase database;
+
+    private PostgresBackend(TenantDatabase database) {
+        this.database = database;
+    }
+
+    /** A builder; {@code dataSource} is required, the schema defaults to {@code mnemo}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * An engine builder for {@code tenantId} with this backend's store wired in, and
+     * {@code localCacheDir} as the engine's home (its local cache: nothing there must survive).
+     * Add a model and whatever else the engine needs, then {@code build()}.
+     *
+     * @param tenantId any non-blank string; ids that are very long or hold a NUL are stored as
+     *     their SHA-256 digest, never rejected and never confused with another id
+     */
+    public MemoryEngine.Builder engineBuilder(String tenantId, Path localCacheDir) {
+        String tenant = tenantKey(tenantId);
+        Objects.requireNonNull(localCacheDir, "localCacheDir");
+        return MemoryEngine.builder()
+                .home(localCacheDir)
+                .store(new PostgresMemoryStore(database, tenant));
+    }
+
+    /** For this package: the store of one tenant. */
+    PostgresMemoryStore store(String tenantId) {
+        return new PostgresMemoryStore(database, tenantKey(tenantId));
+    }
+
+    TenantDatabase database() {
+        return database;
+    }
+
+    /** The schema this backend uses. */
+    public String schema() {
+        return database.schema();
+    }
+
+    /** Nothing to release: the pool is the application's; engines built from this backend close themselves. */
+    @Override
+    public void close() {
+        LOG.debug("closed PostgreSQL backend on schema {}", database.schema());
+    }
+
+    static String tenantKey(String tenantId) {
+        Objects.requireNonNull(tenantId, "tenantId");
+        if (tenantId.isBlank()) {
+            throw new IllegalArgumentException("tenantId must not be blank, was '" + tenantId + "'");
+        }
+        if (tenantId.length() <= MAX_PLAIN_TENANT_LENGTH && tenantId.indexOf('\0') < 0
+                && !tenantId.startsWith(DIGEST_PREFIX)) {
+            return tenantId;
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(tenantId.getBytes(StandardCharsets.UTF_8));
+            return DIGEST_PREFIX + HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    }
+
+    /** Configures a {@link PostgresBackend}; {@link #build()} migrates the schema. */
+    public static final class Builder {
+        private DataSource dataSource;
+        private String schema = "mnemo";
+
+        private Builder() {
+        }
+
+        /** The application's connection pool (HikariCP or any other {@link DataSource}). */
+        public Builder dataSource(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+            return this;
+        }
+
+        /** The schema holding Mnemo's tables, created when missing; default {@code mnemo}. */
+        public Builder schema(String schema) {
+            Objects.requireNonNull(schema, "schema");
+            if (!SCHEMA.matcher(schema).matches()) {
+                throw new IllegalArgumentException("schema must be a lower-case SQL identifier"
+                        + " ([a-z_][a-z0-9_]*, at most 63 characters), was '" + schema + "'");
+            }
+            this.schema = schema;
+            return this;
+        }
+
+        /**
+         * Migrates the schema to the newest version (Flyway, this module's migrations, history
+         * table {@code mnemo_schema_history}) and returns the backend.
+         *
+         * @throws MemoryConfigurationException when no data source was given
+         * @throws MemoryStoreException when the database cannot be reached or migrated
+         */
+        public PostgresBackend build() {
+            if (dataSource == null) {
+                throw new MemoryConfigurationException("PostgresBackend needs a dataSource(..)");
+            }
+            try {
+                Flyway.configure(PostgresBackend.class.getClassLoader())
+                        .dataSource(dataSource)
+                        .schemas(schema)
+                        .defaultSchema(schema)
+                        .table("mnemo_schema_history")
+                        .locations("classpath:dev/mnemo/postgres/migration")
+                        .load()
+                        .migrate();
+            } catch (FlywayException e) {
+                throw new MemoryStoreException("cannot migrate Mnemo's PostgreSQL schema " + schema + ": "
+                        + e.getMessage(), e);
+            }
+            return new PostgresBackend(new TenantDatabase(dataSource, schema));
+        }
+    }
+}

@@ -1,0 +1,395 @@
+package dev.mnemo.postgres;
+
+import dev.mnemo.MemoryMode;
+import dev.mnemo.MemoryStatus;
+import dev.mnemo.Phase1Preview;
+import dev.mnemo.ThreadInfo;
+import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.SelectedInput;
+import dev.mnemo.spi.Stage1Claim;
+import dev.mnemo.spi.Stage1ClaimParams;
+import dev.mnemo.spi.Stage1Output;
+import dev.mnemo.spi.Stage1Result;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link MemoryStore} of one tenant in a PostgreSQL schema shared by many: memory-store-sqlite's
+ * statements over tenant-scoped views (see {@link TenantDatabase}). Claims of one kind serialise per
+ * tenant on a transaction-scoped advisory lock (the running cap needs one writer at a time, as
+ * SQLite's {@code BEGIN IMMEDIATE} gives); everything else relies on row locks. After a forget the
+ * tables deleted from are vacuumed.
+ */
+final class PostgresMemoryStore implements MemoryStore {
+
+    static final SqlStatements SQL = SqlStatements.load("sql/state.sql");
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresMemoryStore.class);
+    private static final List<String> FORGET_TABLES = List.of("tenant_stage1_outputs", "tenant_jobs",
+            "tenant_threads");
+
+    private final TenantDatabase database;
+    private final String tenant;
+
+    PostgresMemoryStore(TenantDatabase database, String tenant) {
+        this.database = database;
+        this.tenant = tenant;
+    }
+
+    private <T> T write(String what, TenantDatabase.Work<T> work) {
+        return database.write(tenant, SQL, what, work);
+    }
+
+    private <T> T read(String what, TenantDatabase.Work<T> work) {
+        return database.readSnapshot(tenant, SQL, what, work);
+    }
+
+    private void vacuumAfterForget() {
+        database.vacuum(FORGET_TABLES);
+    }
+
+    // ---- threads -------------------------------------------------------------------------------
+
+    @Override
+    public void upsertThread(ThreadInfo thread) {
+        Objects.requireNonNull(thread, "thread");
+        boolean forgot = write("upsert thread " + thread.id(), tx -> ThreadRows.upsert(tx, thread) == MemoryMode.POLLUTED
+                && OutputRows.forget(tx, thread.id(), thread.updatedAt()));
+        if (forgot) {
+            vacuumAfterForget();
+        }
+    }
+
+    @Override
+    public Optional<ThreadInfo> thread(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return read("read thread " + threadId, tx -> ThreadRows.find(tx, threadId));
+    }
+
+    @Override
+    public List<ThreadInfo> threads() {
+        return read("list threads", ThreadRows::all);
+    }
+
+    @Override
+    public boolean setThreadMemoryMode(String threadId, MemoryMode mode, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(now, "now");
+        if (mode == MemoryMode.POLLUTED) {
+            if (thread(threadId).isEmpty()) {
+                return false;
+            }
+            markThreadPolluted(threadId, now);
+            return true;
+        }
+        return write("set memory mode of thread " + threadId, tx -> ThreadRows.setMode(tx, threadId, mode)) > 0;
+    }
+
+    @Override
+    public boolean markThreadPolluted(String threadId, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(now, "now");
+        boolean changed = write("mark thread " + threadId + " polluted", tx -> {
+            boolean modeChanged = ThreadRows.markPolluted(tx, threadId);
+            OutputRows.forget(tx, threadId, now);
+            return modeChanged;
+        });
+        vacuumAfterForget();
+        return changed;
+    }
+
+    @Override
+    public boolean deleteThread(String threadId, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(now, "now");
+        boolean deleted = write("delete thread " + threadId, tx -> {
+            OutputRows.forget(tx, threadId, now);
+            JobRows.deleteStage1(tx, threadId);
+            return ThreadRows.delete(tx, threadId);
+        });
+        vacuumAfterForget();
+        return deleted;
+    }
+
+    // ---- Phase 1 -------------------------------------------------------------------------------
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One transaction under the tenant's Phase 1 claim lock: the candidate scan is read page by
+     * page and each out-of-date candidate is claimed with the same guarded upsert as
+     * {@link #tryClaimStage1Job}, until enough are claimed.
+     */
+    @Override
+    public List<Stage1Claim> claimStage1Jobs(Stage1ClaimParams params, Instant now) {
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(now, "now");
+        if (params.scanLimit() == 0 || params.maxClaimed() == 0 || params.allowedSources().isEmpty()) {
+            return List.of();
+        }
+        List<Stage1Claim> claimed = write("claim Phase 1 jobs", tx -> {
+            lockClaims(tx, JobRows.STAGE1);
+            List<Stage1Claim> out = new ArrayList<>();
+            try (ThreadRows.Candidates candidates = ThreadRows.claimCandidates(tx, params, now)) {
+                Optional<ThreadRows.Candidate> next;
+                while (out.size() < params.maxClaimed() && (next = candidates.next()).isPresent()) {
+                    if (next.get().upToDate()) {
+                        continue;
+                    }
+                    ThreadInfo thread = next.get().thread();
+                    Instant source = Instant.ofEpochSecond(thread.updatedAt().getEpochSecond());
+                    JobClaim claim = JobRows.tryClaimStage1(tx, thread.id(), params.workerId(), source,
+                            params.lease(), params.maxClaimed(), now);
+                    if (claim.isClaimed()) {
+                        out.add(new Stage1Claim(thread, claim.token(), source));
+                    }
+                }
+            }
+            return out;
+        });
+        LOG.debug("Phase 1 claim by {} for tenant {}: {} claimed", params.workerId(), tenant, claimed.size());
+        return List.copyOf(claimed);
+    }
+
+    @Override
+    public List<Phase1Preview.Candidate> previewStage1Claims(Stage1ClaimParams params, Instant now) {
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(now, "now");
+        return List.copyOf(read("preview Phase 1 claims", tx -> Stage1ClaimPreview.preview(tx, params, now)));
+    }
+
+    @Override
+    public JobClaim tryClaimStage1Job(String threadId, String workerId, Instant sourceUpdatedAt, Duration lease,
+            int maxRunning, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(now, "now");
+        return write("claim Phase 1 job of thread " + threadId, tx -> {
+            lockClaims(tx, JobRows.STAGE1);
+            return JobRows.tryClaimStage1(tx, threadId, workerId, sourceUpdatedAt, lease, maxRunning, now);
+        });
+    }
+
+    @Override
+    public boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt,
+            Stage1Result result, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
+        Objects.requireNonNull(result, "result");
+        Objects.requireNonNull(now, "now");
+        return write("complete Phase 1 job of thread " + threadId, tx -> {
+            if (!JobRows.markStage1Done(tx, threadId, ownershipToken, now)) {
+                return false;
+            }
+            if (OutputRows.upsert(tx, threadId, sourceUpdatedAt, result, now) > 0) {
+                JobRows.enqueuePhase2(tx, sourceUpdatedAt.getEpochSecond());
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public boolean markStage1SucceededNoOutput(String threadId, String ownershipToken, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(now, "now");
+        return write("complete Phase 1 job of thread " + threadId + " without output", tx -> {
+            if (!JobRows.markStage1Done(tx, threadId, ownershipToken, now)) {
+                return false;
+            }
+            long watermark = JobRows.stage1InputWatermark(tx, threadId).orElse(now.getEpochSecond());
+            if (OutputRows.delete(tx, threadId).isPresent()) {
+                JobRows.enqueuePhase2(tx, watermark);
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public boolean markStage1Failed(String threadId, String ownershipToken, String reason, Duration retryDelay,
+            Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        Objects.requireNonNull(now, "now");
+        return write("fail Phase 1 job of thread " + threadId,
+                tx -> JobRows.markStage1Failed(tx, threadId, ownershipToken, reason, retryDelay, now));
+    }
+
+    @Override
+    public Optional<Stage1Output> stage1Output(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return read("read memory of thread " + threadId, tx -> OutputRows.find(tx, threadId));
+    }
+
+    // ---- Phase 2 -------------------------------------------------------------------------------
+
+    @Override
+    public JobClaim tryClaimPhase2Job(String workerId, Duration lease, Instant now) {
+        Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(now, "now");
+        return write("claim the Phase 2 lock", tx -> {
+            lockClaims(tx, JobRows.PHASE2);
+            return JobRows.tryClaimPhase2(tx, workerId, lease, now);
+        });
+    }
+
+    @Override
+    public boolean heartbeatPhase2Job(String ownershipToken, Duration lease, Instant now) {
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(now, "now");
+        return write("extend the Phase 2 lease", tx -> JobRows.heartbeatPhase2(tx, ownershipToken, lease, now));
+    }
+
+    @Override
+    public boolean markPhase2Succeeded(String ownershipToken, long completedWatermark, List<SelectedInput> selected,
+            Instant now) {
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        List<SelectedInput> inputs = List.copyOf(Objects.requireNonNull(selected, "selected"));
+        Objects.requireNonNull(now, "now");
+        return write("complete Phase 2", tx -> {
+            if (!JobRows.markPhase2Succeeded(tx, ownershipToken, completedWatermark, now)) {
+                return false;
+            }
+            OutputRows.replaceSelection(tx, inputs);
+            return true;
+        });
+    }
+
+    @Override
+    public boolean markPhase2Failed(String ownershipToken, String reason, Duration retryDelay, Instant now) {
+        return failPhase2(ownershipToken, reason, retryDelay, now, false);
+    }
+
+    @Override
+    public boolean markPhase2FailedIfUnowned(String ownershipToken, String reason, Duration retryDelay, Instant now) {
+        return failPhase2(ownershipToken, reason, retryDelay, now, true);
+    }
+
+    private boolean failPhase2(String ownershipToken, String reason, Duration retryDelay, Instant now,
+            boolean unownedToo) {
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        Objects.requireNonNull(now, "now");
+        return write("fail Phase 2",
+                tx -> JobRows.markPhase2Failed(tx, ownershipToken, reason, retryDelay, now, unownedToo));
+    }
+
+    @Override
+    public void enqueuePhase2(long inputWatermark) {
+        write("queue Phase 2", tx -> {
+            JobRows.enqueuePhase2(tx, inputWatermark);
+            return null;
+        });
+    }
+
+    @Override
+    public List<Stage1Output> phase2InputSelection(int limit, int maxUnusedDays, Instant now) {
+        Objects.requireNonNull(now, "now");
+        return read("select Phase 2 inputs", tx -> OutputRows.phase2Selection(tx, limit, maxUnusedDays, now));
+    }
+
+    @Override
+    public List<Stage1Output> listStage1OutputsForGlobal(int limit) {
+        return read("list memories", tx -> OutputRows.listForGlobal(tx, limit));
+    }
+
+    @Override
+    public void replacePhase2Selection(List<SelectedInput> selected) {
+        List<SelectedInput> inputs = List.copyOf(Objects.requireNonNull(selected, "selected"));
+        write("replace the Phase 2 selection", tx -> {
+            OutputRows.replaceSelection(tx, inputs);
+            return null;
+        });
+    }
+
+    // ---- read-path feedback, retention, maintenance ---------------------------------------------
+
+    @Override
+    public int recordUsage(List<String> threadIds, Instant now) {
+        List<String> ids = List.copyOf(Objects.requireNonNull(threadIds, "threadIds"));
+        Objects.requireNonNull(now, "now");
+        return ids.isEmpty() ? 0 : write("record memory usage", tx -> OutputRows.recordUsage(tx, ids, now));
+    }
+
+    @Override
+    public int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now) {
+        Objects.requireNonNull(now, "now");
+        int pruned = write("prune memories", tx -> OutputRows.prune(tx, maxUnusedDays, limit, now));
+        if (pruned > 0) {
+            LOG.info("pruned {} stage-1 memories of tenant {} unused for {} days", pruned, tenant, maxUnusedDays);
+        }
+        return pruned;
+    }
+
+    @Override
+    public int releaseJobs(String workerId, String reason, Instant now) {
+        Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(now, "now");
+        int released = write("release jobs of " + workerId, tx -> JobRows.release(tx, workerId, reason, now));
+        if (released > 0) {
+            LOG.info("released {} running jobs of worker {} (tenant {}): {}", released, workerId, tenant, reason);
+        }
+        return released;
+    }
+
+    @Override
+    public void clearMemoryData() {
+        write("clear memory data", tx -> {
+            OutputRows.deleteAll(tx);
+            JobRows.deleteMemoryJobs(tx);
+            return null;
+        });
+        vacuumAfterForget();
+        LOG.info("cleared every stage-1 memory and memory job of tenant {}", tenant);
+    }
+
+    @Override
+    public MemoryStatus status(Instant now) {
+        Objects.requireNonNull(now, "now");
+        return read("read status", tx -> {
+            JobRows.LastPhase2 last = JobRows.lastPhase2(tx);
+            return new MemoryStatus(JobRows.countsByKind(tx), JobRows.runningLeases(tx), last.success(),
+                    last.failure(), ThreadRows.countsByMode(tx), OutputRows.count(tx), Optional.empty(), now,
+                    Map.of());
+        });
+    }
+
+    /** The pool belongs to the application; closing a tenant's store releases nothing shared. */
+    @Override
+    public void close() {
+        LOG.debug("closed the store of tenant {}", tenant);
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresMemoryStore[schema " + database.schema() + ", tenant " + tenant + "]";
+    }
+
+    /** For this package's tests: runs {@code work} in a write transaction of this tenant. */
+    <T> T inTransaction(TenantDatabase.Work<T> work) {
+        return write("test access", work);
+    }
+
+    private static void lockClaims(Tx tx, String kind) throws SQLException {
+        tx.first("lock.claims", row -> Boolean.TRUE, kind);
+    }
+}

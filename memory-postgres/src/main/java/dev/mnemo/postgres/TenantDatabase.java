@@ -1,0 +1,115 @@
+package dev.mnemo.postgres;
+
+import dev.mnemo.MemoryStoreException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place where a tenant is bound: every transaction of every Mnemo part opens here, sets
+ * {@code mnemo.tenant} and the {@code search_path} for this transaction only
+ * ({@code set_config(.., true)}), and runs its statements against the tenant-scoped views of the
+ * schema. No statement elsewhere names a tenant, so none can forget to.
+ */
+final class TenantDatabase {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TenantDatabase.class);
+
+    /** Work inside one transaction. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Tx tx) throws SQLException;
+    }
+
+    private final DataSource dataSource;
+    private final String schema;
+
+    TenantDatabase(DataSource dataSource, String schema) {
+        this.dataSource = dataSource;
+        this.schema = schema;
+    }
+
+    String schema() {
+        return schema;
+    }
+
+    /** Runs {@code work} in one read-committed transaction of {@code tenant}, committing on success. */
+    <T> T write(String tenant, SqlStatements sql, String what, Work<T> work) {
+        return inTransaction(tenant, sql, what, false, work);
+    }
+
+    /** Runs {@code work} in one read-only, repeatable-read transaction: every statement sees one snapshot. */
+    <T> T readSnapshot(String tenant, SqlStatements sql, String what, Work<T> work) {
+        return inTransaction(tenant, sql, what, true, work);
+    }
+
+    private <T> T inTransaction(String tenant, SqlStatements sql, String what, boolean snapshot, Work<T> work) {
+        Objects.requireNonNull(tenant, "tenant");
+        try (Connection connection = dataSource.getConnection()) {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            try {
+                if (snapshot) {
+                    try (Statement statement = connection.createStatement()) {
+                        statement.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+                    }
+                }
+                try (PreparedStatement bind = connection.prepareStatement(
+                        "SELECT set_config('mnemo.tenant', ?, true), set_config('search_path', ?, true)")) {
+                    bind.setString(1, tenant);
+                    bind.setString(2, quoted(schema));
+                    bind.execute();
+                }
+                T result = work.run(new Tx(connection, sql));
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(connection);
+                throw e;
+            } finally {
+                connection.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException e) {
+            throw new MemoryStoreException("PostgreSQL schema " + schema + ", tenant " + tenant + ": cannot " + what
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Vacuums {@code tables} of the schema (all tenants' rows; best effort), so row versions a
+     * forget left dead are removed from the table files too.
+     */
+    void vacuum(List<String> tables) {
+        try (Connection connection = dataSource.getConnection()) {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(true);
+            try (Statement statement = connection.createStatement()) {
+                for (String table : tables) {
+                    statement.execute("VACUUM " + quoted(schema) + "." + table);
+                }
+            } finally {
+                connection.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException e) {
+            LOG.warn("could not vacuum {} in schema {} after a forget: {}", tables, schema, e.getMessage());
+        }
+    }
+
+    static String quoted(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            LOG.debug("rollback failed: {}", e.getMessage());
+        }
+    }
+}

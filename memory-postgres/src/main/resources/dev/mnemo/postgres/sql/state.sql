@@ -1,0 +1,264 @@
+-- The MemoryStore's statements for PostgreSQL: memory-store-sqlite's queries, statement for
+-- statement, over the tenant-scoped views of V1 (so no statement names a tenant). A section starts
+-- with "-- name: <key>"; PostgresBackend loads them once. Bind order is the order of the "?".
+
+-- ---- threads -------------------------------------------------------------------------------------
+
+-- name: thread.upsert
+-- A polluted thread stays polluted: a later upsert from a rollout scan or a recorder that still
+-- holds the old mode must not make its rollout extractable again.
+INSERT INTO threads (id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived,
+        memory_mode)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (tenant_id, id) DO UPDATE SET rollout_path = excluded.rollout_path,
+    created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms,
+    source = excluded.source, cwd = excluded.cwd, git_branch = excluded.git_branch,
+    preview = excluded.preview, archived = excluded.archived,
+    memory_mode = CASE WHEN threads.memory_mode = 'polluted' THEN 'polluted' ELSE excluded.memory_mode END
+RETURNING memory_mode
+
+-- name: thread.find
+SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode
+FROM threads WHERE id = ?
+
+-- name: thread.all
+SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode
+FROM threads ORDER BY updated_at_ms DESC, id DESC
+
+-- name: thread.setMode
+UPDATE threads SET memory_mode = ? WHERE id = ?
+
+-- name: thread.markPolluted
+UPDATE threads SET memory_mode = 'polluted' WHERE id = ? AND memory_mode != 'polluted'
+
+-- name: thread.delete
+DELETE FROM threads WHERE id = ?
+
+-- name: thread.countsByMode
+SELECT memory_mode, COUNT(*) FROM threads GROUP BY memory_mode
+
+-- name: thread.claimCandidates
+-- Write-sheet §3.5 step 2: unarchived, previewed, allowed source (a text array), enabled, not the
+-- current thread, inside the age window and past the idle window, newest first, at most scanLimit
+-- rows; up_to_date is Codex's stage1_source_needs_update negated, in whole seconds.
+SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode,
+    (EXISTS (SELECT 1 FROM stage1_outputs so WHERE so.thread_id = threads.id
+        AND so.source_updated_at >= floor(threads.updated_at_ms / 1000.0))
+     OR EXISTS (SELECT 1 FROM jobs j WHERE j.kind = 'memory_stage1' AND j.job_key = threads.id
+        AND j.last_success_watermark >= floor(threads.updated_at_ms / 1000.0))) AS up_to_date
+FROM threads
+WHERE archived = 0 AND preview <> '' AND source = ANY (?) AND memory_mode = 'enabled' AND id != ?
+    AND updated_at_ms >= ? AND updated_at_ms <= ?
+ORDER BY updated_at_ms DESC LIMIT ?
+
+-- name: thread.upToDateIds
+-- Threads whose stored memory or last successful extraction covers their rollout version.
+SELECT id FROM threads
+WHERE EXISTS (SELECT 1 FROM stage1_outputs so WHERE so.thread_id = threads.id
+        AND so.source_updated_at >= floor(threads.updated_at_ms / 1000.0))
+    OR EXISTS (SELECT 1 FROM jobs j WHERE j.kind = 'memory_stage1' AND j.job_key = threads.id
+        AND j.last_success_watermark >= floor(threads.updated_at_ms / 1000.0))
+
+-- ---- Phase 1 jobs --------------------------------------------------------------------------------
+
+-- name: stage1.isUpToDate
+SELECT 1 FROM stage1_outputs WHERE thread_id = ? AND source_updated_at >= ?
+UNION ALL SELECT 1 FROM jobs WHERE kind = 'memory_stage1' AND job_key = ? AND last_success_watermark >= ?
+
+-- name: stage1.claim
+-- Claims the job when fewer than max_running live leases exist; an existing row is taken over only
+-- when (a) no live lease holds it, (b) its backoff is over or the rollout is newer, (c) it has
+-- retries left or the rollout is newer, and (d) the cap still allows it. A newer rollout restores
+-- the retry budget. Binds: thread, worker, token, now, lease_until, retries, watermark, now, cap, cap.
+INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until,
+        retry_at, retry_remaining, last_error, input_watermark, last_success_watermark)
+SELECT 'memory_stage1', ?, 'running', ?, ?, ?, NULL, ?, NULL, ?, NULL, ?, NULL
+WHERE (SELECT COUNT(*) FROM jobs WHERE kind = 'memory_stage1' AND status = 'running'
+        AND lease_until IS NOT NULL AND lease_until > ?) < ?
+ON CONFLICT (tenant_id, kind, job_key) DO UPDATE SET status = 'running', worker_id = excluded.worker_id,
+    ownership_token = excluded.ownership_token, started_at = excluded.started_at, finished_at = NULL,
+    lease_until = excluded.lease_until, retry_at = NULL,
+    retry_remaining = CASE WHEN excluded.input_watermark > COALESCE(jobs.input_watermark, -1)
+        THEN excluded.retry_remaining ELSE jobs.retry_remaining END,
+    last_error = NULL, input_watermark = excluded.input_watermark
+WHERE (jobs.status != 'running' OR jobs.lease_until IS NULL OR jobs.lease_until <= excluded.started_at)
+    AND (jobs.retry_at IS NULL OR jobs.retry_at <= excluded.started_at
+        OR excluded.input_watermark > COALESCE(jobs.input_watermark, -1))
+    AND (jobs.retry_remaining > 0 OR excluded.input_watermark > COALESCE(jobs.input_watermark, -1))
+    AND (SELECT COUNT(*) FROM jobs AS other WHERE other.kind = excluded.kind
+        AND other.status = 'running' AND other.lease_until IS NOT NULL
+        AND other.lease_until > excluded.started_at AND other.job_key != excluded.job_key) < ?
+
+-- name: stage1.retryState
+SELECT retry_remaining, retry_at FROM jobs WHERE kind = 'memory_stage1' AND job_key = ?
+
+-- name: stage1.markDone
+UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL, last_error = NULL,
+    last_success_watermark = input_watermark
+WHERE kind = 'memory_stage1' AND job_key = ? AND status = 'running' AND ownership_token = ?
+
+-- name: stage1.markFailed
+UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL, retry_at = ?,
+    retry_remaining = retry_remaining - 1, last_error = ?
+WHERE kind = 'memory_stage1' AND job_key = ? AND status = 'running' AND ownership_token = ?
+
+-- name: stage1.inputWatermark
+SELECT input_watermark FROM jobs WHERE kind = 'memory_stage1' AND job_key = ?
+
+-- name: stage1.delete
+DELETE FROM jobs WHERE kind = 'memory_stage1' AND job_key = ?
+
+-- name: stage1.jobRows
+SELECT job_key, status, lease_until, retry_at, retry_remaining, input_watermark FROM jobs
+WHERE kind = 'memory_stage1'
+
+-- ---- Phase 2 job (the singleton row) ---------------------------------------------------------------
+
+-- name: phase2.enqueue
+-- Queues a consolidation; the input watermark only moves forward. Binds: retries, watermark.
+INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until,
+        retry_at, retry_remaining, last_error, input_watermark, last_success_watermark)
+VALUES ('memory_consolidate_global', 'global', 'pending', NULL, NULL, NULL, NULL, NULL, NULL, ?, NULL, ?, 0)
+ON CONFLICT (tenant_id, kind, job_key) DO UPDATE SET
+    status = CASE WHEN jobs.status = 'running' THEN 'running' ELSE 'pending' END,
+    retry_at = CASE WHEN jobs.status = 'running' THEN jobs.retry_at ELSE NULL END,
+    retry_remaining = GREATEST(jobs.retry_remaining, excluded.retry_remaining),
+    input_watermark = CASE WHEN excluded.input_watermark > COALESCE(jobs.input_watermark, 0)
+        THEN excluded.input_watermark ELSE COALESCE(jobs.input_watermark, 0) + 1 END
+
+-- name: phase2.row
+SELECT status, lease_until, retry_at, finished_at, last_error, input_watermark FROM jobs
+WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
+
+-- name: phase2.insertRunning
+-- Binds: worker, token, now, lease_until, retries.
+INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until,
+        retry_at, retry_remaining, last_error, input_watermark, last_success_watermark)
+VALUES ('memory_consolidate_global', 'global', 'running', ?, ?, ?, NULL, ?, NULL, ?, NULL, 0, 0)
+
+-- name: phase2.takeOver
+-- Binds: worker, token, now, lease_until, now, now.
+UPDATE jobs SET status = 'running', worker_id = ?, ownership_token = ?, started_at = ?, finished_at = NULL,
+    lease_until = ?, retry_at = NULL, last_error = NULL
+WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
+    AND (status != 'running' OR lease_until IS NULL OR lease_until <= ?)
+    AND (retry_at IS NULL OR retry_at <= ?)
+
+-- name: phase2.heartbeat
+UPDATE jobs SET lease_until = ?
+WHERE kind = 'memory_consolidate_global' AND job_key = 'global' AND status = 'running' AND ownership_token = ?
+
+-- name: phase2.markSucceeded
+UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL, last_error = NULL,
+    last_success_watermark = GREATEST(COALESCE(last_success_watermark, 0), ?)
+WHERE kind = 'memory_consolidate_global' AND job_key = 'global' AND status = 'running' AND ownership_token = ?
+
+-- name: phase2.markFailed
+UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL, retry_at = ?,
+    retry_remaining = GREATEST(retry_remaining - 1, 0), last_error = ?
+WHERE kind = 'memory_consolidate_global' AND job_key = 'global' AND status = 'running' AND ownership_token = ?
+
+-- name: phase2.markFailedIfUnowned
+UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL, retry_at = ?,
+    retry_remaining = GREATEST(retry_remaining - 1, 0), last_error = ?
+WHERE kind = 'memory_consolidate_global' AND job_key = 'global' AND status = 'running'
+    AND (ownership_token = ? OR ownership_token IS NULL)
+
+-- ---- jobs of both kinds --------------------------------------------------------------------------
+
+-- name: jobs.release
+-- Every running job of a worker becomes failed-for-retry at once: no lease, no backoff, retry
+-- budget unchanged, the reason recorded. Binds: now, now, reason, worker.
+UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL, retry_at = ?, last_error = ?
+WHERE status = 'running' AND worker_id = ?
+
+-- name: jobs.deleteMemoryJobs
+DELETE FROM jobs WHERE kind IN ('memory_stage1', 'memory_consolidate_global')
+
+-- name: jobs.countsByKind
+SELECT kind, status, COUNT(*) FROM jobs GROUP BY kind, status
+
+-- name: jobs.runningLeases
+SELECT kind, job_key, COALESCE(worker_id, ''), lease_until FROM jobs
+WHERE status = 'running' AND lease_until IS NOT NULL ORDER BY lease_until, kind, job_key
+
+-- name: jobs.lastPhase2
+SELECT finished_at, last_error FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
+
+-- ---- stage1_outputs ------------------------------------------------------------------------------
+
+-- name: output.find
+SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug, so.generated_at,
+    so.usage_count, so.last_usage, so.selected_for_phase2, so.selected_for_phase2_source_updated_at,
+    t.rollout_path, t.cwd, t.git_branch
+FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
+WHERE so.thread_id = ?
+
+-- name: output.upsert
+-- Writes a memory unless a newer version is stored or the thread is polluted (it may have been
+-- polluted while the job ran). Usage and selection columns stay. Binds: thread, version, raw,
+-- summary, slug, generated_at, thread.
+INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug, generated_at)
+SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM threads WHERE id = ? AND memory_mode != 'polluted')
+ON CONFLICT (tenant_id, thread_id) DO UPDATE SET source_updated_at = excluded.source_updated_at,
+    raw_memory = excluded.raw_memory, rollout_summary = excluded.rollout_summary,
+    rollout_slug = excluded.rollout_slug, generated_at = excluded.generated_at
+WHERE excluded.source_updated_at >= stage1_outputs.source_updated_at
+
+-- name: output.delete
+-- Returns whether the deleted memory was in the last consolidation.
+DELETE FROM stage1_outputs WHERE thread_id = ? RETURNING selected_for_phase2
+
+-- name: output.deleteAll
+DELETE FROM stage1_outputs
+
+-- name: output.count
+SELECT COUNT(*) FROM stage1_outputs
+
+-- name: output.listForGlobal
+SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug, so.generated_at,
+    so.usage_count, so.last_usage, so.selected_for_phase2, so.selected_for_phase2_source_updated_at,
+    t.rollout_path, t.cwd, t.git_branch
+FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
+WHERE t.memory_mode = 'enabled' AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
+ORDER BY so.source_updated_at DESC, so.thread_id DESC LIMIT ?
+
+-- name: output.phase2Selection
+-- Write-sheet §5.3 as one statement, hence one snapshot; the caller sorts by thread id.
+-- Binds: cutoff, cutoff, limit.
+SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug, so.generated_at,
+    so.usage_count, so.last_usage, so.selected_for_phase2, so.selected_for_phase2_source_updated_at,
+    t.rollout_path, t.cwd, t.git_branch
+FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
+WHERE t.memory_mode = 'enabled' AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
+    AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?) OR (so.last_usage IS NULL AND so.source_updated_at >= ?))
+ORDER BY COALESCE(so.usage_count, 0) DESC, COALESCE(so.last_usage, so.source_updated_at) DESC,
+    so.source_updated_at DESC, so.thread_id DESC
+LIMIT ?
+
+-- name: output.clearSelection
+UPDATE stage1_outputs SET selected_for_phase2 = 0, selected_for_phase2_source_updated_at = NULL
+WHERE selected_for_phase2 != 0 OR selected_for_phase2_source_updated_at IS NOT NULL
+
+-- name: output.select
+UPDATE stage1_outputs SET selected_for_phase2 = 1, selected_for_phase2_source_updated_at = ?
+WHERE thread_id = ? AND source_updated_at = ?
+
+-- name: output.recordUsage
+UPDATE stage1_outputs SET usage_count = COALESCE(usage_count, 0) + 1, last_usage = ? WHERE thread_id = ?
+
+-- name: output.prune
+-- Codex's retention prune (write-sheet §6): stale, unselected rows, oldest first. Binds: cutoff, limit.
+DELETE FROM stage1_outputs WHERE thread_id IN (
+    SELECT thread_id FROM stage1_outputs
+    WHERE selected_for_phase2 = 0 AND COALESCE(last_usage, source_updated_at) < ?
+    ORDER BY COALESCE(last_usage, source_updated_at) ASC, source_updated_at ASC, thread_id ASC
+    LIMIT ?)
+
+-- ---- locks ---------------------------------------------------------------------------------------
+
+-- name: lock.claims
+-- Serialises the claims of one kind for one tenant until the transaction ends, as SQLite's
+-- BEGIN IMMEDIATE does for a file: the global running cap and the Phase 2 lock are read-check-write
+-- decisions that need one writer at a time. Other tenants never wait on it. Binds: the job kind.
+SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || '/' || ? || '/' || current_setting('mnemo.tenant'), 0))
