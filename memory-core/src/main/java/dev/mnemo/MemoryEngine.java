@@ -8,6 +8,7 @@ import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.MemoryWorkspace;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
+import dev.mnemo.spi.SessionStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -123,6 +124,12 @@ public interface MemoryEngine extends AutoCloseable {
 
         /** Adds a rollout source; the session recorder's own folder is always scanned. */
         Builder rolloutSource(RolloutSource source);
+
+        /**
+         * Where recorded sessions are written and read back by Phase 1; default: files under
+         * {@code <home>/sessions/}. Fleet mode keeps them in a database shared by every server.
+         */
+        Builder sessionStore(SessionStore sessionStore);
 
         /** Replaces the built-in secret redactor. */
         Builder redactor(SecretRedactor redactor);

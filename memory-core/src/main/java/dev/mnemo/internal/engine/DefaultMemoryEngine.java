@@ -22,7 +22,7 @@ import dev.mnemo.internal.agent.ToolLoopConsolidationAgent;
 import dev.mnemo.internal.cite.CitationUsage;
 import dev.mnemo.internal.consolidate.Phase2Runner;
 import dev.mnemo.internal.extract.Phase1Runner;
-import dev.mnemo.internal.extract.RolloutRenderer;
+import dev.mnemo.internal.extract.ThreadRollouts;
 import dev.mnemo.internal.read.DeveloperInstructions;
 import dev.mnemo.internal.redact.DefaultSecretRedactor;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
@@ -31,7 +31,6 @@ import dev.mnemo.internal.tools.LocalMemoryTools;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +65,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final boolean ownsExecutor;
     private final ThreadRegistry threads;
     private final SessionRecorder sessions;
+    final ThreadRollouts rollouts;
     private final MemoryTools tools;
     private final DeveloperInstructions instructions;
     private final MemoryAdmin admin;
@@ -79,8 +79,9 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.workerId = "mnemo-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
                 + UUID.randomUUID().toString().substring(0, 8);
         this.listener = new SafeListener(parts.listeners());
-        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.home().resolve("sessions"));
-        this.sessions = new JsonlSessionRecorder(parts.home(), parts.store(), parts.config(), parts.clock());
+        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore());
+        this.sessions = new JsonlSessionRecorder(parts.sessionStore(), parts.store(), parts.config(), parts.clock());
+        this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor());
         this.tools = new LocalMemoryTools(parts.memoryRoot(), parts.clock());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
@@ -102,17 +103,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
         if (parts.extractionModel() == null) {
             return null;
         }
-        SecretRedactor redactor = redactor();
-        RolloutRenderer renderer = new RolloutRenderer();
-        return new Phase1Runner(new Phase1Runner.Dependencies(parts.store(), parts.extractionModel(),
-                (path, budget) -> {
-                    try {
-                        return renderer.render(path, redactor, budget).text();
-                    } catch (UncheckedIOException e) {
-                        throw e.getCause();
-                    }
-                }, redactor, parts.config(),
-                parts.clock(), workerId, listener));
+        return new Phase1Runner(new Phase1Runner.Dependencies(parts.store(), parts.extractionModel(), rollouts,
+                redactor(), parts.config(), parts.clock(), workerId, listener));
     }
 
     private Phase2Runner phase2Runner(EngineParts parts) {

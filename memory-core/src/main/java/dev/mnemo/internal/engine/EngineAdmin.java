@@ -55,7 +55,7 @@ final class EngineAdmin implements MemoryAdmin {
         Optional<Phase1Preview.FirstRequest> first = candidates.stream()
                 .filter(c -> c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM)
                 .findFirst()
-                .map(c -> Phase1Request.preview(c.thread(), engine.redactor(),
+                .map(c -> Phase1Request.preview(c.thread(), engine.rollouts,
                         Phase1Request.budgetBytes(engine.parts.extractionModel()), engine.parts.config()));
         LOG.debug("memory stage-1 preview as of {}: {} thread(s), {} claimable", now, candidates.size(),
                 candidates.stream().filter(c -> c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM).count());

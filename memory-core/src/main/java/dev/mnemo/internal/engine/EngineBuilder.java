@@ -3,6 +3,7 @@ package dev.mnemo.internal.engine;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryConfigurationException;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.internal.rollout.FileSessionStore;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.MemoryEventListener;
@@ -12,6 +13,7 @@ import dev.mnemo.spi.MemoryWorkspace;
 import dev.mnemo.spi.MemoryWorkspaceProvider;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
+import dev.mnemo.spi.SessionStore;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -44,6 +46,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     private MemoryStore store;
     private MemoryWorkspace workspace;
     private final List<RolloutSource> rolloutSources = new ArrayList<>();
+    private SessionStore sessionStore;
     private SecretRedactor redactor;
     private final List<MemoryEventListener> listeners = new ArrayList<>();
     private Clock clock = Clock.systemUTC();
@@ -119,6 +122,12 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     }
 
     @Override
+    public EngineBuilder sessionStore(SessionStore sessionStore) {
+        this.sessionStore = Objects.requireNonNull(sessionStore, "sessionStore");
+        return this;
+    }
+
+    @Override
     public EngineBuilder redactor(SecretRedactor redactor) {
         this.redactor = Objects.requireNonNull(redactor, "redactor");
         return this;
@@ -186,7 +195,9 @@ public final class EngineBuilder implements MemoryEngine.Builder {
                 extractionModel != null ? extractionModel : model,
                 consolidationModel != null ? consolidationModel : model,
                 consolidationAgent, resolvedStore, ownsStore, resolvedWorkspace, ownsWorkspace,
-                List.copyOf(rolloutSources), redactor, List.copyOf(listeners), clock, executor, closeTimeout);
+                List.copyOf(rolloutSources),
+                sessionStore != null ? sessionStore : new FileSessionStore(resolvedHome.resolve("sessions"), clock),
+                redactor, List.copyOf(listeners), clock, executor, closeTimeout);
         return new DefaultMemoryEngine(parts);
     }
 

@@ -8,6 +8,7 @@ import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.MemoryWorkspace;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
+import dev.mnemo.spi.SessionStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,5 +21,5 @@ import java.util.concurrent.ExecutorService;
  */
 record EngineParts(Path home, Path memoryRoot, MemoriesConfig config, LanguageModel extractionModel,
         LanguageModel consolidationModel, ConsolidationAgent consolidationAgent, MemoryStore store, boolean ownsStore,
-        MemoryWorkspace workspace, boolean ownsWorkspace, List<RolloutSource> rolloutSources, SecretRedactor redactor,
+        MemoryWorkspace workspace, boolean ownsWorkspace, List<RolloutSource> rolloutSources, SessionStore sessionStore, SecretRedactor redactor,
         List<MemoryEventListener> listeners, Clock clock, ExecutorService executor, Duration closeTimeout) {}

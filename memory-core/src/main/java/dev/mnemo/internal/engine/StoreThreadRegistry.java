@@ -4,10 +4,9 @@ import dev.mnemo.MemoryMode;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.ThreadRegistry;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.SessionStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -22,16 +21,16 @@ final class StoreThreadRegistry implements ThreadRegistry {
 
     private final MemoryStore store;
     private final Clock clock;
-    private final Path ownSessions;
+    private final SessionStore sessions;
 
     /**
-     * @param ownSessions the recorder's sessions folder: rollouts under it are Mnemo's own and are
+     * @param sessions the recorder's session store: rollouts it holds are Mnemo's own and are
      *     deleted with their thread; rollouts elsewhere (a Codex home) are never touched
      */
-    StoreThreadRegistry(MemoryStore store, Clock clock, Path ownSessions) {
+    StoreThreadRegistry(MemoryStore store, Clock clock, SessionStore sessions) {
         this.store = store;
         this.clock = clock;
-        this.ownSessions = ownSessions.toAbsolutePath().normalize();
+        this.sessions = sessions;
     }
 
     @Override
@@ -74,18 +73,16 @@ final class StoreThreadRegistry implements ThreadRegistry {
         if (store.deleteThread(threadId, clock.instant())) {
             LOG.info("thread {} deleted; its memory is forgotten", threadId);
         }
-        thread.map(ThreadInfo::rolloutPath).map(p -> p.toAbsolutePath().normalize())
-                .filter(p -> p.startsWith(ownSessions))
-                .ifPresent(this::deleteRollout);
+        thread.ifPresent(this::deleteRollout);
     }
 
-    private void deleteRollout(Path rollout) {
+    private void deleteRollout(ThreadInfo thread) {
         try {
-            if (Files.deleteIfExists(rollout)) {
-                LOG.info("deleted recorded rollout {}", rollout);
+            if (sessions.delete(thread)) {
+                LOG.info("deleted recorded rollout {}", thread.rolloutPath());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("thread deleted, but its recorded rollout " + rollout
+            throw new UncheckedIOException("thread deleted, but its recorded rollout " + thread.rolloutPath()
                     + " could not be deleted: " + e.getMessage(), e);
         }
     }

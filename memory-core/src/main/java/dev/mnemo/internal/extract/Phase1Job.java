@@ -88,7 +88,7 @@ final class Phase1Job {
         long overhead = Phase1Request.overheadBytes(rolloutPath, cwd);
         String rendered;
         try {
-            rendered = deps.input().render(rolloutPath, Math.max(1, budget - overhead));
+            rendered = deps.input().render(claim.thread(), Math.max(1, budget - overhead)).text();
         } catch (IOException e) {
             return Outcome.failed("cannot read rollout " + rolloutPath + ": " + e.getMessage(), TokenUsage.ZERO);
         }

@@ -8,7 +8,8 @@ import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.OutputSchema;
 import dev.mnemo.llm.ReasoningEffort;
-import dev.mnemo.spi.SecretRedactor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,12 +54,17 @@ public final class Phase1Request {
      *
      * @throws java.io.UncheckedIOException when the rollout cannot be read; the message names it
      */
-    public static Phase1Preview.FirstRequest preview(ThreadInfo thread, SecretRedactor redactor, long budgetBytes,
+    public static Phase1Preview.FirstRequest preview(ThreadInfo thread, RolloutInput rollouts, long budgetBytes,
             MemoriesConfig config) {
         Path rolloutPath = thread.rolloutPath();
         String cwd = thread.cwd().map(Path::toString).orElse("");
         long room = Math.max(1, budgetBytes - overheadBytes(rolloutPath, cwd));
-        RenderedRollout rendered = new RolloutRenderer().render(rolloutPath, redactor, room);
+        RenderedRollout rendered;
+        try {
+            rendered = rollouts.render(thread, room);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read rollout " + rolloutPath + ": " + e.getMessage(), e);
+        }
         String input = Phase1Prompts.input(rolloutPath.toString(), cwd, rendered.text());
         ModelRequest request = of(config.extractModel().orElse(""), List.of(ModelMessage.user(input)));
         return new Phase1Preview.FirstRequest(thread.id(), request, budgetBytes, rendered.originalBytes(),

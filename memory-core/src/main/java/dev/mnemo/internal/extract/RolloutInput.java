@@ -1,9 +1,13 @@
 package dev.mnemo.internal.extract;
 
+import dev.mnemo.ThreadInfo;
 import java.io.IOException;
-import java.nio.file.Path;
 
-/** Turns a rollout file into the filtered, redacted conversation text Phase 1 sends, within a byte budget. */
+/**
+ * The rollout of a thread, turned into the filtered, redacted conversation text Phase 1 sends
+ * within a byte budget. {@link ThreadRollouts} is the engine's: a thread's rollout comes from the
+ * session store that recorded it, or from its file.
+ */
 @FunctionalInterface
 public interface RolloutInput {
 
@@ -11,5 +15,5 @@ public interface RolloutInput {
      * @param budgetBytes the most UTF-8 bytes the result may have
      * @throws IOException when the rollout cannot be read
      */
-    String render(Path rolloutPath, long budgetBytes) throws IOException;
+    RenderedRollout render(ThreadInfo thread, long budgetBytes) throws IOException;
 }

@@ -5,11 +5,14 @@ import dev.mnemo.internal.rollout.RolloutLine;
 import dev.mnemo.internal.rollout.RolloutReader;
 import dev.mnemo.spi.SecretRedactor;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +45,30 @@ public final class RolloutRenderer {
      */
     public RenderedRollout render(Path rolloutPath, SecretRedactor redactor, long budgetBytes) {
         Objects.requireNonNull(rolloutPath, "rolloutPath");
+        return render(rolloutPath.toString(), (want, sink) -> RolloutReader.read(rolloutPath, want, sink), redactor,
+                budgetBytes);
+    }
+
+    /**
+     * Renders the rollout whose bytes {@code in} streams (from a {@link dev.mnemo.spi.SessionStore});
+     * {@code name} identifies it in messages. The caller closes {@code in}.
+     *
+     * @throws UncheckedIOException when the stream cannot be read; the message names the rollout
+     */
+    public RenderedRollout render(String name, InputStream in, SecretRedactor redactor, long budgetBytes) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(in, "in");
+        return render(name, (want, sink) -> RolloutReader.read(in, name, want, sink), redactor, budgetBytes);
+    }
+
+    /** Streams a rollout's lines to a sink (a file or a stream). */
+    @FunctionalInterface
+    private interface LineSource {
+        RolloutReader.ReadStats read(Predicate<RolloutLine.Kind> wantPayload, Consumer<RolloutLine> sink)
+                throws IOException;
+    }
+
+    private RenderedRollout render(String rolloutName, LineSource lines, SecretRedactor redactor, long budgetBytes) {
         Objects.requireNonNull(redactor, "redactor");
         if (budgetBytes <= 0) {
             throw new IllegalArgumentException("budgetBytes must be positive, was " + budgetBytes);
@@ -49,9 +76,9 @@ public final class RolloutRenderer {
         Collector collector = new Collector(redactor, budgetBytes);
         RolloutReader.ReadStats stats;
         try {
-            stats = RolloutReader.read(rolloutPath, kind -> kind == RolloutLine.Kind.RESPONSE_ITEM, collector::accept);
+            stats = lines.read(kind -> kind == RolloutLine.Kind.RESPONSE_ITEM, collector::accept);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read rollout " + rolloutPath + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read rollout " + rolloutName + ": " + e.getMessage(), e);
         }
         long originalBytes = collector.originalBytes();
         BudgetFitter.Fitted fitted = BudgetFitter.fit(collector.rows, budgetBytes);
@@ -59,7 +86,7 @@ public final class RolloutRenderer {
         int kept = collector.rows.size() - fitted.rowsDropped();
         int dropped = collector.filtered + fitted.rowsDropped();
         if (truncated) {
-            LOG.info("Rendered rollout {}: {} bytes fitted into {} ({} items kept, {} dropped)", rolloutPath,
+            LOG.info("Rendered rollout {}: {} bytes fitted into {} ({} items kept, {} dropped)", rolloutName,
                     originalBytes, budgetBytes, kept, dropped);
         }
         return new RenderedRollout(fitted.text(), originalBytes, truncated, kept, dropped, stats.malformedLines());

@@ -9,14 +9,10 @@ import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.SessionStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -27,9 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One session being written. Every line is serialised first and then appended through a channel
- * opened for that line alone, so a crash leaves whole lines only and an idle conversation holds no
- * file open. After each line the thread row is upserted; a memory mode the store already holds
+ * One session being written. Every line is serialised first and then appended whole through the
+ * {@link SessionStore.Writer}. After each line the thread row is upserted; a memory mode the store already holds
  * that is stricter than ours (disabled, polluted) is kept. A session that continues a rollout
  * recorded earlier appends to it without a second {@code session_meta} line.
  */
@@ -41,7 +36,7 @@ final class JsonlRecordedSession implements RecordedSession {
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     private final SessionContext session;
-    private final Path file;
+    private final SessionStore.Writer rollout;
     private final MemoryStore store;
     private final MemoriesConfig config;
     private final Clock clock;
@@ -51,19 +46,18 @@ final class JsonlRecordedSession implements RecordedSession {
     private boolean closed;
 
     /**
-     * @param continued the thread's earlier row when {@code file} is its existing rollout, to be
-     *     continued; empty to start a new rollout with its {@code session_meta} line
+     * @param continued the thread's earlier row when {@code rollout} continues its rollout; empty to
+     *     start a new rollout with its {@code session_meta} line
      */
-    JsonlRecordedSession(SessionContext session, Path file, Optional<ThreadInfo> continued, MemoryStore store,
-            MemoriesConfig config, Clock clock) throws IOException {
+    JsonlRecordedSession(SessionContext session, SessionStore.Writer rollout, Optional<ThreadInfo> continued,
+            MemoryStore store, MemoriesConfig config, Clock clock) {
         this.session = session;
-        this.file = file;
+        this.rollout = rollout;
         this.store = store;
         this.config = config;
         this.clock = clock;
         this.createdAt = continued.map(ThreadInfo::createdAt).orElseGet(clock::instant);
         this.memoryMode = config.generateMemories() ? MemoryMode.ENABLED : MemoryMode.DISABLED;
-        Files.createDirectories(file.getParent());
         if (continued.isEmpty()) {
             append("session_meta", sessionMeta());
         }
@@ -160,14 +154,11 @@ final class JsonlRecordedSession implements RecordedSession {
         Instant now = clock.instant();
         ObjectNode line = JSON.objectNode().put("timestamp", LINE_TIMESTAMP.format(now)).put("type", type);
         line.set("payload", payload);
-        ByteBuffer bytes = ByteBuffer.wrap((line.toString() + "\n").getBytes(StandardCharsets.UTF_8));
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND)) {
-            while (bytes.hasRemaining()) {
-                channel.write(bytes);
-            }
+        try {
+            rollout.append((line.toString() + "\n").getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to rollout " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot append to rollout " + rollout.rolloutPath() + ": " + e.getMessage(),
+                    e);
         }
         upsertThread(now);
     }
@@ -177,7 +168,7 @@ final class JsonlRecordedSession implements RecordedSession {
         MemoryMode mode = existing.map(ThreadInfo::memoryMode).filter(m -> m != MemoryMode.ENABLED).orElse(memoryMode);
         memoryMode = mode;
         store.upsertThread(ThreadInfo.builder(threadId())
-                .rolloutPath(file.toAbsolutePath())
+                .rolloutPath(rollout.rolloutPath())
                 .createdAt(existing.map(ThreadInfo::createdAt).orElse(createdAt))
                 .updatedAt(now)
                 .source(session.subAgent() ? SessionMeta.SUBAGENT_SOURCE : session.source())
@@ -190,7 +181,7 @@ final class JsonlRecordedSession implements RecordedSession {
 
     private void requireOpen() {
         if (closed) {
-            throw new IllegalStateException("session " + threadId() + " is closed; its rollout " + file
+            throw new IllegalStateException("session " + threadId() + " is closed; its rollout " + rollout.rolloutPath()
                     + " takes no more lines");
         }
     }

@@ -73,54 +73,64 @@ public final class RolloutReader {
         if (isCompressed(rollout)) {
             throw new IOException("zstd-compressed rollouts are not supported yet: " + rollout);
         }
+        try (InputStream in = Files.newInputStream(rollout)) {
+            return read(in, rollout.toString(), wantPayload, sink);
+        }
+    }
+
+    /**
+     * Like {@link #read(Path, Predicate, Consumer)}, over the bytes of a rollout from anywhere (a
+     * {@link dev.mnemo.spi.SessionStore}); {@code name} identifies it in log lines. The caller closes
+     * {@code in}.
+     */
+    public static ReadStats read(InputStream in, String name, Predicate<RolloutLine.Kind> wantPayload,
+            Consumer<RolloutLine> sink) throws IOException {
         long lineNumber = 0;
         long malformed = 0;
-        try (InputStream in = Files.newInputStream(rollout)) {
-            // Lines are split on bytes and parsed from bytes: no UTF-8 decoding into a String first.
-            byte[] buffer = new byte[64 * 1024];
-            int start = 0;
-            int end = 0;
-            boolean eof = false;
-            while (!eof || start < end) {
-                int newline = indexOf(buffer, (byte) '\n', start, end);
-                if (newline < 0 && !eof) {
-                    if (start > 0) { // keep the partial line, make room after it
-                        System.arraycopy(buffer, start, buffer, 0, end - start);
-                        end -= start;
-                        start = 0;
-                    } else if (end == buffer.length) {
-                        buffer = Arrays.copyOf(buffer, buffer.length * 2);
-                    }
-                    int read = in.read(buffer, end, buffer.length - end);
-                    if (read < 0) {
-                        eof = true;
-                    } else {
-                        end += read;
-                    }
-                    continue;
+        // Lines are split on bytes and parsed from bytes: no UTF-8 decoding into a String first.
+        byte[] buffer = new byte[64 * 1024];
+        int start = 0;
+        int end = 0;
+        boolean eof = false;
+        while (!eof || start < end) {
+            int newline = indexOf(buffer, (byte) '\n', start, end);
+            if (newline < 0 && !eof) {
+                if (start > 0) { // keep the partial line, make room after it
+                    System.arraycopy(buffer, start, buffer, 0, end - start);
+                    end -= start;
+                    start = 0;
+                } else if (end == buffer.length) {
+                    buffer = Arrays.copyOf(buffer, buffer.length * 2);
                 }
-                int lineEnd = newline < 0 ? end : newline;
-                int length = lineEnd - start;
-                if (length > 0 && buffer[lineEnd - 1] == '\r') {
-                    length--;
+                int read = in.read(buffer, end, buffer.length - end);
+                if (read < 0) {
+                    eof = true;
+                } else {
+                    end += read;
                 }
-                lineNumber++;
-                if (!isBlank(buffer, start, length)) {
-                    Optional<RolloutLine> line = parseLine(lineNumber, buffer, start, length, wantPayload);
-                    if (line.isPresent()) {
-                        sink.accept(line.get());
-                    } else {
-                        malformed++;
-                        if (malformed <= 3) {
-                            LOG.warn("Skipping malformed line {} of rollout {}", lineNumber, rollout);
-                        }
-                    }
-                }
-                start = newline < 0 ? end : newline + 1;
+                continue;
             }
+            int lineEnd = newline < 0 ? end : newline;
+            int length = lineEnd - start;
+            if (length > 0 && buffer[lineEnd - 1] == '\r') {
+                length--;
+            }
+            lineNumber++;
+            if (!isBlank(buffer, start, length)) {
+                Optional<RolloutLine> line = parseLine(lineNumber, buffer, start, length, wantPayload);
+                if (line.isPresent()) {
+                    sink.accept(line.get());
+                } else {
+                    malformed++;
+                    if (malformed <= 3) {
+                        LOG.warn("Skipping malformed line {} of rollout {}", lineNumber, name);
+                    }
+                }
+            }
+            start = newline < 0 ? end : newline + 1;
         }
         if (malformed > 3) {
-            LOG.warn("Skipped {} malformed lines in rollout {}", malformed, rollout);
+            LOG.warn("Skipped {} malformed lines in rollout {}", malformed, name);
         }
         return new ReadStats(lineNumber, malformed);
     }
