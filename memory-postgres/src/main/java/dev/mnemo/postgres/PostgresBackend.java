@@ -49,7 +49,7 @@ public final class PostgresBackend implements AutoCloseable {
     }
 
     /**
-     * An engine builder for {@code tenantId} with this backend's store wired in, and
+     * An engine builder for {@code tenantId} with this backend's store and session store wired in, and
      * {@code localCacheDir} as the engine's home (its local cache: nothing there must survive).
      * Add a model and whatever else the engine needs, then {@code build()}.
      *
@@ -61,7 +61,8 @@ public final class PostgresBackend implements AutoCloseable {
         Objects.requireNonNull(localCacheDir, "localCacheDir");
         return MemoryEngine.builder()
                 .home(localCacheDir)
-                .store(new PostgresMemoryStore(database, tenant));
+                .store(new PostgresMemoryStore(database, tenant))
+                .sessionStore(new PostgresSessionStore(database, tenant));
     }
 
     /** For this package: the store of one tenant. */

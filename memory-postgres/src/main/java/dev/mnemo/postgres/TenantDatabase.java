@@ -50,10 +50,27 @@ final class TenantDatabase {
     }
 
     private <T> T inTransaction(String tenant, SqlStatements sql, String what, boolean snapshot, Work<T> work) {
+        try (OpenTransaction open = begin(tenant, sql, snapshot, what)) {
+            T result = work.run(open.tx());
+            open.commit();
+            return result;
+        } catch (SQLException e) {
+            throw failure(tenant, what, e);
+        }
+    }
+
+    /**
+     * Opens a transaction of {@code tenant} that stays open until the handle is closed (rolled back
+     * unless committed): for a read that streams past its caller, such as a rollout.
+     */
+    OpenTransaction begin(String tenant, SqlStatements sql, boolean snapshot, String what) {
         Objects.requireNonNull(tenant, "tenant");
-        try (Connection connection = dataSource.getConnection()) {
+        Connection connection = null;
+        try {
+            connection = dataSource.getConnection();
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);
+            OpenTransaction open = new OpenTransaction(connection, autoCommit, new Tx(connection, sql));
             try {
                 if (snapshot) {
                     try (Statement statement = connection.createStatement()) {
@@ -66,18 +83,55 @@ final class TenantDatabase {
                     bind.setString(2, quoted(schema));
                     bind.execute();
                 }
-                T result = work.run(new Tx(connection, sql));
-                connection.commit();
-                return result;
+                return open;
             } catch (SQLException | RuntimeException e) {
-                rollbackQuietly(connection);
+                open.close();
                 throw e;
-            } finally {
-                connection.setAutoCommit(autoCommit);
             }
         } catch (SQLException e) {
-            throw new MemoryStoreException("PostgreSQL schema " + schema + ", tenant " + tenant + ": cannot " + what
-                    + ": " + e.getMessage(), e);
+            closeQuietly(connection);
+            throw failure(tenant, what, e);
+        }
+    }
+
+    private MemoryStoreException failure(String tenant, String what, SQLException e) {
+        return new MemoryStoreException("PostgreSQL schema " + schema + ", tenant " + tenant + ": cannot " + what
+                + ": " + e.getMessage(), e);
+    }
+
+    /** A transaction bound to one tenant; closing it rolls back what was not committed and returns the connection. */
+    static final class OpenTransaction implements AutoCloseable {
+        private final Connection connection;
+        private final boolean autoCommit;
+        private final Tx tx;
+        private boolean committed;
+
+        private OpenTransaction(Connection connection, boolean autoCommit, Tx tx) {
+            this.connection = connection;
+            this.autoCommit = autoCommit;
+            this.tx = tx;
+        }
+
+        Tx tx() {
+            return tx;
+        }
+
+        void commit() throws SQLException {
+            connection.commit();
+            committed = true;
+        }
+
+        @Override
+        public void close() {
+            if (!committed) {
+                rollbackQuietly(connection);
+            }
+            try {
+                connection.setAutoCommit(autoCommit);
+            } catch (SQLException e) {
+                LOG.debug("could not restore auto-commit: {}", e.getMessage());
+            }
+            closeQuietly(connection);
         }
     }
 
@@ -103,6 +157,17 @@ final class TenantDatabase {
 
     static String quoted(String identifier) {
         return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    private static void closeQuietly(Connection connection) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            LOG.debug("closing a connection failed: {}", e.getMessage());
+        }
     }
 
     private static void rollbackQuietly(Connection connection) {
