@@ -18,6 +18,16 @@ public interface MemoryWorkspace extends AutoCloseable {
     /** Creates the root and its history if missing; recovers an unborn or broken history. */
     void prepare();
 
+    /**
+     * Brings the files under {@link #root()} up to date with a copy shared by other servers, if the
+     * workspace has one, before the read path and the memory tools read them. Called on every
+     * instruction build and tool call, so it must be cheap when nothing changed (a version check);
+     * a failure to reach the shared copy is logged and the local files are served. The default does
+     * nothing: the local files are the only copy.
+     */
+    default void refresh() {
+    }
+
     /** What changed in the working files since the baseline (never the history folder or the diff file). */
     WorkspaceDiff diff();
 

@@ -28,6 +28,7 @@ import dev.mnemo.internal.redact.DefaultSecretRedactor;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.tools.LocalMemoryTools;
+import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
@@ -82,7 +83,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore());
         this.sessions = new JsonlSessionRecorder(parts.sessionStore(), parts.store(), parts.config(), parts.clock());
         this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor());
-        this.tools = new LocalMemoryTools(parts.memoryRoot(), parts.clock());
+        this.tools = refreshing(new LocalMemoryTools(parts.memoryRoot(), parts.clock()));
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
         allSources.add(RolloutSources.codex(parts.home().resolve("sessions")));
@@ -117,6 +118,22 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
         return new Phase2Runner(new Phase2Runner.Dependencies(parts.store(), parts.workspace(), agent, parts.config(),
                 parts.clock(), workerId, parts.config().consolidationModel().orElse(""), listener));
+    }
+
+    /** The memory tools, reading the workspace's files after it has refreshed them. */
+    private MemoryTools refreshing(MemoryTools local) {
+        return new MemoryTools() {
+            @Override
+            public List<ToolSpec> specs() {
+                return local.specs();
+            }
+
+            @Override
+            public String call(String toolName, String argumentsJson) {
+                parts.workspace().refresh();
+                return local.call(toolName, argumentsJson);
+            }
+        };
     }
 
     SecretRedactor redactor() {
@@ -165,6 +182,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     String instructionsForTools() {
         requireOpen();
+        parts.workspace().refresh();
         return instructions.forTools();
     }
 
@@ -212,6 +230,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     @Override
     public String buildDeveloperInstructions() {
         requireOpen();
+        parts.workspace().refresh();
         return instructions.build();
     }
 
