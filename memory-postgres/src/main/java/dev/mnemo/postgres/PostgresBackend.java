@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -49,8 +50,10 @@ public final class PostgresBackend implements AutoCloseable {
     }
 
     /**
-     * An engine builder for {@code tenantId} with this backend's store and session store wired in, and
-     * {@code localCacheDir} as the engine's home (its local cache: nothing there must survive).
+     * An engine builder for {@code tenantId} with this backend's store, session store and workspace
+     * wired in, and {@code localCacheDir} as the engine's home: a local cache (the memory files are
+     * materialised under {@code localCacheDir/memories} for the consolidation agent and the read
+     * path); nothing there needs to survive, and no two engines may share it.
      * Add a model and whatever else the engine needs, then {@code build()}.
      *
      * @param tenantId any non-blank string; ids that are very long or hold a NUL are stored as
@@ -59,15 +62,18 @@ public final class PostgresBackend implements AutoCloseable {
     public MemoryEngine.Builder engineBuilder(String tenantId, Path localCacheDir) {
         String tenant = tenantKey(tenantId);
         Objects.requireNonNull(localCacheDir, "localCacheDir");
+        Phase2Lock phase2Lock = new Phase2Lock();
         return MemoryEngine.builder()
                 .home(localCacheDir)
-                .store(new PostgresMemoryStore(database, tenant))
-                .sessionStore(new PostgresSessionStore(database, tenant));
+                .store(new PostgresMemoryStore(database, tenant, phase2Lock))
+                .sessionStore(new PostgresSessionStore(database, tenant))
+                .workspace(new PostgresMemoryWorkspace(database, tenant, localCacheDir.resolve("memories"), phase2Lock,
+                        Clock.systemUTC()));
     }
 
     /** For this package: the store of one tenant. */
     PostgresMemoryStore store(String tenantId) {
-        return new PostgresMemoryStore(database, tenantKey(tenantId));
+        return new PostgresMemoryStore(database, tenantKey(tenantId), new Phase2Lock());
     }
 
     TenantDatabase database() {

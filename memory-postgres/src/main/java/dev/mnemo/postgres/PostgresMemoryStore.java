@@ -39,10 +39,12 @@ final class PostgresMemoryStore implements MemoryStore {
 
     private final TenantDatabase database;
     private final String tenant;
+    private final Phase2Lock phase2Lock;
 
-    PostgresMemoryStore(TenantDatabase database, String tenant) {
+    PostgresMemoryStore(TenantDatabase database, String tenant, Phase2Lock phase2Lock) {
         this.database = database;
         this.tenant = tenant;
+        this.phase2Lock = phase2Lock;
     }
 
     private <T> T write(String what, TenantDatabase.Work<T> work) {
@@ -243,10 +245,14 @@ final class PostgresMemoryStore implements MemoryStore {
         Objects.requireNonNull(workerId, "workerId");
         Objects.requireNonNull(lease, "lease");
         Objects.requireNonNull(now, "now");
-        return write("claim the Phase 2 lock", tx -> {
+        JobClaim claim = write("claim the Phase 2 lock", tx -> {
             lockClaims(tx, JobRows.PHASE2);
             return JobRows.tryClaimPhase2(tx, workerId, lease, now);
         });
+        if (claim.isClaimed()) {
+            phase2Lock.claimed(claim.token());
+        }
+        return claim;
     }
 
     @Override
@@ -263,6 +269,7 @@ final class PostgresMemoryStore implements MemoryStore {
         Objects.requireNonNull(ownershipToken, "ownershipToken");
         List<SelectedInput> inputs = List.copyOf(Objects.requireNonNull(selected, "selected"));
         Objects.requireNonNull(now, "now");
+        phase2Lock.finished(ownershipToken);
         return write("complete Phase 2", tx -> {
             if (!JobRows.markPhase2Succeeded(tx, ownershipToken, completedWatermark, now)) {
                 return false;
@@ -288,6 +295,7 @@ final class PostgresMemoryStore implements MemoryStore {
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(retryDelay, "retryDelay");
         Objects.requireNonNull(now, "now");
+        phase2Lock.finished(ownershipToken);
         return write("fail Phase 2",
                 tx -> JobRows.markPhase2Failed(tx, ownershipToken, reason, retryDelay, now, unownedToo));
     }

@@ -52,6 +52,11 @@ final class PostgresDatabase implements BeforeAllCallback, AfterAllCallback {
         return dataSource;
     }
 
+    /** A backend on {@code schema} of the class's database (migrated on first use per schema). */
+    PostgresBackend backend(String schema) {
+        return PostgresBackend.builder().dataSource(dataSource).schema(schema).build();
+    }
+
     /** The class's database URL (for child JVMs and extra pools). */
     String jdbcUrl() {
         return TestCluster.get().jdbcUrl(name);

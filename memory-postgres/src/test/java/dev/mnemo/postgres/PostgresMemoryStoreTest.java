@@ -19,7 +19,7 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
 
     @BeforeAll
     static void migrate() {
-        backend = PostgresBackend.builder().dataSource(DB.dataSource()).build();
+        backend = DB.backend("mnemo");
     }
 
     @Override

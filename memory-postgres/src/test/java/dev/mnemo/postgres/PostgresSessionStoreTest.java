@@ -24,7 +24,7 @@ class PostgresSessionStoreTest {
 
     @BeforeAll
     static void migrate() {
-        backend = PostgresBackend.builder().dataSource(DB.dataSource()).schema("sessions_test").build();
+        backend = DB.backend("sessions_test");
     }
 
     private SessionStore store(String tenant) {

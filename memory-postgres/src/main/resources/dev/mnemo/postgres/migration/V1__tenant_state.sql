@@ -76,18 +76,16 @@ CREATE TABLE tenant_jobs (
 
 CREATE INDEX idx_jobs_kind_status_retry_lease ON tenant_jobs (tenant_id, kind, status, retry_at, lease_until);
 
--- The tenant-scoped views every statement uses.
-CREATE VIEW threads AS
-    SELECT * FROM tenant_threads WHERE tenant_id = current_setting('mnemo.tenant')
-    WITH LOCAL CHECK OPTION;
-ALTER VIEW threads ALTER COLUMN tenant_id SET DEFAULT current_setting('mnemo.tenant');
+-- The one definition of tenant scoping: a view over a tenant_* table showing (and accepting) only
+-- the rows of the transaction's tenant. Later migrations create their views with it too.
+CREATE FUNCTION create_tenant_view(view_name TEXT, table_name TEXT) RETURNS VOID LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('CREATE VIEW %I AS SELECT * FROM %I WHERE tenant_id = current_setting(''mnemo.tenant'')'
+        ' WITH LOCAL CHECK OPTION', view_name, table_name);
+    EXECUTE format('ALTER VIEW %I ALTER COLUMN tenant_id SET DEFAULT current_setting(''mnemo.tenant'')', view_name);
+END
+$$;
 
-CREATE VIEW stage1_outputs AS
-    SELECT * FROM tenant_stage1_outputs WHERE tenant_id = current_setting('mnemo.tenant')
-    WITH LOCAL CHECK OPTION;
-ALTER VIEW stage1_outputs ALTER COLUMN tenant_id SET DEFAULT current_setting('mnemo.tenant');
-
-CREATE VIEW jobs AS
-    SELECT * FROM tenant_jobs WHERE tenant_id = current_setting('mnemo.tenant')
-    WITH LOCAL CHECK OPTION;
-ALTER VIEW jobs ALTER COLUMN tenant_id SET DEFAULT current_setting('mnemo.tenant');
+SELECT create_tenant_view('threads', 'tenant_threads');
+SELECT create_tenant_view('stage1_outputs', 'tenant_stage1_outputs');
+SELECT create_tenant_view('jobs', 'tenant_jobs');

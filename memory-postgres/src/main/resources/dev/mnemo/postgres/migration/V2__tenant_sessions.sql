@@ -9,7 +9,4 @@ CREATE TABLE tenant_rollout_lines (
     PRIMARY KEY (tenant_id, thread_id, seq)
 );
 
-CREATE VIEW rollout_lines AS
-    SELECT * FROM tenant_rollout_lines WHERE tenant_id = current_setting('mnemo.tenant')
-    WITH LOCAL CHECK OPTION;
-ALTER VIEW rollout_lines ALTER COLUMN tenant_id SET DEFAULT current_setting('mnemo.tenant');
+SELECT create_tenant_view('rollout_lines', 'tenant_rollout_lines');

@@ -1,0 +1,53 @@
+-- The MemoryWorkspace's statements, over the tenant-scoped views of V3 (and V1's jobs for the
+-- Phase 2 lock check).
+
+-- name: workspace.version
+SELECT version FROM workspaces
+
+-- name: workspace.lock
+SELECT version FROM workspaces FOR UPDATE
+
+-- name: workspace.create
+INSERT INTO workspaces (version) VALUES (1) ON CONFLICT (tenant_id) DO NOTHING
+
+-- name: workspace.bump
+UPDATE workspaces SET version = version + 1 RETURNING version
+
+-- name: files.all
+SELECT path, content FROM workspace_files
+
+-- name: files.deleteAll
+DELETE FROM workspace_files
+
+-- name: files.insert
+INSERT INTO workspace_files (path, content) VALUES (?, ?)
+
+-- name: history.all
+SELECT seq, id, at_seconds, at_nanos, model, input_tokens, cached_input_tokens, output_tokens, reasoning_tokens,
+    thread_ids, source_updated_at
+FROM consolidations ORDER BY seq DESC
+
+-- name: history.insert
+INSERT INTO consolidations (id, at_seconds, at_nanos, model, input_tokens, cached_input_tokens, output_tokens,
+        reasoning_tokens, thread_ids, source_updated_at, restores)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING seq
+
+-- name: history.insertFile
+INSERT INTO consolidation_files (seq, path, content) VALUES (?, ?, ?)
+
+-- name: history.files
+SELECT path, content FROM consolidation_files WHERE seq = ?
+
+-- name: history.trim
+-- Keeps the newest entries (the bind): older ones and their files go.
+DELETE FROM consolidations WHERE seq NOT IN (SELECT seq FROM consolidations ORDER BY seq DESC LIMIT ?)
+
+-- name: history.deleteAll
+DELETE FROM consolidations
+
+-- name: phase2.runningToken
+-- The Phase 2 lock's current owner, locked until the transaction ends so it cannot change under a commit.
+SELECT ownership_token FROM jobs
+WHERE kind = 'memory_consolidate_global' AND job_key = 'global' AND status = 'running'
+FOR UPDATE
