@@ -1,0 +1,112 @@
+package dev.mnemo.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.Phase2Outcome;
+import dev.mnemo.RecordedSession;
+import dev.mnemo.SessionContext;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Deleting a thread leaves its text in no live row of any of Mnemo's tables; polluting one leaves it
+ * only in the conversation's own record.
+ */
+class ForgettingTest {
+
+    @RegisterExtension
+    static final PostgresDatabase DB = new PostgresDatabase();
+
+    private static final String SCHEMA = "forgetting";
+    private static PostgresBackend backend;
+
+    @BeforeAll
+    static void migrate() {
+        backend = DB.backend(SCHEMA);
+    }
+
+    /** The tables (all tenants) whose live rows hold {@code text}, as text or as UTF-8 bytes. */
+    private static List<String> tablesHolding(String text) throws SQLException {
+        String hex = HexFormat.of().formatHex(text.getBytes(StandardCharsets.UTF_8));
+        List<String> holding = new ArrayList<>();
+        try (Connection connection = DB.dataSource().getConnection();
+                Statement statement = connection.createStatement()) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery("SELECT table_name FROM information_schema.tables"
+                    + " WHERE table_schema = '" + SCHEMA + "' AND table_type = 'BASE TABLE'")) {
+                while (rows.next()) {
+                    tables.add(rows.getString(1));
+                }
+            }
+            for (String table : tables) {
+                try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM " + SCHEMA + "." + table
+                        + " t WHERE position('" + text + "' in t::text) > 0 OR position('" + hex + "' in t::text) > 0")) {
+                    rows.next();
+                    if (rows.getLong(1) > 0) {
+                        holding.add(table);
+                    }
+                }
+            }
+        }
+        return holding;
+    }
+
+    private static MemoryEngine consolidatedTwoThreads(Path temp, Fleet.TestClock clock, String tenant) {
+        MemoryEngine engine = Fleet.engine(backend, tenant, temp.resolve(tenant), clock);
+        for (String[] thread : new String[][] {{"keep", "FACT: keep me"}, {"secret", "FACT: secret zebra " + tenant}}) {
+            try (RecordedSession session = engine.sessions().start(SessionContext.root(thread[0]))) {
+                session.userMessage(thread[1]);
+            }
+        }
+        clock.advance(Duration.ofHours(2));
+        engine.admin().runPhase1("none");
+        assertThat(engine.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
+        return engine;
+    }
+
+    @Test
+    void deletingAThread_leavesItsTextInNoLiveRow(@TempDir Path temp) throws SQLException {
+        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        try (MemoryEngine engine = consolidatedTwoThreads(temp, clock, "deleter")) {
+            assertThat(tablesHolding("secret zebra deleter")).contains("tenant_stage1_outputs",
+                    "tenant_rollout_lines", "tenant_workspace_files", "tenant_consolidation_files");
+
+            engine.threads().delete("secret");
+            clock.advance(Duration.ofHours(7)); // past the consolidation cooldown
+            assertThat(engine.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
+
+            assertThat(tablesHolding("secret zebra deleter")).isEmpty();
+            assertThat(tablesHolding("keep me")).isNotEmpty();
+            assertThat(engine.buildDeveloperInstructions()).contains("keep me").doesNotContain("zebra");
+        }
+    }
+
+    @Test
+    void pollutingAThread_leavesItsTextOnlyInItsOwnConversationRecord(@TempDir Path temp) throws SQLException {
+        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        try (MemoryEngine engine = consolidatedTwoThreads(temp, clock, "polluter")) {
+            engine.threads().markPolluted("secret");
+            clock.advance(Duration.ofHours(7));
+            assertThat(engine.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
+
+            // Polluted means "learn nothing from it", not "erase the conversation": as in single-home mode,
+            // its rollout and thread row (preview) stay; every memory, file and history entry is gone.
+            assertThat(tablesHolding("secret zebra polluter")).containsExactlyInAnyOrder("tenant_threads",
+                    "tenant_rollout_lines");
+            assertThat(engine.buildDeveloperInstructions()).doesNotContain("zebra");
+        }
+    }
+}
