@@ -79,6 +79,20 @@ class MnemoProcessTest {
     }
 
     @Test
+    void dryRun_ofACompressedCodexRollout_printsItsPhase1Request() throws Exception {
+        Path day = Files.createDirectories(temp.resolve("codex/sessions/2025/09/25"));
+        Files.copy(compressedFixture(COMPRESSED_SESSION), day.resolve(COMPRESSED_SESSION));
+
+        Result r = mnemo("--home", temp.resolve("home").toString(), "run", "--dry-run", "--as-of", MnemoCliTest.AS_OF,
+                "--codex-sessions", temp.resolve("codex/sessions").toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Threads (1)", "1 would be claimed")
+                .contains("Phase 1 request for thread 019982b8-3422-79e0-8b3b-05abaf4f3c3e")
+                .contains("=== USER message").contains(COMPRESSED_SESSION);
+    }
+
+    @Test
     void codexSessions_folderWithoutRollouts_saysWhatItExpected() throws Exception {
         Path empty = Files.createDirectories(temp.resolve("not-sessions"));
         Files.writeString(empty.resolve("notes.txt"), "no rollouts here\n");
