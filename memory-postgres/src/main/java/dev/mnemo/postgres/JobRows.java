@@ -1,6 +1,8 @@
 package dev.mnemo.postgres;
 
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.ModelFailure;
+import dev.mnemo.llm.ModelException;
 import dev.mnemo.spi.ClaimOutcome;
 import dev.mnemo.spi.JobClaim;
 import java.sql.SQLException;
@@ -75,9 +77,55 @@ final class JobRows {
         }, threadId).orElse(ClaimOutcome.SKIPPED_RUNNING));
     }
 
-    /** @return false when the caller no longer owns the job */
+    /**
+     * Completes an owned job; a success also means the model works again, so the last model
+     * failure is forgotten.
+     *
+     * @return false when the caller no longer owns the job
+     */
     static boolean markStage1Done(Tx tx, String threadId, String token, Instant now) throws SQLException {
-        return tx.update("stage1.markDone", now.getEpochSecond(), threadId, token) > 0;
+        boolean owned = tx.update("stage1.markDone", now.getEpochSecond(), threadId, token) > 0;
+        if (owned) {
+            tx.update("modelFailure.clear");
+        }
+        return owned;
+    }
+
+    /**
+     * Releases an owned job after a model failure: an error with a backoff, retries untouched, and
+     * the failure kept as the tenant's last model failure.
+     *
+     * @return false when the caller no longer owns the job (nothing is written)
+     */
+    static boolean releaseStage1AfterModelFailure(Tx tx, String threadId, String token, ModelFailure failure,
+            Duration retryDelay, Instant now) throws SQLException {
+        long nowSeconds = now.getEpochSecond();
+        boolean owned = tx.update("stage1.releaseAfterModelFailure", nowSeconds, nowSeconds + retryDelay.toSeconds(),
+                failure.describe(), threadId, token) > 0;
+        if (owned) {
+            tx.update("modelFailure.record", failure.reason().name(), failure.message(),
+                    failure.at().getEpochSecond());
+        }
+        return owned;
+    }
+
+    static void clearModelFailure(Tx tx) throws SQLException {
+        tx.update("modelFailure.clear");
+    }
+
+    /** The last model failure, while no Phase 1 job has succeeded since. */
+    static Optional<ModelFailure> lastModelFailure(Tx tx) throws SQLException {
+        return tx.first("modelFailure.last", row -> new ModelFailure(reason(row.getString("reason")),
+                row.getString("message"), Instant.ofEpochSecond(row.getLong("failed_at"))));
+    }
+
+    /** A stored reason; one this version does not know (written by a newer one) reads as UNKNOWN. */
+    private static ModelException.Reason reason(String name) {
+        try {
+            return ModelException.Reason.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            return ModelException.Reason.UNKNOWN;
+        }
     }
 
     static boolean markStage1Failed(Tx tx, String threadId, String token, String reason, Duration retryDelay,

@@ -2,6 +2,7 @@ package dev.mnemo.postgres;
 
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
@@ -233,6 +234,18 @@ final class PostgresMemoryStore implements MemoryStore {
     }
 
     @Override
+    public boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure,
+            Duration retryDelay, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(failure, "failure");
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        Objects.requireNonNull(now, "now");
+        return write("release Phase 1 job of thread " + threadId + " after a model failure",
+                tx -> JobRows.releaseStage1AfterModelFailure(tx, threadId, ownershipToken, failure, retryDelay, now));
+    }
+
+    @Override
     public Optional<Stage1Output> stage1Output(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
         return read("read memory of thread " + threadId, tx -> OutputRows.find(tx, threadId));
@@ -364,6 +377,7 @@ final class PostgresMemoryStore implements MemoryStore {
         write("clear memory data", tx -> {
             OutputRows.deleteAll(tx);
             JobRows.deleteMemoryJobs(tx);
+            JobRows.clearModelFailure(tx);
             return null;
         });
         vacuumAfterForget();
@@ -377,7 +391,7 @@ final class PostgresMemoryStore implements MemoryStore {
             JobRows.LastPhase2 last = JobRows.lastPhase2(tx);
             return new MemoryStatus(JobRows.countsByKind(tx), JobRows.runningLeases(tx), last.success(),
                     last.failure(), ThreadRows.countsByMode(tx), OutputRows.count(tx), Optional.empty(), now,
-                    Map.of());
+                    Map.of(), JobRows.lastModelFailure(tx));
         });
     }
 

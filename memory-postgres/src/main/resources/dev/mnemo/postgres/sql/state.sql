@@ -102,6 +102,23 @@ UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL, retry_at 
     retry_remaining = retry_remaining - 1, last_error = ?
 WHERE kind = 'memory_stage1' AND job_key = ? AND status = 'running' AND ownership_token = ?
 
+-- name: stage1.releaseAfterModelFailure
+-- An owned job whose model call failed: an error with a backoff, retries untouched.
+-- Binds: now, retry_at, reason, thread, token.
+UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL, retry_at = ?, last_error = ?
+WHERE kind = 'memory_stage1' AND job_key = ? AND status = 'running' AND ownership_token = ?
+
+-- name: modelFailure.record
+INSERT INTO model_failures (reason, message, failed_at) VALUES (?, ?, ?)
+ON CONFLICT (tenant_id) DO UPDATE SET reason = excluded.reason, message = excluded.message,
+    failed_at = excluded.failed_at
+
+-- name: modelFailure.clear
+DELETE FROM model_failures
+
+-- name: modelFailure.last
+SELECT reason, message, failed_at FROM model_failures
+
 -- name: stage1.inputWatermark
 SELECT input_watermark FROM jobs WHERE kind = 'memory_stage1' AND job_key = ?
 
