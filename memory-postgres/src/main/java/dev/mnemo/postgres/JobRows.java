@@ -66,6 +66,9 @@ final class JobRows {
         if (claimed > 0) {
             return JobClaim.claimed(token, 0);
         }
+        if (isUpToDate(tx, threadId, sourceUpdatedAt)) { // completed by another worker while we waited
+            return JobClaim.skipped(ClaimOutcome.SKIPPED_UP_TO_DATE);
+        }
         // Codex's order: exhausted, backing off, otherwise running (a live lease or the global cap).
         return JobClaim.skipped(tx.first("stage1.retryState", row -> {
             Long retryAt = Tx.nullableLong(row, "retry_at");
@@ -176,7 +179,8 @@ final class JobRows {
                 && row.finishedAt() > nowSeconds - PHASE2_SUCCESS_COOLDOWN_SECONDS) {
             return JobClaim.skipped(ClaimOutcome.SKIPPED_COOLDOWN);
         }
-        int updated = tx.update("phase2.takeOver", workerId, token, nowSeconds, leaseUntil, nowSeconds, nowSeconds);
+        int updated = tx.update("phase2.takeOver", workerId, token, nowSeconds, leaseUntil, nowSeconds, nowSeconds,
+                nowSeconds - PHASE2_SUCCESS_COOLDOWN_SECONDS);
         return updated > 0 ? JobClaim.claimed(token, row.inputWatermark())
                 : JobClaim.skipped(ClaimOutcome.SKIPPED_RUNNING);
     }

@@ -70,6 +70,10 @@ UNION ALL SELECT 1 FROM jobs WHERE kind = 'memory_stage1' AND job_key = ? AND la
 -- when (a) no live lease holds it, (b) its backoff is over or the rollout is newer, (c) it has
 -- retries left or the rollout is newer, and (d) the cap still allows it. A newer rollout restores
 -- the retry budget. Binds: thread, worker, token, now, lease_until, retries, watermark, now, cap, cap.
+-- Unlike SQLite, writers are not serialised: a completion may commit while this statement waits for
+-- the row, and PostgreSQL then re-checks the WHERE on the row as committed. So the WHERE also
+-- refuses a row whose last success already covers this version (what the caller's up-to-date
+-- check saw before the wait); under SQLite's serialisation that condition always holds there.
 INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until,
         retry_at, retry_remaining, last_error, input_watermark, last_success_watermark)
 SELECT 'memory_stage1', ?, 'running', ?, ?, ?, NULL, ?, NULL, ?, NULL, ?, NULL
@@ -85,6 +89,7 @@ WHERE (jobs.status != 'running' OR jobs.lease_until IS NULL OR jobs.lease_until 
     AND (jobs.retry_at IS NULL OR jobs.retry_at <= excluded.started_at
         OR excluded.input_watermark > COALESCE(jobs.input_watermark, -1))
     AND (jobs.retry_remaining > 0 OR excluded.input_watermark > COALESCE(jobs.input_watermark, -1))
+    AND COALESCE(jobs.last_success_watermark, -1) < excluded.input_watermark
     AND (SELECT COUNT(*) FROM jobs AS other WHERE other.kind = excluded.kind
         AND other.status = 'running' AND other.lease_until IS NOT NULL
         AND other.lease_until > excluded.started_at AND other.job_key != excluded.job_key) < ?
@@ -154,12 +159,14 @@ INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at,
 VALUES ('memory_consolidate_global', 'global', 'running', ?, ?, ?, NULL, ?, NULL, ?, NULL, 0, 0)
 
 -- name: phase2.takeOver
--- Binds: worker, token, now, lease_until, now, now.
+-- Binds: worker, token, now, lease_until, now, now, cooldown start. The cooldown is re-checked here
+-- (the caller checked it on the row it read) because a completion may commit while this waits.
 UPDATE jobs SET status = 'running', worker_id = ?, ownership_token = ?, started_at = ?, finished_at = NULL,
     lease_until = ?, retry_at = NULL, last_error = NULL
 WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
     AND (status != 'running' OR lease_until IS NULL OR lease_until <= ?)
     AND (retry_at IS NULL OR retry_at <= ?)
+    AND NOT (last_error IS NULL AND finished_at IS NOT NULL AND finished_at > ?)
 
 -- name: phase2.heartbeat
 UPDATE jobs SET lease_until = ?

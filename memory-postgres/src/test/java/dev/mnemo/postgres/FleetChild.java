@@ -1,0 +1,198 @@
+package dev.mnemo.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.SessionContext;
+import dev.mnemo.StartupReport;
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.ModelResponse;
+import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.ConsolidationAgent;
+import dev.mnemo.spi.ConsolidationAgentResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * An application server in its own JVM for the fleet tests: engines on a shared PostgreSQL schema,
+ * each tenant with a cache folder of this JVM's own. Usage:
+ * {@code FleetChild <mode> <jdbcUrl> <schema> <tenants,comma-separated> <cacheDir> <epochMillis> <markerDir> [iterations]}
+ * where mode is {@code phase1-block} (the model blocks forever), {@code phase2-block} (the agent
+ * writes a summary, then blocks forever) or {@code startup-loop} (the whole startup task for every
+ * tenant, {@code iterations} times; a clock running from {@code epochMillis} at wall speed since
+ * the parent's wall time {@code epochMillis} was paired with, passed as the 9th argument).
+ */
+public final class FleetChild {
+
+    private FleetChild() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args[0];
+        HikariConfig pool = new HikariConfig();
+        pool.setJdbcUrl(args[1]);
+        pool.setMaximumPoolSize(8);
+        try (HikariDataSource dataSource = new HikariDataSource(pool)) {
+            PostgresBackend backend = PostgresBackend.builder().dataSource(dataSource).schema(args[2]).build();
+            List<String> tenants = List.of(args[3].split(","));
+            Path cache = Path.of(args[4]);
+            Instant start = Instant.ofEpochMilli(Long.parseLong(args[5]));
+            Path markers = Path.of(args[6]);
+            Files.createDirectories(markers);
+            switch (mode) {
+                case "phase1-block" -> phase1Block(backend, tenants.get(0), cache, start, markers);
+                case "phase2-block" -> phase2Block(backend, tenants.get(0), cache, start, markers);
+                case "startup-loop" -> startupLoop(backend, tenants, cache, wallClock(start, Long.parseLong(args[8])),
+                        markers, Integer.parseInt(args[7]));
+                default -> throw new IllegalArgumentException("unknown mode " + mode);
+            }
+        }
+    }
+
+    private static void phase1Block(PostgresBackend backend, String tenant, Path cache, Instant now, Path markers) {
+        CountDownLatch never = new CountDownLatch(1);
+        LanguageModel model = request -> {
+            touch(markers.resolve("called-" + UUID.randomUUID()));
+            awaitForever(never);
+            throw new AssertionError("unreachable");
+        };
+        try (MemoryEngine engine = backend.engineBuilder(tenant, cache).config(Fleet.config()).extractionModel(model)
+                .consolidationAgent(Fleet.agent()).clock(Clock.fixed(now, ZoneOffset.UTC)).build()) {
+            engine.admin().runPhase1("none");
+        }
+    }
+
+    private static void phase2Block(PostgresBackend backend, String tenant, Path cache, Instant now, Path markers) {
+        CountDownLatch never = new CountDownLatch(1);
+        ConsolidationAgent agent = request -> {
+            try {
+                Files.writeString(request.memoryRoot().resolve("MEMORY.md"), "# Memory\nHALF-WRITTEN\n");
+                Files.writeString(request.memoryRoot().resolve("memory_summary.md"), "v1\nHALF-WRITTEN\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            touch(markers.resolve("agent-running"));
+            awaitForever(never);
+            return ConsolidationAgentResult.completed(TokenUsage.ZERO);
+        };
+        try (MemoryEngine engine = backend.engineBuilder(tenant, cache).config(Fleet.config())
+                .extractionModel(Fleet.extractionModel()).consolidationAgent(agent)
+                .clock(Clock.fixed(now, ZoneOffset.UTC)).build()) {
+            engine.admin().runPhase2();
+        }
+    }
+
+    /**
+     * Every extraction appends the facts it saw to {@code claims-<tenant>-<pid>.log}; the
+     * consolidation agent of a tenant holds {@code consolidating-<tenant>.lock} while it works and
+     * appends to {@code overlaps.log} when it finds it held. At the end, each tenant's instructions
+     * go to {@code instructions-<tenant>-<pid>.txt}.
+     */
+    private static void startupLoop(PostgresBackend backend, List<String> tenants, Path cache, Clock clock,
+            Path markers, int iterations) throws Exception {
+        long pid = ProcessHandle.current().pid();
+        List<MemoryEngine> engines = new ArrayList<>();
+        try {
+            for (String tenant : tenants) {
+                Path claims = markers.resolve("claims-" + tenant + "-" + pid + ".log");
+                LanguageModel model = request -> {
+                    List<String> facts = Fleet.facts(request);
+                    append(claims, String.join("\n", facts) + "\n");
+                    return ModelResponse.ofText(Fleet.stage1Reply(facts), Fleet.USAGE);
+                };
+                engines.add(backend.engineBuilder(tenant, cache.resolve(tenant)).config(Fleet.config())
+                        .extractionModel(model).consolidationAgent(exclusive(Fleet.agent(), tenant, markers, pid))
+                        .clock(clock).build());
+            }
+            for (int i = 0; i < iterations; i++) {
+                for (MemoryEngine engine : engines) {
+                    StartupReport report = engine.startStartupTask(SessionContext.root("server-" + pid + "-" + i))
+                            .completion().get();
+                    System.out.println("[child " + pid + "] startup " + i + ": " + report);
+                }
+            }
+            for (int t = 0; t < tenants.size(); t++) {
+                Files.writeString(markers.resolve("instructions-" + tenants.get(t) + "-" + pid + ".txt"),
+                        engines.get(t).buildDeveloperInstructions());
+            }
+        } finally {
+            engines.forEach(MemoryEngine::close);
+        }
+    }
+
+    /** Wraps an agent with a marker file that proves no two consolidations of a tenant overlap. */
+    private static ConsolidationAgent exclusive(ConsolidationAgent agent, String tenant, Path markers, long pid) {
+        Path lock = markers.resolve("consolidating-" + tenant + ".lock");
+        return request -> {
+            try {
+                Files.writeString(lock, Long.toString(pid), StandardOpenOption.CREATE_NEW);
+            } catch (FileAlreadyExistsException e) {
+                append(markers.resolve("overlaps.log"), pid + " found " + tenant + "'s consolidation running\n");
+                return ConsolidationAgentResult.failed("overlap", TokenUsage.ZERO);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            try {
+                return agent.run(request);
+            } finally {
+                try {
+                    Files.deleteIfExists(lock);
+                } catch (IOException e) {
+                    append(markers.resolve("overlaps.log"), pid + " could not release " + lock + "\n");
+                }
+            }
+        };
+    }
+
+    private static Clock wallClock(Instant start, long parentWallMillis) {
+        return new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return start.plusMillis(System.currentTimeMillis() - parentWallMillis);
+            }
+        };
+    }
+
+    private static void touch(Path file) {
+        append(file, "");
+    }
+
+    private static synchronized void append(Path file, String text) {
+        try {
+            Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void awaitForever(CountDownLatch never) {
+        try {
+            never.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
