@@ -38,7 +38,7 @@ final class Fleet {
     }
 
     /** A clock tests move by hand. */
-    static final class TestClock extends Clock {
+    static class TestClock extends Clock {
         private volatile Instant now;
 
         TestClock(Instant start) {
@@ -63,6 +63,19 @@ final class Fleet {
         public Clock withZone(ZoneId zone) {
             return this;
         }
+    }
+
+    /**
+     * A clock at {@code start} when the wall clock read {@code wallMillis}, running at wall speed:
+     * JVMs given the same pair agree on the time.
+     */
+    static Clock wallClock(Instant start, long wallMillis) {
+        return new TestClock(start) {
+            @Override
+            public Instant instant() {
+                return start.plusMillis(System.currentTimeMillis() - wallMillis);
+            }
+        };
     }
 
     static MemoriesConfig config() {

@@ -19,7 +19,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +54,7 @@ public final class FleetChild {
             switch (mode) {
                 case "phase1-block" -> phase1Block(backend, tenants.get(0), cache, start, markers);
                 case "phase2-block" -> phase2Block(backend, tenants.get(0), cache, start, markers);
-                case "startup-loop" -> startupLoop(backend, tenants, cache, wallClock(start, Long.parseLong(args[8])),
+                case "startup-loop" -> startupLoop(backend, tenants, cache, Fleet.wallClock(start, Long.parseLong(args[8])),
                         markers, Integer.parseInt(args[7]));
                 default -> throw new IllegalArgumentException("unknown mode " + mode);
             }
@@ -153,25 +152,6 @@ public final class FleetChild {
                 } catch (IOException e) {
                     append(markers.resolve("overlaps.log"), pid + " could not release " + lock + "\n");
                 }
-            }
-        };
-    }
-
-    private static Clock wallClock(Instant start, long parentWallMillis) {
-        return new Clock() {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return start.plusMillis(System.currentTimeMillis() - parentWallMillis);
             }
         };
     }

@@ -66,6 +66,18 @@ class FleetProcessesTest {
         return Fleet.engine(backend, tenant, tmp.resolve(server).resolve(tenant), Clock.fixed(now, ZoneOffset.UTC));
     }
 
+    /** Runs a blocking child for {@code tenant} and SIGKILLs it once {@code count} markers exist. */
+    private void killWhen(String mode, String tenant, String markerPrefix, int count) throws Exception {
+        Path markers = tmp.resolve("markers");
+        Path log = tmp.resolve("child.log");
+        Process child = Children.start(log, mode, DB.jdbcUrl(), SCHEMA, tenant, tmp.resolve("killed").toString(),
+                Long.toString(IDLE.toEpochMilli()), markers.toString());
+        Children.await(count + " " + markerPrefix + " markers", Duration.ofSeconds(90), child, log,
+                () -> Children.countFiles(markers, markerPrefix) == count);
+        child.destroyForcibly().waitFor();
+        assertThat(child.exitValue()).as("killed by SIGKILL (128 + 9)").isEqualTo(137);
+    }
+
     @Test
     void twoServersTimesTwoTenants_startupTasksRepeatedly_extractEachThreadOnce_neverOverlapAConsolidation_andKeepTenantsApart()
             throws Exception {
@@ -114,14 +126,7 @@ class FleetProcessesTest {
     @Test
     void serverKilledDuringPhase1_itsJobsAreTakenOverAfterTheLease() throws Exception {
         List<String> facts = seed("crash-one", 3);
-        Path markers = tmp.resolve("markers");
-        Path log = tmp.resolve("child.log");
-        Process child = Children.start(log, "phase1-block", DB.jdbcUrl(), SCHEMA, "crash-one",
-                tmp.resolve("killed").toString(), Long.toString(IDLE.toEpochMilli()), markers.toString());
-        Children.await("the model to be called for all three threads", Duration.ofSeconds(90), child, log,
-                () -> Children.countFiles(markers, "called-") == 3);
-        child.destroyForcibly().waitFor();
-        assertThat(child.exitValue()).as("killed by SIGKILL (128 + 9)").isEqualTo(137);
+        killWhen("phase1-block", "crash-one", "called-", 3);
 
         try (MemoryEngine engine = engine("crash-one", "survivor", IDLE)) {
             assertThat(engine.admin().status().runningLeases()).hasSize(3);
@@ -143,13 +148,7 @@ class FleetProcessesTest {
         try (MemoryEngine engine = engine("crash-two", "survivor", IDLE)) {
             assertThat(engine.admin().runPhase1("none").succeeded()).isEqualTo(2);
         }
-        Path markers = tmp.resolve("markers");
-        Path log = tmp.resolve("child.log");
-        Process child = Children.start(log, "phase2-block", DB.jdbcUrl(), SCHEMA, "crash-two",
-                tmp.resolve("killed").toString(), Long.toString(IDLE.toEpochMilli()), markers.toString());
-        Children.await("the agent to be running", Duration.ofSeconds(90), child, log,
-                () -> Children.countFiles(markers, "agent-running") == 1);
-        child.destroyForcibly().waitFor();
+        killWhen("phase2-block", "crash-two", "agent-running", 1);
 
         try (MemoryEngine engine = engine("crash-two", "survivor", IDLE)) {
             assertThat(engine.buildDeveloperInstructions()).doesNotContain("HALF-WRITTEN");
