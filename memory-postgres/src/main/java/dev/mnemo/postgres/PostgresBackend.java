@@ -3,6 +3,7 @@ package dev.mnemo.postgres;
 import dev.mnemo.MemoryConfigurationException;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryStoreException;
+import dev.mnemo.TenantHomes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -10,6 +11,8 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -69,6 +72,24 @@ public final class PostgresBackend implements AutoCloseable {
                 .sessionStore(new PostgresSessionStore(database, tenant))
                 .workspace(new PostgresMemoryWorkspace(database, tenant, localCacheDir.resolve("memories"), phase2Lock,
                         Clock.systemUTC()));
+    }
+
+    /**
+     * An engine factory for {@link dev.mnemo.MemoryEngines.Builder#engineFactory}: each tenant's
+     * engine comes from {@link #engineBuilder}, its local cache in its own folder under
+     * {@code cacheRoot} ({@link TenantHomes#home}), configured by {@code configure} (model, config,
+     * listeners…).
+     *
+     * <pre>{@code
+     * MemoryEngines engines = MemoryEngines.builder()
+     *         .engineFactory(backend.engineFactory(Path.of("/var/cache/mnemo"), builder -> builder.model(model)))
+     *         .build();
+     * }</pre>
+     */
+    public Function<String, MemoryEngine> engineFactory(Path cacheRoot, UnaryOperator<MemoryEngine.Builder> configure) {
+        Objects.requireNonNull(cacheRoot, "cacheRoot");
+        Objects.requireNonNull(configure, "configure");
+        return tenantId -> configure.apply(engineBuilder(tenantId, TenantHomes.home(cacheRoot, tenantId))).build();
     }
 
     /** For this package: the store of one tenant. */
