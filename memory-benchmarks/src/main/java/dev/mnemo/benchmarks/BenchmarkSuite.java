@@ -90,7 +90,32 @@ public final class BenchmarkSuite {
             double ideal = (double) Phase1Benchmarks.CONCURRENCY_ROLLOUTS / 8 * Phase1Benchmarks.MODEL_LATENCY_MS / 1e3;
             lines.add(line("phase1_concurrency", nanos(concurrency) / 1e9, "s", ideal));
         }
+        fleet(lines, r);
         return lines;
+    }
+
+    /** Fleet mode (PostgreSQL): no reference benchmark; compare with the SQLite lines above. */
+    private static void fleet(List<String> lines, Map<String, Result<?>> r) {
+        for (String[] metric : new String[][] {{"fleet_claim", "FleetBenchmarks.claim"},
+                {"fleet_selection", "FleetBenchmarks.selection"}}) {
+            Result<?> value = r.get(metric[1]);
+            if (value != null) {
+                lines.add(line(metric[0], nanos(value) / 1e6, "ms", null));
+            }
+        }
+        Result<?> instructions = r.get("FleetBenchmarks.instructions");
+        if (instructions != null) {
+            double scale = nanosPer(instructions.getScoreUnit()) / 1e3;
+            lines.add(line("fleet_instructions", instructions.getStatistics().getPercentile(50.0) * scale, "us_p50",
+                    null));
+            lines.add(line("fleet_instructions", instructions.getStatistics().getPercentile(99.0) * scale, "us_p99",
+                    null));
+        }
+        Result<?> phase1 = r.get("FleetBenchmarks.phase1");
+        if (phase1 != null) {
+            lines.add(line("fleet_phase1", FleetBenchmarks.PHASE1_ROLLOUTS / (nanos(phase1) / 1e9), "jobs_per_s",
+                    null));
+        }
     }
 
     /** A time metric beside its {@code <name>Reference} benchmark; ratio = time / reference time. */

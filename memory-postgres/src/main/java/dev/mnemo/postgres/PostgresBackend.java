@@ -4,6 +4,7 @@ import dev.mnemo.MemoryConfigurationException;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryStoreException;
 import dev.mnemo.TenantHomes;
+import dev.mnemo.spi.MemoryStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -92,8 +93,11 @@ public final class PostgresBackend implements AutoCloseable {
         return tenantId -> configure.apply(engineBuilder(tenantId, TenantHomes.home(cacheRoot, tenantId))).build();
     }
 
-    /** For this package: the store of one tenant. */
-    PostgresMemoryStore store(String tenantId) {
+    /**
+     * The state store of one tenant, for tools and maintenance outside an engine (an engine built by
+     * {@link #engineBuilder} has its own). The caller closes it; closing releases nothing shared.
+     */
+    public MemoryStore store(String tenantId) {
         return new PostgresMemoryStore(database, tenantKey(tenantId), new Phase2Lock());
     }
 

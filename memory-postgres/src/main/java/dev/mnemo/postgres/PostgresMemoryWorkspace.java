@@ -104,7 +104,9 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     @Override
     public synchronized void refresh() {
         try {
-            Optional<Snapshot> snapshot = database.readSnapshot(tenant, SQL, "check the memory files version", tx -> {
+            // Read committed: the version and, when it moved, the files (a newer commit between the two
+            // reads only means the next refresh fetches again).
+            Optional<Snapshot> snapshot = database.read(tenant, SQL, "check the memory files version", tx -> {
                 Optional<Long> version = tx.first("workspace.version", row -> row.getLong(1));
                 if (version.isEmpty() || version.get() == localVersion) {
                     return Optional.empty();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.ClaimOutcome;
 import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.MemoryStore;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -38,7 +39,7 @@ class ConcurrentCompletionTest {
 
     @Test
     void claimWaitingOnARowWhoseCompletionCommits_isSkippedAsUpToDate_notClaimedAgain() throws Exception {
-        PostgresMemoryStore store = backend.store("racer");
+        MemoryStore store = backend.store("racer");
         store.upsertThread(ThreadInfo.builder("t").rolloutPath(Path.of("/r.jsonl")).createdAt(VERSION)
                 .updatedAt(VERSION).source("app").preview("hi").build());
         JobClaim first = store.tryClaimStage1Job("t", "worker-a", VERSION, Duration.ofHours(1), 8, NOW);

@@ -2,10 +2,7 @@ package dev.mnemo.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -29,10 +26,7 @@ final class PostgresDatabase implements BeforeAllCallback, AfterAllCallback {
         TestCluster cluster = TestCluster.get();
         name = "test_" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet() + "_"
                 + context.getRequiredTestClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
-        try (Connection admin = DriverManager.getConnection(cluster.jdbcUrl("postgres"));
-                Statement statement = admin.createStatement()) {
-            statement.execute("CREATE DATABASE " + name);
-        }
+        cluster.createDatabase(name);
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl());
         config.setMaximumPoolSize(16);

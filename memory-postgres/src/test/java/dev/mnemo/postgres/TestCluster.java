@@ -24,8 +24,10 @@ import java.util.stream.Stream;
  * <p>PostgreSQL refuses to run as root. When the build runs as root (CI does), the folder is given
  * to the {@code postgres} system user and every binary runs through {@code runuser -u postgres --}.
  * Binaries come from {@code $PG_BIN}, else the newest {@code /usr/lib/postgresql/<version>/bin}.
+ *
+ * <p>Public (in this module's test jar) for memory-benchmarks, which starts the same kind of cluster.
  */
-final class TestCluster {
+public final class TestCluster {
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static TestCluster running;
@@ -45,7 +47,7 @@ final class TestCluster {
     }
 
     /** The cluster of this JVM, started on the first call. */
-    static synchronized TestCluster get() {
+    public static synchronized TestCluster get() {
         if (running == null) {
             running = start();
         }
@@ -53,12 +55,21 @@ final class TestCluster {
     }
 
     /** A JDBC URL for {@code database} as the superuser {@code postgres} (trust authentication). */
-    String jdbcUrl(String database) {
+    public String jdbcUrl(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
     }
 
-    int port() {
+    public int port() {
         return port;
+    }
+
+    /** Creates {@code database} (a plain lower-case name) and returns its JDBC URL. */
+    public String createDatabase(String database) throws java.sql.SQLException {
+        try (java.sql.Connection admin = java.sql.DriverManager.getConnection(jdbcUrl("postgres"));
+                java.sql.Statement statement = admin.createStatement()) {
+            statement.execute("CREATE DATABASE " + database);
+        }
+        return jdbcUrl(database);
     }
 
     private static TestCluster start() {
