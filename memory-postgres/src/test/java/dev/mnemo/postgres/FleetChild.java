@@ -30,9 +30,13 @@ import java.util.concurrent.CountDownLatch;
  * each tenant with a cache folder of this JVM's own. Usage:
  * {@code FleetChild <mode> <jdbcUrl> <schema> <tenants,comma-separated> <cacheDir> <epochMillis> <markerDir> [iterations]}
  * where mode is {@code phase1-block} (the model blocks forever), {@code phase2-block} (the agent
- * writes a summary, then blocks forever) or {@code startup-loop} (the whole startup task for every
+ * writes a summary, then blocks forever), {@code startup-loop} (the whole startup task for every
  * tenant, {@code iterations} times; a clock running from {@code epochMillis} at wall speed since
- * the parent's wall time {@code epochMillis} was paired with, passed as the 9th argument).
+ * the parent's wall time {@code epochMillis} was paired with, passed as the 9th argument) or
+ * {@code phase1-drain} (with {@code iterations} Phase 1 workers, a zero-latency model and
+ * {@code max_rollouts_per_startup = 8}: once {@code <markerDir>/go} exists, Phase 1 runs until the
+ * tenant has as many memories as the 9th argument says, then {@code done-<pid>} records how many
+ * jobs this JVM extracted).
  */
 public final class FleetChild {
 
@@ -56,6 +60,8 @@ public final class FleetChild {
                 case "phase2-block" -> phase2Block(backend, tenants.get(0), cache, start, markers);
                 case "startup-loop" -> startupLoop(backend, tenants, cache, Fleet.wallClock(start, Long.parseLong(args[8])),
                         markers, Integer.parseInt(args[7]));
+                case "phase1-drain" -> phase1Drain(backend, tenants.get(0), cache, start, markers,
+                        Integer.parseInt(args[7]), Integer.parseInt(args[8]));
                 default -> throw new IllegalArgumentException("unknown mode " + mode);
             }
         }
@@ -91,6 +97,26 @@ public final class FleetChild {
                 .extractionModel(Fleet.extractionModel()).consolidationAgent(agent)
                 .clock(Clock.fixed(now, ZoneOffset.UTC)).build()) {
             engine.admin().runPhase2();
+        }
+    }
+
+    private static void phase1Drain(PostgresBackend backend, String tenant, Path cache, Instant now, Path markers,
+            int workers, int total) throws Exception {
+        try (MemoryEngine engine = backend.engineBuilder(tenant, cache).extractionModel(Fleet.extractionModel())
+                .config(dev.mnemo.MemoriesConfig.builder().minRolloutIdleHours(1).maxRolloutsPerStartup(8)
+                        .phase1Concurrency(workers).build())
+                .consolidationAgent(Fleet.agent()).clock(Clock.fixed(now, ZoneOffset.UTC)).build()) {
+            touch(markers.resolve("ready-" + ProcessHandle.current().pid()));
+            while (!Files.exists(markers.resolve("go"))) {
+                Thread.sleep(5); // polling for the parent's start signal, not waiting for time to pass
+            }
+            // max_rollouts_per_startup is also the tenant's running cap across every server: a JVM
+            // that finds it reached claims nothing and tries again until every rollout is extracted.
+            int done = 0;
+            while (engine.admin().status().stage1Outputs() < total) {
+                done += engine.admin().runPhase1("none").succeeded();
+            }
+            Files.writeString(markers.resolve("done-" + ProcessHandle.current().pid()), Integer.toString(done));
         }
     }
 
