@@ -3,6 +3,7 @@ package dev.mnemo.it;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -80,6 +81,25 @@ class ArchitectureTest {
     void noModuleButCoreUsesInternalPackages() {
         noClasses().that().resideOutsideOfPackages("dev.mnemo.internal..")
                 .and(outsideCore())
+                .should().dependOnClassesThat().resideInAPackage("dev.mnemo.internal..")
+                .check(classes);
+    }
+
+    /**
+     * memory-core's internal packages follow the pipeline and depend on each other one way only
+     * (e.g. {@code internal.read} names the tools, so {@code internal.tools} must not reach back).
+     */
+    @Test
+    void memoryCoreInternalPackagesAreFreeOfCycles() {
+        slices().matching("dev.mnemo.internal.(*)..")
+                .should().beFreeOfCycles()
+                .check(classes);
+    }
+
+    /** memory-core's API, SPI and internals as three slices: the SPI never reaches into internals. */
+    @Test
+    void memoryCoreSpiDoesNotDependOnInternals() {
+        noClasses().that().resideInAPackage("dev.mnemo.spi")
                 .should().dependOnClassesThat().resideInAPackage("dev.mnemo.internal..")
                 .check(classes);
     }

@@ -35,11 +35,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalMemoryTools implements MemoryTools {
 
-    /** Tool names, usable as OpenAI function names. */
-    public static final String LIST = "memories_list";
-    public static final String READ = "memories_read";
-    public static final String SEARCH = "memories_search";
-    public static final String ADD_AD_HOC_NOTE = "memories_add_ad_hoc_note";
+    /** Tool names, usable as OpenAI function names (the same as {@link MemoryTools}'s). */
+    public static final String LIST = MemoryTools.LIST;
+    public static final String READ = MemoryTools.READ;
+    public static final String SEARCH = MemoryTools.SEARCH;
+    public static final String ADD_AD_HOC_NOTE = MemoryTools.ADD_AD_HOC_NOTE;
 
     /** Codex's page limits (also the defaults) and the read budget. */
     public static final int MAX_LIST_RESULTS = 2_000;
