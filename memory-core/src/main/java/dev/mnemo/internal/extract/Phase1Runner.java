@@ -121,7 +121,7 @@ public final class Phase1Runner {
             for (Stage1Claim claim : claims) {
                 done.submit(() -> {
                     Phase1Job.Outcome outcome = job.run(claim);
-                    deps.listener().phase1JobFinished(claim.thread().id(), outcome.kind().label, outcome.error());
+                    deps.listener().phase1JobFinished(claim.thread().id(), outcome.kind().outcome, outcome.error());
                     return outcome;
                 });
             }
