@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,10 +69,16 @@ public final class Phase2Runner {
     private static final String LOST_OWNERSHIP = "lost ownership of the job";
 
     private final Dependencies deps;
+    private final Executor workers;
     private final Path root;
 
-    public Phase2Runner(Dependencies deps) {
+    /**
+     * @param workers runs the lease heartbeat and the agent's watchdog (the engine's executor); the
+     *     agent itself runs on the thread that calls {@link #run()}
+     */
+    public Phase2Runner(Dependencies deps, Executor workers) {
         this.deps = Objects.requireNonNull(deps, "deps");
+        this.workers = Objects.requireNonNull(workers, "workers");
         this.root = deps.workspace().root();
     }
 
@@ -157,9 +164,11 @@ public final class Phase2Runner {
             // 7. The agent, awaited, with the lease kept alive.
             step("agent_spawned");
             ConsolidationAgentResult result;
-            try (Heartbeat heartbeat = Heartbeat.start(deps.store(), token, JOB_LEASE, HEARTBEAT, deps.clock())) {
+            try (Heartbeat heartbeat = Heartbeat.start(deps.store(), token, JOB_LEASE, HEARTBEAT, deps.clock(),
+                    workers)) {
                 result = AgentCall.run(deps.agent(), new ConsolidationAgentRequest(root, ConsolidationPrompt.render(root,
-                        !artifactsValid), deps.model(), Duration.ofMinutes(deps.config().consolidationTimeoutMinutes())));
+                        !artifactsValid), deps.model(), Duration.ofMinutes(deps.config().consolidationTimeoutMinutes())),
+                        workers);
             } catch (RuntimeException e) {
                 return fail(Phase2FailureReason.FAILED_SPAWN_AGENT, e);
             }
