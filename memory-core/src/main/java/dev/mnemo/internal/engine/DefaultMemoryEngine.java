@@ -86,7 +86,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.workers = ownsExecutor ? defaultWorkers() : parts.executor();
         this.sessions = new OpenRecordings(new JsonlSessionRecorder(parts.home(), parts.store(), parts.config(),
                 parts.clock()), this::requireOpen);
-        this.tools = new LocalMemoryTools(parts.memoryRoot(), parts.clock());
+        this.tools = new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
         allSources.add(RolloutSources.codex(parts.home().resolve("sessions")));
