@@ -59,10 +59,30 @@ class EngineThreadsAndSessionsTest {
                 return script.respond(request);
             }
         };
+        runThreeIdleSessionsThroughThePipeline(model, given);
+
+        assertThat(script.extractions()).isEqualTo(3);
+        assertThat(modelThreads).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("given-"));
+    }
+
+    @Test
+    void aSingleThreadExecutor_stillRunsTheWholePipeline() throws Exception {
+        ExecutorService single = Executors.newSingleThreadExecutor(r -> new Thread(r, "only-thread"));
+        try {
+            // The startup task holds the only thread: the helpers and the watchdog queue behind it.
+            runThreeIdleSessionsThroughThePipeline(new ScriptedModel(), single);
+        } finally {
+            single.shutdownNow();
+        }
+    }
+
+    /** Records three sessions, lets them go idle, and runs one startup task to its end with both phases. */
+    private void runThreeIdleSessionsThroughThePipeline(LanguageModel model, ExecutorService executor)
+            throws Exception {
         MutableClock clock = new MutableClock(Pipeline.T0);
         MemoriesConfig config = MemoriesConfig.builder().phase1Concurrency(4).maxRolloutsPerStartup(8).build();
         try (MemoryEngine engine = MemoryEngine.builder().home(home).config(config).model(model).clock(clock)
-                .executor(given).build()) {
+                .executor(executor).build()) {
             for (int i = 0; i < 3; i++) {
                 try (RecordedSession s = engine.sessions().start(SessionContext.root("chat-" + i))) {
                     s.userMessage("fix the flaky build number " + i);
@@ -77,8 +97,6 @@ class EngineThreadsAndSessionsTest {
             assertThat(report.phase1().succeeded()).isEqualTo(3);
             assertThat(report.phase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
         }
-        assertThat(script.extractions()).isEqualTo(3);
-        assertThat(modelThreads).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("given-"));
     }
 
     @Test

@@ -32,11 +32,17 @@ final class AgentCall {
     private AgentCall() {}
 
     static ConsolidationAgentResult run(ConsolidationAgent agent, ConsolidationAgentRequest request, Executor executor) {
+        return run(agent, request, executor, GRACE);
+    }
+
+    /** As {@link #run(ConsolidationAgent, ConsolidationAgentRequest, Executor)}, with the grace given (for tests). */
+    static ConsolidationAgentResult run(ConsolidationAgent agent, ConsolidationAgentRequest request, Executor executor,
+            Duration grace) {
         Thread caller = Thread.currentThread();
         AtomicInteger state = new AtomicInteger(RUNNING);
         CountDownLatch returned = new CountDownLatch(1);
         CountDownLatch watchdogDone = new CountDownLatch(1);
-        long boundNanos = request.timeout().plus(GRACE).toNanos();
+        long boundNanos = request.timeout().plus(grace).toNanos();
         try {
             executor.execute(() -> {
                 try {
@@ -74,18 +80,15 @@ final class AgentCall {
         return result != null ? result : ConsolidationAgentResult.failed("the agent returned no result", TokenUsage.ZERO);
     }
 
+    /** Waits for the watchdog to finish interrupting us; the interrupt flag is cleared right after. */
     private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
         while (true) {
             try {
                 latch.await();
-                break;
+                return;
             } catch (InterruptedException e) {
-                interrupted = true;
+                // the watchdog's own interrupt; keep waiting for it to be done
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -33,6 +33,12 @@ final class OpenRecordings implements SessionRecorder {
         requireOpen.run();
         Tracked tracked = new Tracked(recorder.start(session));
         open.add(tracked);
+        try {
+            requireOpen.run(); // closed meanwhile: closeAll may have missed this one
+        } catch (RuntimeException e) {
+            tracked.close();
+            throw e;
+        }
         return tracked;
     }
 
