@@ -78,6 +78,11 @@ public interface MemoryEngine extends AutoCloseable {
 
     ThreadRegistry threads();
 
+    /**
+     * Records sessions; the engine keeps track of those it started and closes the ones still open
+     * when it closes. Its {@code start(..)} fails with {@link IllegalStateException} once the engine
+     * is closed.
+     */
     SessionRecorder sessions();
 
     MemoryTools tools();
@@ -87,8 +92,9 @@ public interface MemoryEngine extends AutoCloseable {
     MemoriesConfig config();
 
     /**
-     * Closes the open sessions (recording what their unfinished answers showed), then waits a
-     * bounded time for running work, then cancels it and releases the jobs it owns for
+     * Closes the open sessions (recording what their unfinished answers showed), and every session
+     * started through {@link #sessions()} that is still recording, then waits a bounded time for
+     * running work, then cancels it and releases the jobs it owns for
      * another worker; closes the store and workspace the engine opened itself.
      */
     @Override
