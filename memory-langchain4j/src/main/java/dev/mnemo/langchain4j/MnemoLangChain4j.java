@@ -169,7 +169,9 @@ public final class MnemoLangChain4j {
      * The stream of a service call with its partial responses reduced to the visible text:
      * citation markup is held back however the tokens split it, the complete response carries the
      * visible text, and the answer is recorded and its citations counted once, when the stream
-     * completes. Set handlers on the returned stream, not on {@code stream}.
+     * completes. Set handlers on the returned stream, not on {@code stream}. Call it on the same
+     * instance whose hooks configured the service: that is how its guardrail and listeners know
+     * the stream takes the answer, so it is recorded and counted once.
      *
      * <pre>{@code
      * mnemo.visibleTokens(assistant.stream(id, text), id)
