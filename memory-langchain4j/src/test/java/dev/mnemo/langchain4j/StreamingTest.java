@@ -131,4 +131,20 @@ class StreamingTest {
         assertThat(memory.usageCount(MemoryHome.PAST_THREAD)).as("counted once per answer").isEqualTo(2);
         assertThat(memory.rollout("jo")).filteredOn(l -> l.contains("\"text\":\"" + VISIBLE + "\"")).hasSize(2);
     }
+
+    @Test
+    void failedStream_reachesTheErrorHandler_andTheConversationStreamsAgain() throws Exception {
+        server.enqueue(WireReply.failure(500, "{\"error\":{\"message\":\"boom\",\"type\":\"server_error\"}}"));
+        server.enqueue(citedAnswerInPiecesOf(6));
+        MnemoLangChain4j mnemo = MnemoLangChain4j.create(memory.engine);
+        StreamingAssistant assistant = assistant(mnemo, false);
+
+        Received failed = new Received().from(mnemo.visibleTokens(assistant.chat("kim", "first"), "kim"));
+        assertThat(failed.done).failsWithin(30, TimeUnit.SECONDS);
+
+        Received next = new Received().from(mnemo.visibleTokens(assistant.chat("kim", "second"), "kim"));
+        assertThat(next.response().aiMessage().text()).isEqualTo(VISIBLE);
+        assertThat(next.shown()).isEqualTo(VISIBLE);
+        assertThat(memory.usageCount(MemoryHome.PAST_THREAD)).isEqualTo(1);
+    }
 }
