@@ -1,6 +1,8 @@
 package dev.mnemo.langchain4j;
 
 import dev.mnemo.AnswerStream;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -15,7 +17,22 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Turns {
 
-    private final Set<UUID> answeredByGuardrail = ConcurrentHashMap.newKeySet();
+    /**
+     * Calls whose answer the guardrail took, until the completion listener sees them. Bounded, so
+     * a guardrail used without the listeners (nobody removes its marks) cannot grow it for ever;
+     * far more calls than this are never in flight at once in one process.
+     */
+    static final int MAX_TRACKED_CALLS = 10_000;
+
+    private final Set<UUID> answeredByGuardrail = Collections.synchronizedSet(Collections.newSetFromMap(
+            new LinkedHashMap<>() {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<UUID, Boolean> eldest) {
+                    return size() > MAX_TRACKED_CALLS;
+                }
+            }));
     private final Map<Object, AnswerStream> visibleStreams = new ConcurrentHashMap<>();
 
     /** The guardrail recorded this call's answer; the completion listener leaves it alone. */
