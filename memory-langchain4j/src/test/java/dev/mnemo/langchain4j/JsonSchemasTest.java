@@ -11,7 +11,7 @@ import dev.langchain4j.model.chat.request.json.JsonIntegerSchema;
 import dev.langchain4j.model.chat.request.json.JsonNullSchema;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 import dev.langchain4j.model.chat.request.json.JsonStringSchema;
-import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryTools;
 import dev.mnemo.llm.ToolSpec;
 import java.nio.file.Path;
 import java.util.Map;
@@ -28,11 +28,9 @@ class JsonSchemasTest {
 
     @Test
     void memoryToolSchemas_keepStructureDescriptionsRequiredAndClosedObjects() {
-        Map<String, ToolSpecification> tools;
-        try (MemoryEngine engine = MemoryEngine.builder().home(home).build()) {
-            tools = engine.tools().specs().stream().map(MemoryToolProvider::specification)
-                    .collect(Collectors.toMap(ToolSpecification::name, Function.identity()));
-        }
+        Map<String, ToolSpecification> tools = MemoryTools.forFolder(home).specs().stream()
+                .map(MemoryToolProvider::specification)
+                .collect(Collectors.toMap(ToolSpecification::name, Function.identity()));
 
         assertThat(tools).containsOnlyKeys("memories_list", "memories_read", "memories_search",
                 "memories_add_ad_hoc_note");
