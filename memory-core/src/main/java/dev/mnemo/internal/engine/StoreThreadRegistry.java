@@ -1,12 +1,12 @@
 package dev.mnemo.internal.engine;
 
 import dev.mnemo.MemoryMode;
+import dev.mnemo.MemoryStoreException;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.ThreadRegistry;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.SessionStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -82,7 +82,7 @@ final class StoreThreadRegistry implements ThreadRegistry {
                 LOG.info("deleted recorded rollout {}", thread.rolloutPath());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("thread deleted, but its recorded rollout " + thread.rolloutPath()
+            throw new MemoryStoreException("thread deleted, but its recorded rollout " + thread.rolloutPath()
                     + " could not be deleted: " + e.getMessage(), e);
         }
     }

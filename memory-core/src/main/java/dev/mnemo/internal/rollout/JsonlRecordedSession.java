@@ -5,13 +5,13 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryMode;
+import dev.mnemo.MemoryStoreException;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.SessionStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -157,7 +157,7 @@ final class JsonlRecordedSession implements RecordedSession {
         try {
             rollout.append((line.toString() + "\n").getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to rollout " + rollout.rolloutPath() + ": " + e.getMessage(),
+            throw new MemoryStoreException("cannot append to rollout " + rollout.rolloutPath() + ": " + e.getMessage(),
                     e);
         }
         upsertThread(now);

@@ -1,6 +1,7 @@
 package dev.mnemo.internal.rollout;
 
 import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemoryStoreException;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.SessionRecorder;
@@ -8,7 +9,6 @@ import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.SessionStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
@@ -54,7 +54,7 @@ public final class JsonlSessionRecorder implements SessionRecorder {
      * Starts recording: creates the rollout (or continues the thread's earlier one), writes its
      * {@code session_meta} line and registers the thread.
      *
-     * @throws UncheckedIOException when the rollout cannot be created; the message names it
+     * @throws MemoryStoreException when the rollout cannot be created; the message names it
      */
     @Override
     public RecordedSession start(SessionContext session) {
@@ -72,7 +72,7 @@ public final class JsonlSessionRecorder implements SessionRecorder {
                     writer.rolloutPath());
             return recorded;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the rollout of session " + session.threadId() + " in "
+            throw new MemoryStoreException("cannot create the rollout of session " + session.threadId() + " in "
                     + rollouts.name() + ": " + e.getMessage(), e);
         }
     }
