@@ -5,8 +5,9 @@
 -- ---- threads -------------------------------------------------------------------------------------
 
 -- name: thread.upsert
--- A polluted thread stays polluted: a later upsert from a rollout scan or a recorder that still
--- holds the old mode must not make its rollout extractable again.
+-- Keeps the stricter memory mode (polluted over disabled over enabled) in the same statement: a
+-- rollout scan or a recorder that read the row before a concurrent disable or pollution must not
+-- make its rollout extractable again.
 INSERT INTO threads (id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived,
         memory_mode)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -14,7 +15,10 @@ ON CONFLICT (tenant_id, id) DO UPDATE SET rollout_path = excluded.rollout_path,
     created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms,
     source = excluded.source, cwd = excluded.cwd, git_branch = excluded.git_branch,
     preview = excluded.preview, archived = excluded.archived,
-    memory_mode = CASE WHEN threads.memory_mode = 'polluted' THEN 'polluted' ELSE excluded.memory_mode END
+    memory_mode = CASE
+        WHEN 'polluted' IN (threads.memory_mode, excluded.memory_mode) THEN 'polluted'
+        WHEN 'disabled' IN (threads.memory_mode, excluded.memory_mode) THEN 'disabled'
+        ELSE 'enabled' END
 RETURNING memory_mode
 
 -- name: thread.find
