@@ -1,0 +1,113 @@
+package dev.mnemo.spring.boot;
+
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.spi.MemoryEventListener;
+import dev.mnemo.springai.MnemoAdvisor;
+import dev.mnemo.springai.SpringAiLanguageModel;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.client.ChatClientBuilderCustomizer;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Mnemo in a Spring Boot application. Every bean backs off when the application declares its own.
+ *
+ * <ul>
+ *   <li>{@link MemoryEngine} ({@code mnemo.*} properties): Phase 1 and Phase 2 run on the
+ *       application's {@link ChatModel} (when there is exactly one) through
+ *       {@link SpringAiLanguageModel}; every {@link MemoryEventListener} bean hears the pipeline;
+ *       {@link MemoryEngineBuilderCustomizer} beans adjust the builder. Closed with the context
+ *       (running jobs released).</li>
+ *   <li>{@link MnemoAdvisor} over that engine, added to every {@code ChatClient} built from Boot's
+ *       {@code ChatClient.Builder} by a {@link ChatClientBuilderCustomizer} unless
+ *       {@code mnemo.chat-client.advisor.enabled=false}.</li>
+ *   <li>With Actuator's health module: the {@code mnemo} {@link HealthIndicator}.</li>
+ *   <li>With Micrometer and a {@link MeterRegistry} bean: meters under {@code mnemo.}.</li>
+ * </ul>
+ */
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+    "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+    "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+@ConditionalOnClass({MemoryEngine.class, MnemoAdvisor.class, ChatModel.class})
+@EnableConfigurationProperties(MnemoProperties.class)
+public class MnemoAutoConfiguration {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MnemoAutoConfiguration.class);
+
+    @Bean
+    @ConditionalOnMissingBean
+    public MemoryEngine mnemoMemoryEngine(MnemoProperties properties, ObjectProvider<ChatModel> chatModel,
+            ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers) {
+        MemoryEngine.Builder builder = MemoryEngine.builder().config(properties.getMemories().toConfig());
+        properties.checkedHome().ifPresent(builder::home);
+        ChatModel model = chatModel.getIfUnique();
+        if (model != null) {
+            builder.model(SpringAiLanguageModel.of(model));
+        } else {
+            LOG.info("No single ChatModel bean: Mnemo reads and records memories but does not generate new ones");
+        }
+        listeners.orderedStream().forEach(builder::listener);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return builder.build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    public MnemoAdvisor mnemoAdvisor(MemoryEngine engine) {
+        return MnemoAdvisor.builder(engine).build();
+    }
+
+    /** Adds the advisor to every {@code ChatClient} built from Boot's {@code ChatClient.Builder}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ChatClient.class)
+    @ConditionalOnProperty(prefix = "mnemo.chat-client.advisor", name = "enabled", havingValue = "true",
+            matchIfMissing = true)
+    static class ChatClientConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "mnemoChatClientBuilderCustomizer")
+        ChatClientBuilderCustomizer mnemoChatClientBuilderCustomizer(MnemoAdvisor advisor) {
+            return builder -> builder.defaultAdvisors(advisor);
+        }
+    }
+
+    /** The {@code mnemo} health indicator, with Actuator's health module on the class path. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(HealthIndicator.class)
+    @ConditionalOnEnabledHealthIndicator("mnemo")
+    static class HealthConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "mnemoHealthIndicator")
+        HealthIndicator mnemoHealthIndicator(MemoryEngine engine) {
+            return new MnemoHealthIndicator(engine);
+        }
+    }
+
+    /** Meters under {@code mnemo.}, with Micrometer on the class path and a registry in the context. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    @ConditionalOnBean(MeterRegistry.class)
+    static class MetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "mnemoMetrics")
+        MemoryEventListener mnemoMetrics(MeterRegistry registry) {
+            return new MnemoMetrics(registry);
+        }
+    }
+}
