@@ -1,6 +1,7 @@
 package dev.mnemo.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
@@ -49,6 +50,14 @@ class MnemoAutoConfigurationTest {
             assertThat(context).hasSingleBean(MnemoAdvisor.class).hasSingleBean(ChatClientBuilderCustomizer.class);
             assertThat(home.resolve("mnemo.sqlite")).exists();
         });
+    }
+
+    @Test
+    void theEngine_isClosedWithTheContext() {
+        MemoryEngine[] engine = new MemoryEngine[1];
+        runner().run(context -> engine[0] = context.getBean(MemoryEngine.class));
+
+        assertThatThrownBy(() -> engine[0].conversation("after-shutdown")).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
