@@ -1,6 +1,9 @@
 package dev.mnemo;
 
+import dev.mnemo.internal.tools.LocalMemoryTools;
 import dev.mnemo.llm.ToolSpec;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -8,6 +11,17 @@ import java.util.List;
  * an ad-hoc note. Paths are confined to the memory root.
  */
 public interface MemoryTools {
+
+    /**
+     * The memory tools over a memory folder, without an engine: the same tools
+     * {@link MemoryEngine#tools()} returns for a home whose memory folder is {@code memoryRoot}. For
+     * readers that must not open (or create) a home's database and baseline, such as a server that
+     * only serves the folder. Nothing is created until a note is added; a missing folder makes every
+     * read report "not found".
+     */
+    static MemoryTools forFolder(Path memoryRoot) {
+        return new LocalMemoryTools(memoryRoot, Clock.systemUTC());
+    }
 
     /** JSON-schema definitions to hand to a model. */
     List<ToolSpec> specs();

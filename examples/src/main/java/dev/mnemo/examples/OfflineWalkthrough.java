@@ -2,7 +2,7 @@ package dev.mnemo.examples;
 
 import dev.mnemo.AssistantMessage;
 import dev.mnemo.MemoryEngine;
-import dev.mnemo.RecordedSession;
+import dev.mnemo.MemorySession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.StartupReport;
 import java.nio.file.Files;
@@ -50,17 +50,18 @@ public final class OfflineWalkthrough {
     public static Result run(Path home) {
         String pastThread = UUID.randomUUID().toString();
         ScriptedLanguageModel model = new ScriptedLanguageModel(pastThread);
-        // 1. A past session, recorded as the agent would record it.
+        // 1. A past conversation, recorded as the agent records it.
         try (MemoryEngine memory = engine(home, model, PAST);
-                RecordedSession past = memory.sessions().start(SessionContext.root(pastThread))) {
+                MemorySession past = memory.openSession(SessionContext.root(pastThread))) {
             past.userMessage("How do I run the tests here? The network is blocked.");
             past.assistantMessage("Use `./gradlew test --offline`; it passed.");
+            past.startupTask().completion().join(); // nothing to extract yet: this conversation is the current one
         }
         // 2. Later: a new session starts; its startup task extracts and consolidates the past one.
         try (MemoryEngine memory = engine(home, model, NOW);
                 QuickstartAgent agent = new QuickstartAgent(memory, model, UUID.randomUUID().toString())) {
             StartupReport startup = agent.startup().completion().join();
-            String instructions = memory.buildDeveloperInstructions();
+            String instructions = agent.memoryInstructions();
             // 3. The agent answers from memory and cites it; the citation counts as a use.
             AssistantMessage answer = agent.ask("How do I run the tests?");
             return new Result(startup, instructions, answer, model.calls());

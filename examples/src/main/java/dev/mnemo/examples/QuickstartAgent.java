@@ -2,7 +2,7 @@ package dev.mnemo.examples;
 
 import dev.mnemo.AssistantMessage;
 import dev.mnemo.MemoryEngine;
-import dev.mnemo.RecordedSession;
+import dev.mnemo.MemorySession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.StartupTask;
 import dev.mnemo.llm.LanguageModel;
@@ -20,9 +20,11 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * A minimal agent with long-term memory: it records its session, starts the memory pipeline,
- * gives the model the memory instructions and tools, and passes every answer through
- * {@link MemoryEngine#processAssistantMessage} so cited memories count as used.
+ * A minimal agent with long-term memory, through one {@link MemorySession} per conversation:
+ * opening it records the conversation and starts the background memory pipeline; each turn gives
+ * the model the session's memory instructions and tools, runs its tool calls through the session
+ * (recorded), and hands the answer back to the session, which strips the citation markup and
+ * counts the cited memories as used.
  *
  * <p>Run it with a real model: {@code MNEMO_MODEL=gpt-4.1-mini OPENAI_API_KEY=... java ...
  * dev.mnemo.examples.QuickstartAgent}. Without {@code MNEMO_MODEL}, {@link #main} prints what to set.
@@ -34,49 +36,45 @@ public final class QuickstartAgent implements AutoCloseable {
     /** Model calls per user turn, tool calls included. */
     static final int MAX_STEPS = 8;
 
-    private final MemoryEngine memory;
     private final LanguageModel model;
-    private final String threadId;
-    private final RecordedSession session;
-    private final StartupTask startup;
+    private final MemorySession session;
     private final List<ModelMessage> conversation = new ArrayList<>();
 
-    /** Starts a new session: records it and kicks off the background memory pipeline. */
-    public QuickstartAgent(MemoryEngine memory, LanguageModel model, String threadId) {
-        this.memory = Objects.requireNonNull(memory, "memory");
+    /** Starts a conversation: records it and kicks off the background memory pipeline. */
+    public QuickstartAgent(MemoryEngine memory, LanguageModel model, String conversationId) {
         this.model = Objects.requireNonNull(model, "model");
-        this.threadId = Objects.requireNonNull(threadId, "threadId");
-        this.session = memory.sessions().start(SessionContext.root(threadId));
-        this.startup = memory.startStartupTask(SessionContext.root(threadId)); // returns at once
+        this.session = memory.openSession(SessionContext.root(conversationId)); // returns at once
     }
 
-    /** The background pipeline run this session started. */
+    /** The background pipeline run this conversation started. */
     public StartupTask startup() {
-        return startup;
+        return session.startupTask();
+    }
+
+    /** The memory part of the model's instructions as this conversation gives it now. */
+    public String memoryInstructions() {
+        return session.developerInstructions();
     }
 
     /** One user turn: the model may call the memory tools before it answers. */
     public AssistantMessage ask(String userText) {
         session.userMessage(userText);
         conversation.add(ModelMessage.user(userText));
-        String instructions = BASE_INSTRUCTIONS + "\n\n" + memory.buildDeveloperInstructions();
+        String instructions = BASE_INSTRUCTIONS + "\n\n" + session.developerInstructions();
         for (int step = 0; step < MAX_STEPS; step++) {
             ModelResponse response = model.respond(ModelRequest.builder()
                     .instructions(instructions)
                     .messages(conversation)
-                    .tools(memory.tools().specs())
+                    .tools(session.toolSpecs())
                     .build());
             if (response.toolCalls().isEmpty()) {
-                AssistantMessage answer = memory.processAssistantMessage(threadId, response.text());
+                AssistantMessage answer = session.assistantMessage(response.text()); // recorded, citations counted
                 conversation.add(ModelMessage.assistant(answer.visibleText()));
-                session.assistantMessage(answer.visibleText());
                 return answer;
             }
             conversation.add(ModelMessage.assistant(response.text(), response.toolCalls()));
             for (ToolCall call : response.toolCalls()) {
-                session.toolCall(call.id(), call.name(), call.argumentsJson());
-                String output = memory.tools().call(call.name(), call.argumentsJson());
-                session.toolOutput(call.id(), output);
+                String output = session.callTool(call.id(), call.name(), call.argumentsJson()); // recorded
                 conversation.add(ModelMessage.tool(call.id(), output));
             }
         }

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
         subcommands = {StatusCommand.class, RunCommand.class, DemoCommand.class, InstructionsCommand.class,
                 MemoryFileCommands.Ls.class, MemoryFileCommands.Read.class, MemoryFileCommands.Search.class,
                 MemoryFileCommands.Note.class, ThreadsCommand.class, HistoryCommands.History.class,
-                HistoryCommands.Rollback.class, HistoryCommands.Clear.class})
+                HistoryCommands.Rollback.class, HistoryCommands.Clear.class, McpCommand.class})
 public final class MnemoCli {
 
     /** The model variables a real run needs, for error messages. */

@@ -101,7 +101,10 @@ class Phase2PipelineTest {
             return ConsolidationAgentResult.completed(TokenUsage.ZERO);
         };
         try (Pipeline p = new Pipeline(home, MemoriesConfig.defaults(), idle)) {
-            // A first run syncs the (empty) inputs and fails: the agent wrote nothing.
+            p.recordSession("one input");
+            p.idle();
+            p.engine.admin().runPhase1("current");
+            // A first run syncs the input and fails: the agent wrote nothing.
             assertThat(p.engine.admin().runPhase2().failure()).hasValueSatisfying(f ->
                     assertThat(f).startsWith("failed_invalid_artifacts"));
             // Commit that synced state as the baseline, so the workspace is clean but has no artifacts.
@@ -136,6 +139,8 @@ class Phase2PipelineTest {
                         : ConsolidationAgentResult.failed("worker failed", TokenUsage.ZERO);
             };
             try (Pipeline p = new Pipeline(h, MemoriesConfig.defaults(), linking)) {
+                p.recordSession("one input");
+                p.idle();
                 p.engine.startStartupTask(SessionContext.root("current")).completion().get(30, TimeUnit.SECONDS);
                 assertThat(Files.exists(p.memoryRoot().resolve("extensions/ad_hoc/link.md"),
                         java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
@@ -232,9 +237,75 @@ class Phase2PipelineTest {
     }
 
     @Test
+    void freshFolderWithoutMemoriesOrNotes_doesNotStartTheAgent() {
+        try (Pipeline p = new Pipeline(home)) {
+            Phase2Report report = p.engine.startStartupTask(SessionContext.root("current")).completion().join().phase2();
+
+            assertThat(report.outcome()).isEqualTo(Phase2Outcome.NO_WORKSPACE_CHANGES);
+            assertThat(report.inputs()).isZero();
+            assertThat(p.model.consolidationTurns()).isZero();
+        }
+    }
+
+    @Test
+    void anAdHocNoteAloneStartsTheAgent() {
+        try (Pipeline p = new Pipeline(home)) {
+            String written = p.engine.tools().call("memories_add_ad_hoc_note",
+                    "{\"filename\":\"2026-11-01T09-00-00-prefer-tabs.md\",\"note\":\"The user prefers tabs.\"}");
+            assertThat(written).doesNotContain("error");
+
+            Phase2Report report = p.engine.admin().runPhase2();
+
+            assertThat(report.outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
+            assertThat(p.model.consolidationTurns()).isPositive();
+        }
+    }
+
+    @Test
+    void storedMemoriesThatAreAllPastMaxUnusedDays_keepTheFolderAndDoNotStartTheAgent() throws IOException {
+        try (Pipeline p = new Pipeline(home)) {
+            p.recordSession("how do we release?");
+            p.idle();
+            p.engine.admin().runPhase1("current");
+            assertThat(p.engine.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
+            String memory = read(p.memoryRoot().resolve("MEMORY.md"));
+            int turns = p.model.consolidationTurns();
+            p.clock.advance(Duration.ofDays(40));
+
+            Phase2Report report = p.engine.admin().runPhase2();
+
+            assertThat(report.outcome()).isEqualTo(Phase2Outcome.NO_WORKSPACE_CHANGES);
+            assertThat(p.model.consolidationTurns()).isEqualTo(turns);
+            assertThat(read(p.memoryRoot().resolve("MEMORY.md"))).isEqualTo(memory);
+            assertThat(p.workspace.diff().isEmpty()).isTrue();
+        }
+    }
+
+    @Test
+    void forgettingTheOnlyMemory_startsTheAgentToRemoveIt() {
+        try (Pipeline p = new Pipeline(home)) {
+            String id = p.recordSession("how do we release?");
+            p.idle();
+            p.engine.admin().runPhase1("current");
+            p.engine.admin().runPhase2();
+            int turns = p.model.consolidationTurns();
+            p.clock.advance(Duration.ofHours(7));
+
+            p.engine.threads().delete(id);
+            Phase2Report report = p.engine.admin().runPhase2();
+
+            assertThat(report.inputs()).isZero();
+            assertThat(p.model.consolidationTurns()).isGreaterThan(turns);
+        }
+    }
+
+    @Test
     void agentThatDoesNotCompleteFailsWithFailedAgent() {
         ConsolidationAgent failing = request -> ConsolidationAgentResult.failed("model unreachable", TokenUsage.ZERO);
         try (Pipeline p = new Pipeline(home, MemoriesConfig.defaults(), failing)) {
+            p.recordSession("one input");
+            p.idle();
+            p.engine.admin().runPhase1("current");
             Phase2Report report = p.engine.admin().runPhase2();
             assertThat(report.failure()).contains("failed_agent: model unreachable");
         }

@@ -17,6 +17,10 @@ import dev.mnemo.spi.MemoryWorkspace;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Output;
 import dev.mnemo.spi.WorkspaceDiff;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,7 +28,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +69,9 @@ public final class Phase2Runner {
             Objects.requireNonNull(listener, "listener");
         }
     }
+
+    private static final Pattern EXTENSION_DESCRIPTION =
+            Pattern.compile("extensions/[^/]+/instructions\\.md");
 
     private final Dependencies deps;
     private final Path root;
@@ -124,6 +133,9 @@ public final class Phase2Runner {
                 return fail("failed_load_stage1_outputs", e);
             }
             inputs = selection.size();
+            if (selection.isEmpty() && storedMemoriesAllIneligible()) {
+                return succeed(Phase2Outcome.NO_WORKSPACE_CHANGES, claimedWatermark, selection);
+            }
             long watermark = Math.max(claimedWatermark, selection.stream()
                     .mapToLong(o -> o.sourceUpdatedAt().getEpochSecond()).max().orElse(0));
             // 4. Sync raw_memories.md and rollout_summaries/, prune old extension resources.
@@ -142,6 +154,10 @@ public final class Phase2Runner {
             }
             boolean artifactsValid = Artifacts.valid(root);
             if (diff.isEmpty() && artifactsValid) {
+                return succeed(Phase2Outcome.NO_WORKSPACE_CHANGES, watermark, selection);
+            }
+            if (selection.isEmpty() && !artifactsValid && !hasExtensionContent(root)) {
+                LOG.info("memory phase-2: no memories and no notes to consolidate yet");
                 return succeed(Phase2Outcome.NO_WORKSPACE_CHANGES, watermark, selection);
             }
             // 6. The diff file the agent reads first.
@@ -202,6 +218,22 @@ public final class Phase2Runner {
             return succeed(Phase2Outcome.SUCCEEDED, watermark, selection);
         }
 
+        /**
+         * With no input selected while memories are stored, each of them was unused and not
+         * refreshed for longer than {@code max_unused_days} (easy after replaying old sessions):
+         * running the agent would erase the memory folder, so it is kept and that is said. (A
+         * memory forgotten on purpose, by deleting or polluting its thread, is no longer stored.)
+         */
+        private boolean storedMemoriesAllIneligible() {
+            if (deps.store().listStage1OutputsForGlobal(1).isEmpty()) {
+                return false;
+            }
+            LOG.warn("memory phase-2: no stored memory is eligible (each was unused and not refreshed for more than "
+                    + "max_unused_days = {} days as of {}); keeping the memory folder as it is",
+                    deps.config().maxUnusedDays(), deps.clock().instant());
+            return true;
+        }
+
         private Phase2Report succeed(Phase2Outcome outcome, long watermark, List<Stage1Output> selection) {
             boolean owned = deps.store().markPhase2Succeeded(token, watermark, snapshots(selection),
                     deps.clock().instant());
@@ -239,6 +271,26 @@ public final class Phase2Runner {
      * When a kept consolidation used a thread that has since been deleted or polluted, the history
      * still holds its text: squash it to the current baseline and prune the rest.
      */
+    /**
+     * Whether the folder holds anything the agent could write memory from besides stage-1
+     * outputs: an ad-hoc note or another extension resource (any file under {@code extensions/}
+     * other than an extension's {@code instructions.md}, which startup seeds). When the folder
+     * cannot be listed the answer is yes: the agent then runs, as it always did.
+     */
+    private static boolean hasExtensionContent(Path root) {
+        Path extensions = root.resolve("extensions");
+        if (!Files.isDirectory(extensions, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.walk(extensions)) {
+            return files.filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS))
+                    .anyMatch(file -> !EXTENSION_DESCRIPTION.matcher(root.relativize(file).toString()).matches());
+        } catch (IOException | UncheckedIOException e) {
+            LOG.debug("memory phase-2: cannot list {} ({}); assuming it holds notes", extensions, e.toString());
+            return true;
+        }
+    }
+
     private void forgetIfNeeded() {
         Set<String> inHistory = deps.workspace().history().stream()
                 .flatMap(c -> c.threadIds().stream())

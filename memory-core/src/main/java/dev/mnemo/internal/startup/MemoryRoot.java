@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.slf4j.Logger;
@@ -36,11 +37,32 @@ final class MemoryRoot {
         if (Files.isSymbolicLink(instructions)) {
             Files.delete(instructions);
         }
+        if (!Files.exists(instructions, LinkOption.NOFOLLOW_LINKS)) {
+            seed(adHoc, instructions);
+        }
+    }
+
+    /**
+     * Writes the seed whole under a hidden name, then links it into place, so a reader never sees it
+     * half written. Never overwrites: the user may have edited it, or made it meanwhile.
+     */
+    private static void seed(Path folder, Path instructions) throws IOException {
+        Path temp = Files.createTempFile(folder, ".instructions-", ".tmp");
         try {
-            Files.writeString(instructions, AD_HOC_INSTRUCTIONS, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE);
+            Files.writeString(temp, AD_HOC_INSTRUCTIONS, StandardCharsets.UTF_8);
+            Files.createLink(instructions, temp);
         } catch (FileAlreadyExistsException e) {
-            // Never overwritten: the user may have edited it.
+            // Made meanwhile: kept.
+        } catch (UnsupportedOperationException e) {
+            // No hard links on this file system: create-new and write, as small a window as it gets.
+            try {
+                Files.writeString(instructions, AD_HOC_INSTRUCTIONS, StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            } catch (FileAlreadyExistsException made) {
+                // Made meanwhile: kept.
+            }
+        } finally {
+            Files.deleteIfExists(temp);
         }
     }
 

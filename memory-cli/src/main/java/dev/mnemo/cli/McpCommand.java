@@ -1,0 +1,94 @@
+package dev.mnemo.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code mnemo mcp}: serves the home's memory folder to MCP clients (Claude Code, Codex CLI,
+ * Cursor...) over stdio until the client closes the input; then exits 0. Read-only unless
+ * {@code --allow-notes}; never creates the home.
+ *
+ * <p>Standard output carries the protocol and nothing else: anything else that prints to
+ * {@code System.out} lands on standard error, as do the logs (WARN and above unless {@code -v}).
+ */
+@Command(name = "mcp", description = "Serve the memory folder over the Model Context Protocol (stdio), for"
+        + " Claude Code, Codex CLI and other MCP clients. Read-only unless --allow-notes.")
+final class McpCommand implements Callable<Integer> {
+
+    @ParentCommand
+    MnemoCli root;
+
+    @Option(names = "--allow-notes", description = "Also serve memories_add_ad_hoc_note, which writes a new note"
+            + " into the memory folder (folded in at the next consolidation).")
+    boolean allowNotes;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        OutputStream protocol = takeStandardOutput();
+        configureLogging(root.verbose);
+        Path home = root.resolveHome();
+        if (!Files.isDirectory(home)) {
+            System.err.println("mnemo mcp: the home " + home + " does not exist; every call answers with an error"
+                    + " until it does (it is not created here)");
+        }
+        ObjectMapper json = new ObjectMapper();
+        McpJsonMapper mapper = new JacksonMcpJsonMapper(json);
+        StdioGuard stdio = new StdioGuard(System.in, protocol, mapper, json);
+        McpSyncServer server = new McpMemoryServer(home, allowNotes, version(), json, mapper)
+                .start(new StdioServerTransportProvider(mapper, stdio.input(), stdio.output()));
+        try {
+            stdio.awaitEnd();
+        } finally {
+            server.close();
+        }
+        return 0;
+    }
+
+    /** The real standard output, for the protocol alone; {@code System.out} becomes standard error. */
+    private static OutputStream takeStandardOutput() {
+        System.out.flush();
+        System.setOut(System.err);
+        return new BufferedOutputStream(new FileOutputStream(FileDescriptor.out));
+    }
+
+    /**
+     * slf4j-simple reads its settings when the first logger is made, which is later than this: logs to
+     * standard error, WARN unless {@code -v} asked for debug.
+     */
+    private static void configureLogging(boolean verbose) {
+        System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        if (!verbose) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
+    }
+
+    /** Mnemo's version, as the build wrote it. */
+    static String version() {
+        Properties properties = new Properties();
+        try (InputStream in = McpCommand.class.getResourceAsStream("mnemo-version.properties")) {
+            if (in != null) {
+                properties.load(in);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return properties.getProperty("version", "unknown");
+    }
+}

@@ -1,0 +1,218 @@
+package dev.mnemo.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The stdio streams handed to the MCP SDK's transport, with two repairs. The SDK ends the session
+ * at the first line it cannot read as a JSON-RPC message; here such a line is answered with a
+ * JSON-RPC error (parse error, or invalid request) and never reaches the SDK. And the SDK drops the
+ * answers still in flight when its input ends; here the end of input is held back until every
+ * request read so far has been answered, so {@code printf '...' | mnemo mcp} prints every answer.
+ *
+ * <p>This is no protocol layer: valid messages pass through unchanged, and the SDK answers them.
+ */
+final class StdioGuard {
+
+    /** How long the end of input waits for the answers still owed; a stuck tool cannot hold the exit longer. */
+    static final Duration DRAIN_LIMIT = Duration.ofSeconds(30);
+
+    private final BufferedReader reader;
+    private final CountingOutput output;
+    private final McpJsonMapper mapper;
+    private final ObjectMapper json;
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private final Object lock = new Object();
+    private long owed;     // answers owed: requests passed on plus the errors written here
+    private long written;  // messages written to the output
+
+    StdioGuard(InputStream in, OutputStream out, McpJsonMapper mapper, ObjectMapper json) {
+        this.reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        this.output = new CountingOutput(out);
+        this.mapper = mapper;
+        this.json = json;
+    }
+
+    /** What the SDK reads: the valid messages, one per line. */
+    InputStream input() {
+        return new GuardedInput();
+    }
+
+    /** What the SDK writes to; it (and this guard) write a message and its newline while holding this object's lock. */
+    OutputStream output() {
+        return output;
+    }
+
+    /** Blocks until the input has ended and the answers owed were written (or {@link #DRAIN_LIMIT} passed). */
+    void awaitEnd() throws InterruptedException {
+        ended.await();
+    }
+
+    /** The next line the SDK may read, or null at the end of input. */
+    private String nextMessage() throws IOException {
+        String line;
+        while ((line = reader.readLine()) != null) {
+            if (line.isBlank()) {
+                continue;
+            }
+            McpSchema.JSONRPCMessage message;
+            try {
+                message = McpSchema.deserializeJsonRpcMessage(mapper, line);
+            } catch (IOException | RuntimeException e) {
+                reject(line);
+                continue;
+            }
+            if (message instanceof McpSchema.JSONRPCRequest) {
+                synchronized (lock) {
+                    owed++;
+                }
+            }
+            return line;
+        }
+        drain();
+        ended.countDown();
+        return null;
+    }
+
+    /** Answers a line that is not a JSON-RPC message: -32700 when it is not JSON, -32600 when it is. */
+    private void reject(String line) throws IOException {
+        JsonNode node;
+        try {
+            node = json.readTree(line);
+        } catch (IOException e) {
+            node = null;
+        }
+        JsonNode id = node != null && node.has("id") && (node.get("id").isTextual() || node.get("id").isIntegralNumber())
+                ? node.get("id") : null;
+        ObjectNode answer = json.createObjectNode().put("jsonrpc", McpSchema.JSONRPC_VERSION);
+        answer.set("id", id);
+        ObjectNode error = answer.putObject("error");
+        if (node == null) {
+            error.put("code", McpSchema.ErrorCodes.PARSE_ERROR).put("message", "Parse error: the line is not JSON");
+        } else {
+            error.put("code", McpSchema.ErrorCodes.INVALID_REQUEST)
+                    .put("message", "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message");
+        }
+        byte[] bytes = json.writeValueAsBytes(answer);
+        synchronized (lock) {
+            owed++;
+        }
+        synchronized (output) {
+            output.write(bytes);
+            output.write('\n');
+            output.flush();
+        }
+    }
+
+    /** Waits, bounded, until every answer owed has been written. */
+    private void drain() {
+        long deadline = System.nanoTime() + DRAIN_LIMIT.toNanos();
+        synchronized (lock) {
+            long left;
+            while (written < owed && (left = deadline - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(lock, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Serves the valid lines byte by byte to the SDK's reader. */
+    private final class GuardedInput extends InputStream {
+        private byte[] line = new byte[0];
+        private int position;
+        private boolean eof;
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            if (length == 0) {
+                return 0;
+            }
+            if (position == line.length) {
+                if (eof) {
+                    return -1;
+                }
+                String next = nextMessage();
+                if (next == null) {
+                    eof = true;
+                    return -1;
+                }
+                line = (next + "\n").getBytes(StandardCharsets.UTF_8);
+                position = 0;
+            }
+            int count = Math.min(length, line.length - position);
+            System.arraycopy(line, position, buffer, offset, count);
+            position += count;
+            return count;
+        }
+    }
+
+    /**
+     * The real output. Each newline ends one message (the SDK escapes newlines inside messages); a
+     * message counts as written once flushed. Writers hold this object's lock, as the SDK does.
+     */
+    private final class CountingOutput extends OutputStream {
+        private final OutputStream out;
+        private int unflushed;
+
+        CountingOutput(OutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public synchronized void write(int b) throws IOException {
+            out.write(b);
+            if (b == '\n') {
+                unflushed++;
+            }
+        }
+
+        @Override
+        public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
+            out.write(bytes, offset, length);
+            for (int i = offset; i < offset + length; i++) {
+                if (bytes[i] == '\n') {
+                    unflushed++;
+                }
+            }
+        }
+
+        @Override
+        public synchronized void flush() throws IOException {
+            out.flush();
+            if (unflushed > 0) {
+                synchronized (lock) {
+                    written += unflushed;
+                    lock.notifyAll();
+                }
+                unflushed = 0;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package dev.mnemo.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemo.MemoryTools;
+import dev.mnemo.llm.ToolSpec;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
+import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code java -jar mnemo.jar --home HOME mcp} driven by the MCP Java SDK's own client, as Claude
+ * Code or Codex would drive it. One server serves the read-only tests in turn, so each also shows
+ * that the errors before it left the server serving.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(120)
+class McpServerIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+
+    private Path home;
+    private McpSyncClient client;
+
+    @BeforeAll
+    void startServer() throws Exception {
+        home = MnemoJar.homeWithMemories(dir.resolve("home"));
+        client = connect(home);
+    }
+
+    @AfterAll
+    void stopServer() {
+        client.close();
+    }
+
+    @Test
+    void initialize_namesMnemoAndServesToolsAndResourcesOnly() {
+        McpSchema.InitializeResult init = client.getCurrentInitializationResult();
+
+        assertThat(init.serverInfo().name()).isEqualTo("mnemo");
+        assertThat(init.serverInfo().title()).isEqualTo("Mnemo");
+        assertThat(init.serverInfo().version()).isEqualTo(McpCommand.version()).isNotEqualTo("unknown");
+        assertThat(init.capabilities().tools()).isNotNull();
+        assertThat(init.capabilities().resources()).isNotNull();
+        assertThat(init.capabilities().resources().subscribe()).isFalse();
+        assertThat(init.capabilities().prompts()).isNull();
+        assertThat(init.capabilities().completions()).isNull();
+        assertThat(init.instructions()).contains("MEMORY.md");
+    }
+
+    @Test
+    void listTools_servesTheReadToolsWithTheMemoryToolsSchemas() throws Exception {
+        Map<String, McpSchema.Tool> served = client.listTools().tools().stream()
+                .collect(Collectors.toMap(McpSchema.Tool::name, Function.identity()));
+        Map<String, ToolSpec> specs = MemoryTools.forFolder(home.resolve("memories")).specs().stream()
+                .collect(Collectors.toMap(ToolSpec::name, Function.identity()));
+
+        assertThat(served).containsOnlyKeys("memories_list", "memories_read", "memories_search");
+        for (McpSchema.Tool tool : served.values()) {
+            ToolSpec spec = specs.get(tool.name());
+            assertThat(tool.description()).isEqualTo(spec.description());
+            JsonNode schema = JSON.valueToTree(tool.inputSchema());
+            assertThat(schema).isEqualTo(JSON.readTree(spec.parametersJsonSchema()));
+            assertThat(tool.annotations().readOnlyHint()).isTrue();
+        }
+    }
+
+    @Test
+    void call_eachReadTool_answersExactlyAsTheMemoryTools() {
+        MemoryTools tools = MemoryTools.forFolder(home.resolve("memories"));
+        List<CallToolRequest> calls = List.of(
+                new CallToolRequest("memories_list", Map.of()),
+                new CallToolRequest("memories_list", Map.of("path", "skills")),
+                new CallToolRequest("memories_read", Map.of("path", "MEMORY.md", "line_offset", 3)),
+                new CallToolRequest("memories_search", Map.of("queries", List.of("GRADLE"), "case_sensitive", false)),
+                new CallToolRequest("memories_search", Map.of("queries", List.of("tag", "push"),
+                        "match_mode", Map.of("type", "all_on_same_line"))));
+
+        for (CallToolRequest call : calls) {
+            CallToolResult result = client.callTool(call);
+            assertThat(result.isError()).as(call.name()).isFalse();
+            assertThat(text(result)).as(call.name())
+                    .isEqualTo(tools.call(call.name(), JSON.valueToTree(call.arguments()).toString()));
+        }
+    }
+
+    @Test
+    void call_search_findsTheLineInTheMemoryFile() throws Exception {
+        CallToolResult result = client.callTool(new CallToolRequest("memories_search",
+                Map.of("queries", List.of("gradlew"))));
+
+        JsonNode answer = JSON.readTree(text(result));
+        assertThat(answer.path("matches")).hasSize(1);
+        assertThat(answer.path("matches").get(0).path("path").asText()).isEqualTo("MEMORY.md");
+        assertThat(answer.path("matches").get(0).path("match_line_number").asInt()).isEqualTo(4);
+    }
+
+    @Test
+    void call_wrongArgumentType_returnsToolErrorWithTheMemoryToolsMessageAndKeepsServing() {
+        CallToolResult result = client.callTool(new CallToolRequest("memories_read", Map.of("path", 7)));
+
+        assertThat(result.isError()).isTrue();
+        assertThat(text(result)).isEqualTo(MemoryTools.forFolder(home.resolve("memories"))
+                .call("memories_read", "{\"path\":7}")).contains("\"error\"");
+        assertThat(client.callTool(new CallToolRequest("memories_list", Map.of())).isError()).isFalse();
+    }
+
+    @Test
+    void call_pathOutsideTheRoot_returnsToolError() {
+        CallToolResult result = client.callTool(new CallToolRequest("memories_read", Map.of("path", "../config.toml")));
+
+        assertThat(result.isError()).isTrue();
+        assertThat(text(result)).isEqualTo("{\"error\":\"path '../config.toml' must stay within the memories root\"}");
+    }
+
+    @Test
+    void call_missingRequiredArgumentAndUnknownField_returnToolErrors() {
+        assertThat(client.callTool(new CallToolRequest("memories_search", Map.of())).isError()).isTrue();
+        CallToolResult unknownField = client.callTool(new CallToolRequest("memories_search",
+                Map.of("query", "gradle")));
+        assertThat(unknownField.isError()).isTrue();
+        assertThat(text(unknownField)).contains("query");
+    }
+
+    @Test
+    void call_unknownTool_returnsJsonRpcErrorAndKeepsServing() {
+        assertThatThrownBy(() -> client.callTool(new CallToolRequest("memories_delete", Map.of())))
+                .isInstanceOf(McpError.class)
+                .satisfies(e -> assertThat(((McpError) e).getJsonRpcError().code())
+                        .isEqualTo(McpSchema.ErrorCodes.INVALID_PARAMS));
+
+        assertThat(client.callTool(new CallToolRequest("memories_list", Map.of())).isError()).isFalse();
+    }
+
+    @Test
+    void call_noteToolWithoutAllowNotes_isNotServed() {
+        assertThatThrownBy(() -> client.callTool(new CallToolRequest("memories_add_ad_hoc_note",
+                Map.of("filename", "2026-12-01T08-00-00-x.md", "note", "remember x"))))
+                .isInstanceOf(McpError.class);
+        assertThat(home.resolve("memories/extensions")).doesNotExist();
+    }
+
+    @Test
+    void resources_listAndRead_serveSummaryAndHandbook() throws Exception {
+        List<McpSchema.Resource> resources = client.listResources().resources();
+
+        assertThat(resources).extracting(McpSchema.Resource::uri)
+                .containsExactlyInAnyOrder("mnemo://memories/memory_summary.md", "mnemo://memories/MEMORY.md");
+        assertThat(resources).extracting(McpSchema.Resource::mimeType).containsOnly("text/markdown");
+        for (McpSchema.Resource resource : resources) {
+            var contents = client.readResource(new ReadResourceRequest(resource.uri())).contents();
+            assertThat(contents).hasSize(1);
+            assertThat(((TextResourceContents) contents.get(0)).text())
+                    .isEqualTo(Files.readString(home.resolve("memories").resolve(resource.name())));
+        }
+    }
+
+    @Test
+    void readResource_unknownUri_isAJsonRpcError() {
+        assertThatThrownBy(() -> client.readResource(new ReadResourceRequest("mnemo://memories/raw_memories.md")))
+                .isInstanceOf(McpError.class);
+    }
+
+    static McpSyncClient connect(Path home, String... mcpArgs) {
+        List<String> command = MnemoJar.command(home, concat("mcp", mcpArgs));
+        ServerParameters server = ServerParameters.builder(command.get(0)).args(command.subList(1, command.size()))
+                .build();
+        McpSyncClient client = McpClient.sync(new StdioClientTransport(server, new JacksonMcpJsonMapper(JSON)))
+                .requestTimeout(Duration.ofSeconds(30))
+                .initializationTimeout(Duration.ofSeconds(60))
+                .clientInfo(new McpSchema.Implementation("mnemo-it", "1"))
+                .build();
+        client.initialize();
+        return client;
+    }
+
+    static String text(CallToolResult result) {
+        assertThat(result.content()).hasSize(1);
+        return ((McpSchema.TextContent) result.content().get(0)).text();
+    }
+
+    private static String[] concat(String first, String... rest) {
+        String[] all = new String[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
+    }
+}

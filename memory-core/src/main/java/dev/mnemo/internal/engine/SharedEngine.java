@@ -1,0 +1,75 @@
+package dev.mnemo.internal.engine;
+
+import dev.mnemo.AssistantMessage;
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemoryAdmin;
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemorySession;
+import dev.mnemo.MemoryTools;
+import dev.mnemo.SessionContext;
+import dev.mnemo.SessionRecorder;
+import dev.mnemo.StartupTask;
+import dev.mnemo.ThreadRegistry;
+
+/**
+ * A tenant's engine as {@link TenantEngines} hands it out: every call goes to the real engine,
+ * except {@link #close()}, which belongs to the set.
+ */
+record SharedEngine(MemoryEngine delegate) implements MemoryEngine {
+
+    @Override
+    public MemorySession openSession(SessionContext session) {
+        return delegate.openSession(session);
+    }
+
+    @Override
+    public MemorySession conversation(String conversationId) {
+        return delegate.conversation(conversationId);
+    }
+
+    @Override
+    public StartupTask startStartupTask(SessionContext session) {
+        return delegate.startStartupTask(session);
+    }
+
+    @Override
+    public String buildDeveloperInstructions() {
+        return delegate.buildDeveloperInstructions();
+    }
+
+    @Override
+    public AssistantMessage processAssistantMessage(String threadId, String text) {
+        return delegate.processAssistantMessage(threadId, text);
+    }
+
+    @Override
+    public ThreadRegistry threads() {
+        return delegate.threads();
+    }
+
+    @Override
+    public SessionRecorder sessions() {
+        return delegate.sessions();
+    }
+
+    @Override
+    public MemoryTools tools() {
+        return delegate.tools();
+    }
+
+    @Override
+    public MemoryAdmin admin() {
+        return delegate.admin();
+    }
+
+    @Override
+    public MemoriesConfig config() {
+        return delegate.config();
+    }
+
+    @Override
+    public void close() {
+        throw new UnsupportedOperationException("this engine is shared by its tenant's callers and closed by "
+                + "MemoryEngines.close() (or when it is idle or least recently used); do not close it yourself");
+    }
+}

@@ -1,0 +1,239 @@
+package dev.mnemo.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryEngines;
+import dev.mnemo.MemorySession;
+import dev.mnemo.TenantHomes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link MemoryEngines} over real homes (SQLite + git) laid out by {@link TenantHomes}. */
+class TenantEnginesTest {
+
+    @TempDir
+    Path root;
+
+    private final MutableClock clock = new MutableClock(Pipeline.T0);
+    private final List<String> events = new CopyOnWriteArrayList<>();
+
+    /** Real engines per tenant home; each opening and closing is logged in {@link #events}. */
+    private Function<String, MemoryEngine> factory() {
+        Function<String, MemoryEngine> homes = TenantHomes.under(root,
+                () -> MemoryEngine.builder().model(new ScriptedModel()).clock(clock).closeTimeout(Duration.ofMillis(200)));
+        return tenant -> {
+            events.add("open " + tenant);
+            MemoryEngine engine = homes.apply(tenant);
+            return new ClosingLogged(engine, () -> events.add("close " + tenant));
+        };
+    }
+
+    @Test
+    void forTenant_opensEachTenantOnce_evenWhenManyCallersAskAtOnce() throws Exception {
+        AtomicInteger builds = new AtomicInteger();
+        Function<String, MemoryEngine> counting = factory().andThen(engine -> {
+            builds.incrementAndGet();
+            return engine;
+        });
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(counting).clock(clock).build()) {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<MemoryEngine>> calls = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                calls.add(pool.submit(() -> {
+                    start.await();
+                    return engines.forTenant("alice");
+                }));
+            }
+            start.countDown();
+            Set<MemoryEngine> seen = new HashSet<>();
+            for (Future<MemoryEngine> call : calls) {
+                seen.add(call.get(30, TimeUnit.SECONDS));
+            }
+
+            assertThat(seen).hasSize(1);
+            assertThat(builds).hasValue(1);
+            assertThat(engines.openCount()).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void beyondMaxOpen_theLeastRecentlyUsedEngineIsClosed() {
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(factory()).maxOpen(2).clock(clock).build()) {
+            MemoryEngine a = engines.forTenant("a");
+            MemoryEngine b = engines.forTenant("b");
+            engines.forTenant("a");
+            engines.forTenant("c");
+
+            assertThat(events).containsExactly("open a", "open b", "close b", "open c");
+            assertThatThrownBy(b::buildDeveloperInstructions).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("closed");
+            assertThat(a.buildDeveloperInstructions()).isEmpty();
+            assertThat(engines.forTenant("b")).isNotSameAs(b);
+            assertThat(events).endsWith("close a", "open b");
+        }
+        assertThat(events).contains("close c", "close b");
+    }
+
+    @Test
+    void idleTimeout_closesEnginesUnusedForThatLong_whenTheSetIsNextTouched() {
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(factory()).idleTimeout(Duration.ofMinutes(30))
+                .clock(clock).build()) {
+            engines.forTenant("a");
+            clock.advance(Duration.ofMinutes(20));
+            engines.forTenant("b");
+            clock.advance(Duration.ofMinutes(15));
+
+            engines.forTenant("b");
+
+            assertThat(events).containsExactly("open a", "open b", "close a");
+            assertThat(engines.openCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void closingTheSet_closesEveryEngine_andRefusesMoreTenants() {
+        MemoryEngines engines = MemoryEngines.builder().engineFactory(factory()).clock(clock).build();
+        MemorySession session = engines.forTenant("a").conversation("chat-1");
+        session.userMessage("hello");
+        engines.forTenant("b");
+
+        engines.close();
+
+        assertThat(events).contains("close a", "close b");
+        assertThatThrownBy(() -> session.userMessage("late")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> engines.forTenant("a")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+    }
+
+    @Test
+    void callersCannotCloseASharedEngine() {
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(factory()).clock(clock).build()) {
+            MemoryEngine engine = engines.forTenant("a");
+
+            assertThatThrownBy(engine::close).isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("MemoryEngines.close()");
+            assertThat(engine.buildDeveloperInstructions()).isEmpty();
+        }
+    }
+
+    @Test
+    void aFailedOpeningIsNotKept_theNextCallTriesAgain() {
+        AtomicInteger calls = new AtomicInteger();
+        Function<String, MemoryEngine> real = factory();
+        try (MemoryEngines engines = MemoryEngines.builder().clock(clock).engineFactory(tenant -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new IllegalStateException("database unreachable");
+            }
+            return real.apply(tenant);
+        }).build()) {
+            assertThatThrownBy(() -> engines.forTenant("a")).hasMessage("database unreachable");
+            assertThat(engines.openCount()).isZero();
+
+            assertThat(engines.forTenant("a").buildDeveloperInstructions()).isEmpty();
+        }
+    }
+
+    @Test
+    void tenantHomes_hostileIdsStayDirectlyUnderTheRoot_andNeverShareAFolder() throws Exception {
+        List<String> ids = List.of("../other", "/etc", "..", ".", "a\u0000b", "x".repeat(10_000), "x".repeat(10_001),
+                "A", "a", "%41", "a/b", "a_b", "a%2Fb", "ümlaut", "CON", "tenant~1", "  spaced  ");
+        Set<String> names = new HashSet<>();
+        for (String id : ids) {
+            String name = TenantHomes.folderName(id);
+            Path home = TenantHomes.home(root, id);
+
+            assertThat(home.getParent()).isEqualTo(root);
+            assertThat(home.normalize()).isEqualTo(home);
+            assertThat(name).matches("[a-zA-Z0-9_%~-]{1,120}");
+            names.add(name.toLowerCase());
+        }
+        assertThat(names).hasSameSizeAs(ids);
+        assertThatThrownBy(() -> TenantHomes.folderName(" ")).isInstanceOf(IllegalArgumentException.class);
+
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(factory()).clock(clock).build()) {
+            engines.forTenant("../other").conversation("c").userMessage("hi");
+        }
+        try (var listing = Files.list(root)) {
+            assertThat(listing.map(p -> p.getFileName().toString())).containsExactly("%2E%2E%2Fother");
+        }
+    }
+
+    /** The engine the factory made, logging when it is closed. */
+    private record ClosingLogged(MemoryEngine engine, Runnable onClose) implements MemoryEngine {
+        @Override
+        public dev.mnemo.MemorySession openSession(dev.mnemo.SessionContext session) {
+            return engine.openSession(session);
+        }
+
+        @Override
+        public MemorySession conversation(String conversationId) {
+            return engine.conversation(conversationId);
+        }
+
+        @Override
+        public dev.mnemo.StartupTask startStartupTask(dev.mnemo.SessionContext session) {
+            return engine.startStartupTask(session);
+        }
+
+        @Override
+        public String buildDeveloperInstructions() {
+            return engine.buildDeveloperInstructions();
+        }
+
+        @Override
+        public dev.mnemo.AssistantMessage processAssistantMessage(String threadId, String text) {
+            return engine.processAssistantMessage(threadId, text);
+        }
+
+        @Override
+        public dev.mnemo.ThreadRegistry threads() {
+            return engine.threads();
+        }
+
+        @Override
+        public dev.mnemo.SessionRecorder sessions() {
+            return engine.sessions();
+        }
+
+        @Override
+        public dev.mnemo.MemoryTools tools() {
+            return engine.tools();
+        }
+
+        @Override
+        public dev.mnemo.MemoryAdmin admin() {
+            return engine.admin();
+        }
+
+        @Override
+        public dev.mnemo.MemoriesConfig config() {
+            return engine.config();
+        }
+
+        @Override
+        public void close() {
+            engine.close();
+            onClose.run();
+        }
+    }
+}
