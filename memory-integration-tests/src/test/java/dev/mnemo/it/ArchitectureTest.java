@@ -44,7 +44,7 @@ class ArchitectureTest {
     /** Packages whose public types and members are Mnemo's public surface. */
     private static final String[] PUBLIC_PACKAGES = {
         "dev.mnemo", "dev.mnemo.spi", "dev.mnemo.llm", "dev.mnemo.store.sqlite", "dev.mnemo.workspace.git",
-        "dev.mnemo.llm.openai"
+        "dev.mnemo.llm.openai", "dev.mnemo.springai", "dev.mnemo.spring.boot"
     };
 
     /** Types that must never appear in a public signature. */
@@ -60,6 +60,8 @@ class ArchitectureTest {
             "memory-workspace-git", "dev.mnemo.workspace.git",
             "memory-llm-openai", "dev.mnemo.llm.openai",
             "memory-cli", "dev.mnemo.cli",
+            "memory-spring-ai", "dev.mnemo.springai",
+            "memory-spring-boot-autoconfigure", "dev.mnemo.spring.boot",
             "examples", "dev.mnemo.examples");
 
     private static JavaClasses classes;
@@ -73,7 +75,8 @@ class ArchitectureTest {
         assertThat(classes.stream().map(JavaClass::getName))
                 .as("the importer must see every module, or the rules below prove nothing")
                 .contains("dev.mnemo.MemoryEngine", "dev.mnemo.llm.LanguageModel",
-                        "dev.mnemo.internal.engine.EngineBuilder");
+                        "dev.mnemo.internal.engine.EngineBuilder", "dev.mnemo.springai.MnemoAdvisor",
+                        "dev.mnemo.spring.boot.MnemoAutoConfiguration");
     }
 
     @Test
