@@ -8,17 +8,25 @@ import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
+import dev.mnemo.llm.RateLimitSnapshot;
 import dev.mnemo.llm.ToolCall;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.metadata.ChatResponseMetadata;
+import org.springframework.ai.chat.metadata.DefaultUsage;
+import org.springframework.ai.chat.metadata.RateLimit;
 import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
 
 /** {@link SpringAiLanguageModel} over Spring AI's OpenAI {@link ChatModel}, talking HTTP to the wire server. */
 @ExtendWith(SharedChatApp.Resolver.class)
@@ -89,5 +97,57 @@ class SpringAiLanguageModelTest {
         assertThatThrownBy(() -> model.respond(ModelRequest.builder().message(ModelMessage.user("long")).build()))
                 .isInstanceOfSatisfying(ModelException.class,
                         e -> assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED));
+    }
+
+    /**
+     * Spring AI's OpenAI module reports no rate limits; providers that do put them in the response
+     * metadata. A provider of that kind, written here in a few lines, stands in for one.
+     */
+    @Test
+    void rateLimits_areReadFromTheResponseMetadata_whenTheProviderReportsThem() {
+        RateLimit limits = new RateLimit() {
+            @Override
+            public Long getRequestsLimit() {
+                return 100L;
+            }
+
+            @Override
+            public Long getRequestsRemaining() {
+                return 20L;
+            }
+
+            @Override
+            public Duration getRequestsReset() {
+                return Duration.ofSeconds(30);
+            }
+
+            @Override
+            public Long getTokensLimit() {
+                return 1000L;
+            }
+
+            @Override
+            public Long getTokensRemaining() {
+                return 0L;
+            }
+
+            @Override
+            public Duration getTokensReset() {
+                return Duration.ofSeconds(30);
+            }
+        };
+        ChatModel provider = prompt -> new ChatResponse(List.of(new Generation(new AssistantMessage("ok"))),
+                ChatResponseMetadata.builder().rateLimit(limits).usage(new DefaultUsage(3, 2)).build());
+        SpringAiLanguageModel limited = SpringAiLanguageModel.of(provider);
+        assertThat(limited.rateLimits()).isEmpty();
+
+        ModelResponse response = limited.respond(ModelRequest.builder().message(ModelMessage.user("hi")).build());
+
+        assertThat(response.text()).isEqualTo("ok");
+        assertThat(response.usage().totalTokens()).isEqualTo(5);
+        RateLimitSnapshot snapshot = limited.rateLimits().orElseThrow();
+        assertThat(snapshot.primaryUsedPercent()).hasValue(80.0);
+        assertThat(snapshot.secondaryUsedPercent()).hasValue(100.0);
+        assertThat(snapshot.limitReached()).isTrue();
     }
 }
