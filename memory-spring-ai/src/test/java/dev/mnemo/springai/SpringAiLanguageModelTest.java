@@ -105,37 +105,7 @@ class SpringAiLanguageModelTest {
      */
     @Test
     void rateLimits_areReadFromTheResponseMetadata_whenTheProviderReportsThem() {
-        RateLimit limits = new RateLimit() {
-            @Override
-            public Long getRequestsLimit() {
-                return 100L;
-            }
-
-            @Override
-            public Long getRequestsRemaining() {
-                return 20L;
-            }
-
-            @Override
-            public Duration getRequestsReset() {
-                return Duration.ofSeconds(30);
-            }
-
-            @Override
-            public Long getTokensLimit() {
-                return 1000L;
-            }
-
-            @Override
-            public Long getTokensRemaining() {
-                return 0L;
-            }
-
-            @Override
-            public Duration getTokensReset() {
-                return Duration.ofSeconds(30);
-            }
-        };
+        RateLimit limits = new Limits(100L, 20L, Duration.ofSeconds(30), 1000L, 0L, Duration.ofSeconds(30));
         ChatModel provider = prompt -> new ChatResponse(List.of(new Generation(new AssistantMessage("ok"))),
                 ChatResponseMetadata.builder().rateLimit(limits).usage(new DefaultUsage(3, 2)).build());
         SpringAiLanguageModel limited = SpringAiLanguageModel.of(provider);
@@ -150,4 +120,8 @@ class SpringAiLanguageModelTest {
         assertThat(snapshot.secondaryUsedPercent()).hasValue(100.0);
         assertThat(snapshot.limitReached()).isTrue();
     }
+
+    /** Rate-limit figures as a provider reports them; the components are the interface's getters. */
+    record Limits(Long getRequestsLimit, Long getRequestsRemaining, Duration getRequestsReset, Long getTokensLimit,
+            Long getTokensRemaining, Duration getTokensReset) implements RateLimit {}
 }
