@@ -19,12 +19,14 @@ import java.util.Optional;
  * @param lastStartupSkip why the last startup task of this engine skipped, if it did
  * @param checkedAt when this status was read
  * @param unreadableRollouts rollout files the last scan could not register (no readable
- *     {@code session_meta}, unsupported compression, …), path to reason
+ *     {@code session_meta}, corrupt compression, …), path to reason
+ * @param lastModelFailure the last time the model itself failed a Phase 1 request (unreachable,
+ *     unauthorised, rate limited, …), while no Phase 1 job has succeeded since: the model is failing
  */
 public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
         Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
         Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
-        Instant checkedAt, Map<String, String> unreadableRollouts) {
+        Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure) {
 
     public MemoryStatus {
         jobCounts = Map.copyOf(Objects.requireNonNull(jobCounts, "jobCounts"));
@@ -35,12 +37,22 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
         Objects.requireNonNull(lastStartupSkip, "lastStartupSkip");
         Objects.requireNonNull(checkedAt, "checkedAt");
         unreadableRollouts = Map.copyOf(Objects.requireNonNull(unreadableRollouts, "unreadableRollouts"));
+        Objects.requireNonNull(lastModelFailure, "lastModelFailure");
+    }
+
+    /** A status without a model failure (for stores that do not record one). */
+    public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
+            Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
+            Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
+            Instant checkedAt, Map<String, String> unreadableRollouts) {
+        this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
+                lastStartupSkip, checkedAt, unreadableRollouts, Optional.empty());
     }
 
     /** This status with what only the engine knows: the last skip reason and the unreadable rollouts. */
     public MemoryStatus withEngineFacts(Optional<SkipReason> skip, Map<String, String> unreadable) {
         return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
-                stage1Outputs, skip, checkedAt, unreadable);
+                stage1Outputs, skip, checkedAt, unreadable, lastModelFailure);
     }
 
     /**

@@ -44,7 +44,9 @@ public final class MnemoCli {
               OPENAI_API_KEY    the API key (required for https://api.openai.com)
               OPENAI_BASE_URL   the API root, e.g. http://localhost:11434/v1 for Ollama (default OpenAI)
               MNEMO_MODEL_API   chat (Chat Completions, default) or responses
-              MNEMO_CONTEXT_WINDOW  the model's context window in tokens (set it for local models)""";
+              MNEMO_CONTEXT_WINDOW  the model's context window in tokens (set it for local models)
+              MNEMO_REASONING_EFFORT  none, low, medium or high (default: each phase's own;
+                                dropped by itself for a model that rejects it)""";
 
     /** The thread id the CLI runs the pipeline as; never a real thread, so nothing is excluded. */
     static final String CLI_THREAD_ID = "mnemo-cli";
@@ -69,6 +71,10 @@ public final class MnemoCli {
 
     @Option(names = "--api", paramLabel = "API", description = "chat or responses (overrides MNEMO_MODEL_API).")
     String api;
+
+    @Option(names = "--reasoning-effort", paramLabel = "EFFORT",
+            description = "none, low, medium or high (overrides MNEMO_REASONING_EFFORT; none sends no reasoning parameter).")
+    String reasoningEffort;
 
     @Option(names = {"-q", "--quiet"}, description = "Print only results, no progress.")
     boolean quiet;
@@ -171,6 +177,9 @@ public final class MnemoCli {
         }
         if (api != null) {
             merged.put("MNEMO_MODEL_API", api);
+        }
+        if (reasoningEffort != null) {
+            merged.put("MNEMO_REASONING_EFFORT", reasoningEffort);
         }
         try {
             return modelFactory.create(merged);

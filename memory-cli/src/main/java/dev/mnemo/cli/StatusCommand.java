@@ -48,6 +48,8 @@ final class StatusCommand implements Callable<Integer> {
                         .collect(Collectors.toMap(e -> e.getKey().dbValue(), Map.Entry::getValue, (a, b) -> a, TreeMap::new)),
                 "stage1_memories", s.stage1Outputs(),
                 "last_startup_skip", s.lastStartupSkip().map(Enum::name).orElse(null),
+                "model_failing", s.lastModelFailure().map(f -> JsonOut.object("reason", f.reason().name(),
+                        "message", f.message(), "at", f.at().toString())).orElse(null),
                 "checked_at", s.checkedAt().toString());
     }
 
@@ -72,6 +74,8 @@ final class StatusCommand implements Callable<Integer> {
         out.println("Last consolidation:  " + s.lastPhase2Success().map(Object::toString).orElse("never"));
         out.println("Last failure:        " + s.lastPhase2Failure().orElse("none"));
         s.lastStartupSkip().ifPresent(reason -> out.println("Last startup skip:   " + reason));
+        s.lastModelFailure().ifPresent(f -> out.println("Model failing:       " + f.reason() + " since " + f.at()
+                + " (no extraction has succeeded since; rollouts keep their retries): " + f.message()));
         out.flush();
     }
 }

@@ -7,18 +7,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,21 +35,18 @@ class DemoWithModelEndpointTest {
     @TempDir
     Path temp;
 
-    private HttpServer server;
+    private ChatCompletionsServer server;
     private final AtomicInteger extractions = new AtomicInteger();
     private final AtomicInteger agentTurns = new AtomicInteger();
 
     @BeforeEach
-    void startServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.setExecutor(Executors.newFixedThreadPool(8));
-        server.createContext("/v1/chat/completions", this::answer);
-        server.start();
+    void startServer() {
+        server = ChatCompletionsServer.start(this::answer);
     }
 
     @AfterEach
     void stopServer() {
-        server.stop(0);
+        server.close();
     }
 
     private void answer(HttpExchange exchange) throws IOException {
@@ -111,7 +104,7 @@ class DemoWithModelEndpointTest {
     @Test
     void demo_withModelEndpoint_extractsAllSamplesAndLeavesASummaryThatInstructionsPrints() throws IOException {
         Map<String, String> env = Map.of("MNEMO_MODEL", "scripted-test-model",
-                "OPENAI_BASE_URL", "http://127.0.0.1:" + server.getAddress().getPort() + "/v1");
+                "OPENAI_BASE_URL", server.baseUrl());
 
         String[] demo = run(env, "demo");
 

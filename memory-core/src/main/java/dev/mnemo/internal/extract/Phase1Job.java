@@ -1,5 +1,6 @@
 package dev.mnemo.internal.extract;
 
+import dev.mnemo.ModelFailure;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelMessage;
@@ -39,9 +40,18 @@ final class Phase1Job {
         }
     }
 
-    record Outcome(Kind kind, TokenUsage usage, Optional<String> error) {
+    /** @param modelFailure set when the model, not the rollout, failed: the job keeps its retries */
+    record Outcome(Kind kind, TokenUsage usage, Optional<String> error, Optional<ModelFailure> modelFailure) {
+        Outcome(Kind kind, TokenUsage usage, Optional<String> error) {
+            this(kind, usage, error, Optional.empty());
+        }
+
         static Outcome failed(String error, TokenUsage usage) {
             return new Outcome(Kind.FAILED, usage, Optional.of(error));
+        }
+
+        static Outcome modelFailed(ModelFailure failure, TokenUsage usage) {
+            return new Outcome(Kind.FAILED, usage, Optional.of(failure.describe()), Optional.of(failure));
         }
     }
 
@@ -73,8 +83,11 @@ final class Phase1Job {
             LOG.info("memory stage-1 job for thread {} stopped by cancellation; left for release", threadId);
         } else if (outcome.kind() == Kind.FAILED) {
             String reason = outcome.error().orElse("failed");
-            boolean owned = deps.store().markStage1Failed(threadId, claim.ownershipToken(), reason,
-                    Phase1Runner.RETRY_DELAY, deps.clock().instant());
+            boolean owned = outcome.modelFailure().isPresent()
+                    ? deps.store().releaseStage1AfterModelFailure(threadId, claim.ownershipToken(),
+                            outcome.modelFailure().get(), Phase1Runner.MODEL_FAILURE_RETRY_DELAY, deps.clock().instant())
+                    : deps.store().markStage1Failed(threadId, claim.ownershipToken(), reason,
+                            Phase1Runner.RETRY_DELAY, deps.clock().instant());
             LOG.info("memory stage-1 job for thread {} failed{}: {}", threadId, owned ? "" : " (lease lost)", reason);
         }
         return outcome;
@@ -106,7 +119,10 @@ final class Phase1Job {
             try {
                 response = deps.model().respond(request(conversation));
             } catch (ModelException e) {
-                return Outcome.failed("model error (" + e.reason() + "): " + e.getMessage(), usage);
+                return Phase1Runner.MODEL_FAILURE_REASONS.contains(e.reason())
+                        ? Outcome.modelFailed(new ModelFailure(e.reason(), String.valueOf(e.getMessage()),
+                                deps.clock().instant()), usage)
+                        : Outcome.failed("model error (" + e.reason() + "): " + e.getMessage(), usage);
             }
             usage = usage.plus(response.usage());
             try {

@@ -3,6 +3,7 @@ package dev.mnemo.internal.extract;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.MemoryStore;
@@ -12,8 +13,10 @@ import dev.mnemo.spi.Stage1ClaimParams;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
@@ -38,6 +41,23 @@ public final class Phase1Runner {
     public static final Duration JOB_LEASE = Duration.ofSeconds(3_600);
     /** Codex {@code JOB_RETRY_DELAY_SECONDS}. */
     public static final Duration RETRY_DELAY = Duration.ofSeconds(3_600);
+    /**
+     * Model failures that are not the rollout's fault (Mnemo): the model is unreachable
+     * ({@code NETWORK}, {@code TIMEOUT}), refuses the credentials ({@code AUTHENTICATION}), is rate
+     * limited, fails on its side ({@code SERVER}), or rejects the request as such
+     * ({@code INVALID_REQUEST}: an unknown model, an unsupported parameter — a configuration
+     * problem). A job failing for one of these is released without spending a retry. A rollout too
+     * large for the context window, content the provider filters, and {@code UNKNOWN} failures (an
+     * answer that is not JSON, …) spend one, as bad extractions do.
+     */
+    public static final Set<ModelException.Reason> MODEL_FAILURE_REASONS = Set.copyOf(EnumSet.of(
+            ModelException.Reason.NETWORK, ModelException.Reason.TIMEOUT, ModelException.Reason.AUTHENTICATION,
+            ModelException.Reason.RATE_LIMITED, ModelException.Reason.SERVER, ModelException.Reason.INVALID_REQUEST));
+    /**
+     * How long a job released after a model failure waits before it may be claimed again (Mnemo):
+     * short, because fixing a model setting and running again should not wait Codex's hour.
+     */
+    public static final Duration MODEL_FAILURE_RETRY_DELAY = Duration.ofMinutes(5);
     /** Codex {@code DEFAULT_ROLLOUT_TOKEN_LIMIT}: the input budget when the context window is unknown. */
     public static final long DEFAULT_ROLLOUT_TOKEN_LIMIT = 150_000;
     /** Codex {@code CONTEXT_WINDOW_PERCENT}. */

@@ -2,6 +2,7 @@ package dev.mnemo.internal.rollout;
 
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.ModelFailure;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
@@ -102,6 +103,12 @@ final class InMemoryThreadStore implements MemoryStore {
     @Override
     public boolean markStage1Failed(String threadId, String ownershipToken, String reason, Duration retryDelay,
             Instant now) {
+        throw notHere();
+    }
+
+    @Override
+    public boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure,
+            Duration retryDelay, Instant now) {
         throw notHere();
     }
 

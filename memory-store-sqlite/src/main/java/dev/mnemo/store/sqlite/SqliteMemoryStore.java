@@ -4,6 +4,7 @@ import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
@@ -249,6 +250,19 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure,
+            Duration retryDelay, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(failure, "failure");
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        Objects.requireNonNull(now, "now");
+        return database.write("release Phase 1 job of thread " + threadId + " after a model failure",
+                connection -> Stage1JobQueries.releaseAfterModelFailure(connection, threadId, ownershipToken, failure,
+                        retryDelay, now));
+    }
+
+    @Override
     public Optional<Stage1Output> stage1Output(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
         return database.read("read memory of thread " + threadId,
@@ -381,6 +395,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         database.write("clear memory data", connection -> {
             Stage1OutputQueries.deleteAll(connection);
             JobQueries.deleteMemoryJobs(connection);
+            Stage1JobQueries.clearModelFailure(connection);
             return null;
         });
         database.checkpointBestEffort();
@@ -394,7 +409,8 @@ public final class SqliteMemoryStore implements MemoryStore {
             JobQueries.LastPhase2 last = JobQueries.lastPhase2(connection);
             return new MemoryStatus(JobQueries.countsByKind(connection), JobQueries.runningLeases(connection),
                     last.success(), last.failure(), ThreadQueries.countsByMode(connection),
-                    Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of());
+                    Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of(),
+                    Stage1JobQueries.lastModelFailure(connection));
         });
     }
 
