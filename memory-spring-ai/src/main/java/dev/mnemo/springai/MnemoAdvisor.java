@@ -4,6 +4,7 @@ import dev.mnemo.AssistantMessage;
 import dev.mnemo.Citations;
 import dev.mnemo.MemoryCitation;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemorySession;
 import dev.mnemo.StrippedText;
 import java.util.ArrayList;
@@ -82,7 +83,7 @@ import reactor.core.publisher.Mono;
  */
 public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
 
-    /** The advisor param naming the tenant, for an advisor built over {@code MemoryEngines}. */
+    /** The advisor param naming the tenant, for an advisor built over {@link MemoryEngines}. */
     public static final String USER_ID = "mnemo_user_id";
 
     /** The response-context key of the parsed {@link MemoryCitation}, when the answer cited memories. */
@@ -109,6 +110,31 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
     public static Builder builder(MemoryEngine engine) {
         Objects.requireNonNull(engine, "engine");
         return new Builder(context -> engine);
+    }
+
+    /**
+     * An advisor over one engine per tenant: each request names its tenant with the advisor param
+     * {@link #USER_ID}, next to {@link ChatMemory#CONVERSATION_ID}. A request without it fails
+     * with an {@link IllegalStateException} before anything reaches the model: a tenant's memories
+     * are never guessed.
+     *
+     * <pre>{@code
+     * chat.prompt().user(question)
+     *         .advisors(a -> a.param(MnemoAdvisor.USER_ID, userId).param(ChatMemory.CONVERSATION_ID, conversationId))
+     *         .call().content();
+     * }</pre>
+     */
+    public static Builder builder(MemoryEngines engines) {
+        Objects.requireNonNull(engines, "engines");
+        return new Builder(context -> {
+            Object tenant = context.get(USER_ID);
+            if (tenant == null || tenant.toString().isBlank()) {
+                throw new IllegalStateException("MnemoAdvisor keeps one memory per user: give the request the "
+                        + "advisor param '" + USER_ID + "' (MnemoAdvisor.USER_ID) naming its user; this request has "
+                        + (tenant == null ? "none" : "a blank one"));
+            }
+            return engines.forTenant(tenant.toString());
+        });
     }
 
     @Override
