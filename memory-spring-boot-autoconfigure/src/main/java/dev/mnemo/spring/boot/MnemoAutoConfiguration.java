@@ -1,6 +1,7 @@
 package dev.mnemo.spring.boot;
 
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryEngines;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.springai.MnemoAdvisor;
 import dev.mnemo.springai.SpringAiLanguageModel;
@@ -26,12 +27,13 @@ import org.springframework.context.annotation.Configuration;
  * Mnemo in a Spring Boot application. Every bean backs off when the application declares its own.
  *
  * <ul>
- *   <li>{@link MemoryEngine} ({@code mnemo.*} properties): Phase 1 and Phase 2 run on the
+ *   <li>{@link MemoryEngine} ({@code mnemo.*} properties; not when the application declares a
+ *       {@link MemoryEngines} for many users): Phase 1 and Phase 2 run on the
  *       application's {@link ChatModel} (when there is exactly one) through
  *       {@link SpringAiLanguageModel}; every {@link MemoryEventListener} bean hears the pipeline;
  *       {@link MemoryEngineBuilderCustomizer} beans adjust the builder. Closed with the context
  *       (running jobs released).</li>
- *   <li>{@link MnemoAdvisor} over that engine, added to every {@code ChatClient} built from Boot's
+ *   <li>{@link MnemoAdvisor} over that engine (or the application's {@link MemoryEngines}), added to every {@code ChatClient} built from Boot's
  *       {@code ChatClient.Builder} by a {@link ChatClientBuilderCustomizer} unless
  *       {@code mnemo.chat-client.advisor.enabled=false}.</li>
  *   <li>With Actuator's health module: the {@code mnemo} {@link HealthIndicator}.</li>
@@ -49,7 +51,7 @@ public class MnemoAutoConfiguration {
     private static final Logger LOG = LoggerFactory.getLogger(MnemoAutoConfiguration.class);
 
     @Bean
-    @ConditionalOnMissingBean
+    @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
     public MemoryEngine mnemoMemoryEngine(MnemoProperties properties, ObjectProvider<ChatModel> chatModel,
             ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers) {
         MemoryEngine.Builder builder = MemoryEngine.builder().config(properties.getMemories().toConfig());
@@ -65,10 +67,16 @@ public class MnemoAutoConfiguration {
         return builder.build();
     }
 
+    /**
+     * Over the application's {@link MemoryEngines} when it declares one (each request then names
+     * its user with {@link MnemoAdvisor#USER_ID}), else over the engine.
+     */
     @Bean
     @ConditionalOnMissingBean
-    public MnemoAdvisor mnemoAdvisor(MemoryEngine engine) {
-        return MnemoAdvisor.builder(engine).build();
+    public MnemoAdvisor mnemoAdvisor(ObjectProvider<MemoryEngines> engines, ObjectProvider<MemoryEngine> engine) {
+        MemoryEngines tenants = engines.getIfUnique();
+        return tenants != null ? MnemoAdvisor.builder(tenants).build()
+                : MnemoAdvisor.builder(engine.getObject()).build();
     }
 
     /** Adds the advisor to every {@code ChatClient} built from Boot's {@code ChatClient.Builder}. */
@@ -93,8 +101,9 @@ public class MnemoAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "mnemoHealthIndicator")
-        HealthIndicator mnemoHealthIndicator(MemoryEngine engine) {
-            return new MnemoHealthIndicator(engine);
+        HealthIndicator mnemoHealthIndicator(ObjectProvider<MemoryEngine> engine,
+                ObjectProvider<MemoryEngines> engines) {
+            return new MnemoHealthIndicator(engine, engines);
         }
     }
 

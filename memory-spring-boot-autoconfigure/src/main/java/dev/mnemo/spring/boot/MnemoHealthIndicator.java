@@ -1,7 +1,9 @@
 package dev.mnemo.spring.boot;
 
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemoryStatus;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -9,17 +11,33 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * The {@code mnemo} health: UP with the job counts, the thread counts and the last consolidation;
  * DOWN when the engine cannot read its store. The last Phase 2 failure reason, while it is the
  * latest Phase 2 outcome, is a detail; it does not make the application DOWN (the pipeline retries).
+ * With {@link MemoryEngines} (many users) it reports how many engines are open; each tenant's own
+ * health is the application's to expose, since tenant ids must not become health keys.
  */
 final class MnemoHealthIndicator implements HealthIndicator {
 
-    private final MemoryEngine engine;
+    private final ObjectProvider<MemoryEngine> engine;
+    private final ObjectProvider<MemoryEngines> engines;
 
-    MnemoHealthIndicator(MemoryEngine engine) {
+    MnemoHealthIndicator(ObjectProvider<MemoryEngine> engine, ObjectProvider<MemoryEngines> engines) {
         this.engine = engine;
+        this.engines = engines;
     }
 
     @Override
     public Health health() {
+        MemoryEngine single = engine.getIfUnique();
+        if (single != null) {
+            return health(single);
+        }
+        MemoryEngines tenants = engines.getIfUnique();
+        if (tenants != null) {
+            return Health.up().withDetail("openEngines", tenants.openCount()).build();
+        }
+        return Health.unknown().withDetail("reason", "no MemoryEngine or MemoryEngines bean").build();
+    }
+
+    private static Health health(MemoryEngine engine) {
         MemoryStatus status;
         try {
             status = engine.admin().status();

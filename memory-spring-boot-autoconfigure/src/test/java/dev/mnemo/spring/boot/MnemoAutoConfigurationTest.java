@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemorySession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.TenantHomes;
 import dev.mnemo.springai.MnemoAdvisor;
 import dev.mnemo.store.sqlite.SqliteMemoryStore;
 import dev.mnemo.workspace.git.GitMemoryWorkspace;
@@ -120,6 +122,19 @@ class MnemoAutoConfigurationTest {
             assertThat(context.getBean(MnemoAdvisor.class).getOrder()).isEqualTo(42);
             assertThat(home.resolve("mnemo.sqlite")).doesNotExist();
         });
+    }
+
+    @Test
+    void theApplicationsMemoryEngines_replaceTheSingleEngine_andTheAdvisorAsksForAUser() {
+        runner().withBean(MemoryEngines.class, () -> MemoryEngines.builder()
+                .engineFactory(TenantHomes.under(home.resolve("tenants"), MemoryEngine::builder)).build())
+                .run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(MemoryEngine.class)
+                            .hasSingleBean(MnemoAdvisor.class);
+                    HealthIndicator health = context.getBean("mnemoHealthIndicator", HealthIndicator.class);
+                    assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+                    assertThat(health.health().getDetails()).containsEntry("openEngines", 0);
+                });
     }
 
     @Test
