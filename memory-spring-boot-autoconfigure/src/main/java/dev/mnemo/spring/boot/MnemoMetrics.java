@@ -7,6 +7,7 @@ import dev.mnemo.spi.MemoryEventListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -19,6 +20,8 @@ import java.util.Optional;
  * <ul>
  *   <li>{@code mnemo.phase1.jobs} (counter; {@code outcome}: succeeded, succeeded_no_output, failed)</li>
  *   <li>{@code mnemo.phase2.runs} (counter; {@code outcome}: a {@link Phase2Outcome} in lower case)</li>
+ *   <li>{@code mnemo.phase2.duration} (timer; {@code outcome}) — from the global lock claimed to the
+ *       run's end, for runs that got the lock</li>
  *   <li>{@code mnemo.startup.duration} (timer; {@code outcome}: ran or skipped) — one startup run,
  *       Phase 1 and Phase 2 together</li>
  *   <li>{@code mnemo.startup.skipped} (counter; {@code reason}: a {@link SkipReason})</li>
@@ -28,10 +31,19 @@ import java.util.Optional;
  */
 final class MnemoMetrics implements MemoryEventListener {
 
+    /** Phase 2 runs on one thread from its {@code claimed} step to its end. */
+    private final ThreadLocal<Long> phase2Start = new ThreadLocal<>();
     private final MeterRegistry registry;
 
     MnemoMetrics(MeterRegistry registry) {
         this.registry = registry;
+    }
+
+    @Override
+    public void phase2Step(String step) {
+        if (step.equals("claimed")) {
+            phase2Start.set(System.nanoTime());
+        }
     }
 
     @Override
@@ -42,8 +54,15 @@ final class MnemoMetrics implements MemoryEventListener {
 
     @Override
     public void phase2Finished(Phase2Outcome outcome, Optional<String> failure) {
+        String tag = outcome.name().toLowerCase(Locale.ROOT);
         Counter.builder("mnemo.phase2.runs").description("Phase 2 consolidation runs, by outcome")
-                .tag("outcome", outcome.name().toLowerCase(Locale.ROOT)).register(registry).increment();
+                .tag("outcome", tag).register(registry).increment();
+        Long start = phase2Start.get();
+        if (start != null) {
+            phase2Start.remove();
+            Timer.builder("mnemo.phase2.duration").description("Phase 2 runs that held the global lock")
+                    .tag("outcome", tag).register(registry).record(Duration.ofNanos(System.nanoTime() - start));
+        }
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -171,6 +172,19 @@ class StarterEndToEndTest {
         assertThat(ask("boot-after", "Again?").call().content()).isEqualTo(VISIBLE);
         assertThat(counted(meters)).isEqualTo(before + 1);
         assertThat(meters.find("mnemo.phase1.jobs").tag("outcome", "succeeded").counter()).isNotNull();
+    }
+
+    @Test
+    void phase2_runsAreCountedAndTimed_byOutcome() {
+        MemoryEngine engine = context.getBean(MemoryEngine.class);
+        MeterRegistry meters = context.getBean(MeterRegistry.class);
+
+        engine.admin().runPhase2();
+
+        assertThat(meters.find("mnemo.phase2.runs").counters()).isNotEmpty();
+        // A run that took the global lock is timed; a background run may hold it, so wait for one to end.
+        Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> !meters.find("mnemo.phase2.duration").timers().isEmpty());
     }
 
     static double counted(MeterRegistry meters) {
