@@ -15,8 +15,9 @@ import org.springframework.ai.chat.model.Generation;
 /**
  * The citation filtering of one streamed answer (one subscription). Each chunk passes on at once
  * with only its visible part; when the model's stream completes, what the filter still held back
- * and the parsed citation go out in one last chunk. Not for concurrent use; Reactor delivers a
- * stream's signals one at a time.
+ * and the parsed citation go out in one last chunk. Reactor delivers a stream's signals one at a
+ * time, but a cancellation may arrive from another thread while a chunk is on its way: the methods
+ * are synchronized, and a chunk arriving after the answer ended is passed on without text.
  */
 final class StreamedAnswer {
 
@@ -43,14 +44,14 @@ final class StreamedAnswer {
     }
 
     /** The chunk with its text replaced by the part that may be shown now (possibly empty). */
-    ChatClientResponse visible(ChatClientResponse chunk) {
+    synchronized ChatClientResponse visible(ChatClientResponse chunk) {
         lastContext = chunk.context();
         ChatResponse response = chunk.chatResponse();
         Generation generation = response == null ? null : response.getResult();
-        if (ended || generation == null || generation.getOutput().getText() == null) {
+        if (generation == null || generation.getOutput().getText() == null) {
             return chunk;
         }
-        String shown = push(generation.getOutput().getText());
+        String shown = ended ? "" : push(generation.getOutput().getText());
         emitted.append(shown);
         return chunk.mutate().chatResponse(CitationText.withText(response, shown)).build();
     }
@@ -61,7 +62,7 @@ final class StreamedAnswer {
      * {@code null} when there is neither.
      */
     @Nullable
-    ChatClientResponse complete() {
+    synchronized ChatClientResponse complete() {
         if (ended) {
             return null;
         }
@@ -91,7 +92,7 @@ final class StreamedAnswer {
      * The stream was cancelled or failed: the answer ends here, recording what was shown. Citations
      * complete by then are counted once; {@link #complete()} afterwards does nothing.
      */
-    void cutShort() {
+    synchronized void cutShort() {
         if (ended) {
             return;
         }
