@@ -11,6 +11,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.client.ChatClientBuilderCustomizer;
 import org.springframework.ai.chat.model.ChatModel;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -18,6 +21,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -29,7 +33,8 @@ import org.springframework.context.annotation.Configuration;
  * <ul>
  *   <li>{@link MemoryEngine} ({@code mnemo.*} properties; not when the application declares a
  *       {@link MemoryEngines} for many users): Phase 1 and Phase 2 run on the
- *       application's {@link ChatModel} (when there is exactly one) through
+ *       application's {@link ChatModel} (the one named by {@code mnemo.model.chat-model}, else the
+ *       only one) through
  *       {@link SpringAiLanguageModel}; every {@link MemoryEventListener} bean hears the pipeline;
  *       {@link MemoryEngineBuilderCustomizer} beans adjust the builder. Closed with the context
  *       (running jobs released).</li>
@@ -52,19 +57,38 @@ public class MnemoAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
-    public MemoryEngine mnemoMemoryEngine(MnemoProperties properties, ObjectProvider<ChatModel> chatModel,
+    public MemoryEngine mnemoMemoryEngine(MnemoProperties properties, ListableBeanFactory beans,
             ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers) {
         MemoryEngine.Builder builder = MemoryEngine.builder().config(properties.getMemories().toConfig());
         properties.checkedHome().ifPresent(builder::home);
-        ChatModel model = chatModel.getIfUnique();
-        if (model != null) {
-            builder.model(SpringAiLanguageModel.of(model));
-        } else {
-            LOG.info("No single ChatModel bean: Mnemo reads and records memories but does not generate new ones");
-        }
+        chatModel(properties, beans).ifPresent(model -> builder.model(SpringAiLanguageModel.of(model)));
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
+    }
+
+    /** The named ChatModel bean, else the only one; none: the engine reads and records but generates nothing. */
+    private static Optional<ChatModel> chatModel(MnemoProperties properties, ListableBeanFactory beans) {
+        String name = properties.getModel().getChatModel();
+        if (name != null) {
+            if (!beans.containsBean(name) || !beans.isTypeMatch(name, ChatModel.class)) {
+                throw new InvalidConfigurationPropertyValueException("mnemo.model.chat-model", name,
+                        "there is no ChatModel bean of that name; ChatModel beans: "
+                                + List.of(beans.getBeanNamesForType(ChatModel.class)));
+            }
+            return Optional.of(beans.getBean(name, ChatModel.class));
+        }
+        String[] names = beans.getBeanNamesForType(ChatModel.class);
+        if (names.length == 1) {
+            return Optional.of(beans.getBean(names[0], ChatModel.class));
+        }
+        if (names.length == 0) {
+            LOG.info("No ChatModel bean: Mnemo reads and records memories but does not generate new ones");
+        } else {
+            LOG.warn("{} ChatModel beans {} and no mnemo.model.chat-model naming one: Mnemo reads and records "
+                    + "memories but does not generate new ones", names.length, List.of(names));
+        }
+        return Optional.empty();
     }
 
     /**

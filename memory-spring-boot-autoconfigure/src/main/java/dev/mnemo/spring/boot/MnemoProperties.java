@@ -33,6 +33,8 @@ public class MnemoProperties {
 
     private final ChatClient chatClient = new ChatClient();
 
+    private final Model model = new Model();
+
     public Path getHome() {
         return home;
     }
@@ -47,6 +49,10 @@ public class MnemoProperties {
 
     public ChatClient getChatClient() {
         return chatClient;
+    }
+
+    public Model getModel() {
+        return model;
     }
 
     /** The home, checked: a path that exists must be a folder. */
@@ -304,6 +310,24 @@ public class MnemoProperties {
 
         public void setSummaryTokenLimit(int summaryTokenLimit) {
             this.summaryTokenLimit = summaryTokenLimit;
+        }
+    }
+
+    /** Which of the application's models the pipeline uses. */
+    public static class Model {
+
+        /**
+         * The name of the ChatModel bean Phase 1 and Phase 2 run on. Default: the application's only
+         * ChatModel; needed when it has several.
+         */
+        private String chatModel;
+
+        public String getChatModel() {
+            return chatModel;
+        }
+
+        public void setChatModel(String chatModel) {
+            this.chatModel = chatModel;
         }
     }
 

@@ -8,6 +8,7 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemorySession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.SkipReason;
 import dev.mnemo.TenantHomes;
 import dev.mnemo.springai.MnemoAdvisor;
 import dev.mnemo.store.sqlite.SqliteMemoryStore;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.client.ChatClientBuilderCustomizer;
+import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -135,6 +137,39 @@ class MnemoAutoConfigurationTest {
                     assertThat(health.health().getStatus()).isEqualTo(Status.UP);
                     assertThat(health.health().getDetails()).containsEntry("openEngines", 0);
                 });
+    }
+
+    /** A model that is never asked anything here: a fresh home has nothing to distil. */
+    static ChatModel idleModel() {
+        return prompt -> {
+            throw new IllegalStateException("no request expected");
+        };
+    }
+
+    static java.util.Optional<SkipReason> startupSkip(MemoryEngine engine, String conversation) {
+        try (MemorySession session = engine.openSession(SessionContext.root(conversation))) {
+            return session.startupTask().completion().join().skipped();
+        }
+    }
+
+    @Test
+    void withSeveralChatModels_mnemoModelChatModel_picksThePipelinesModel() {
+        ApplicationContextRunner twoModels = runner().withBean("fast", ChatModel.class,
+                MnemoAutoConfigurationTest::idleModel).withBean("smart", ChatModel.class,
+                MnemoAutoConfigurationTest::idleModel);
+
+        twoModels.run(context -> assertThat(startupSkip(context.getBean(MemoryEngine.class), "unnamed"))
+                .contains(SkipReason.NO_MODEL));
+        twoModels.withPropertyValues("mnemo.model.chat-model=smart").run(context ->
+                assertThat(startupSkip(context.getBean(MemoryEngine.class), "named")).isEmpty());
+    }
+
+    @Test
+    void anUnknownChatModelName_failsTheContext_namingTheProperty() {
+        runner().withBean("fast", ChatModel.class, MnemoAutoConfigurationTest::idleModel)
+                .withPropertyValues("mnemo.model.chat-model=smart").run(context ->
+                        assertThat(context).hasFailed().getFailure()
+                                .hasStackTraceContaining("mnemo.model.chat-model").hasStackTraceContaining("fast"));
     }
 
     @Test
