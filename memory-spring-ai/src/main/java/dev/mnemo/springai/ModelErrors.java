@@ -8,6 +8,7 @@ import java.lang.reflect.Method;
 import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 
 /**
  * Turns what a Spring AI {@code ChatModel} throws into a {@link ModelException} with the reason a
@@ -37,20 +38,27 @@ final class ModelErrors {
                         + message, failure);
             }
         }
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof TimeoutException || t instanceof InterruptedIOException
-                    || t.getClass().getSimpleName().contains("Timeout")) {
-                return new ModelException(Reason.TIMEOUT, "no answer in time: " + message, failure);
-            }
-            if (t instanceof IOException || t.getClass().getSimpleName().endsWith("IoException")) {
-                return new ModelException(Reason.NETWORK, "could not reach the model: " + message, failure);
-            }
-            String name = t.getClass().getSimpleName();
-            if (name.equals("TransientAiException")) {
-                return new ModelException(Reason.SERVER, message, failure);
-            }
+        // A time-out anywhere in the chain wins: clients wrap it in their own I/O exception.
+        if (anyInChain(failure, t -> t instanceof TimeoutException || t instanceof InterruptedIOException
+                || t.getClass().getSimpleName().contains("Timeout"))) {
+            return new ModelException(Reason.TIMEOUT, "no answer in time: " + message, failure);
+        }
+        if (anyInChain(failure, t -> t instanceof IOException || t.getClass().getSimpleName().endsWith("IoException"))) {
+            return new ModelException(Reason.NETWORK, "could not reach the model: " + message, failure);
+        }
+        if (anyInChain(failure, t -> t.getClass().getSimpleName().equals("TransientAiException"))) {
+            return new ModelException(Reason.SERVER, message, failure);
         }
         return new ModelException(Reason.UNKNOWN, message, failure);
+    }
+
+    private static boolean anyInChain(Throwable failure, Predicate<Throwable> test) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (test.test(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The same statuses {@code memory-llm-openai} distinguishes, so both adapters retry alike. */

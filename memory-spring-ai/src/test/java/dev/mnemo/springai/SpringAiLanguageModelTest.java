@@ -27,6 +27,9 @@ import org.springframework.ai.chat.metadata.RateLimit;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.prompt.ChatOptions;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.openai.OpenAiChatOptions;
 
 /** {@link SpringAiLanguageModel} over Spring AI's OpenAI {@link ChatModel}, talking HTTP to the wire server. */
 @ExtendWith(SharedChatApp.Resolver.class)
@@ -97,6 +100,30 @@ class SpringAiLanguageModelTest {
         assertThatThrownBy(() -> model.respond(ModelRequest.builder().message(ModelMessage.user("long")).build()))
                 .isInstanceOfSatisfying(ModelException.class,
                         e -> assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED));
+    }
+
+    @Test
+    void respond_mapsAClientTimeOut_toRetryableTimeout() {
+        ChatModel openAi = shared.context.getBean(ChatModel.class);
+        ChatModel impatient = new ChatModel() {
+            @Override
+            public ChatResponse call(Prompt prompt) {
+                return openAi.call(prompt);
+            }
+
+            @Override
+            public ChatOptions getOptions() {
+                return ((OpenAiChatOptions) openAi.getOptions()).mutate().timeout(Duration.ofMillis(300)).build();
+            }
+        };
+        shared.script.enqueue(WireReply.delayed(Duration.ofSeconds(3), WireReply.text("too late")));
+
+        assertThatThrownBy(() -> SpringAiLanguageModel.of(impatient)
+                .respond(ModelRequest.builder().message(ModelMessage.user("slow")).build()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ModelException.Reason.TIMEOUT);
+                    assertThat(e.retryable()).isTrue();
+                });
     }
 
     /**

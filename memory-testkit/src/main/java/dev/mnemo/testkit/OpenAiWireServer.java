@@ -130,6 +130,12 @@ public final class OpenAiWireServer implements AutoCloseable {
             WireRequest request = new WireRequest(body.toString(), body);
             requests.add(request);
             WireReply reply = nextReply(request);
+            while (reply instanceof WireReply.Delayed delayed) {
+                if (!pause(delayed.delay())) {
+                    return;
+                }
+                reply = delayed.reply();
+            }
             if (reply == null) {
                 send(exchange, 500, error("the test server has no scripted reply left for request #" + requests.size(),
                         "server_error"));
@@ -140,6 +146,17 @@ public final class OpenAiWireServer implements AutoCloseable {
             } else {
                 send(exchange, 200, completion(request, reply).toString());
             }
+        }
+    }
+
+    /** Holds a delayed reply back; false when the server is closing meanwhile. */
+    private static boolean pause(java.time.Duration delay) {
+        try {
+            Thread.sleep(delay.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.mnemo.testkit;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -38,6 +39,14 @@ public sealed interface WireReply {
         return new ToolCalls(List.of(new Call(id, name, argumentsJson)));
     }
 
+    /**
+     * {@code reply}, sent only after {@code delay}: a slow model, for testing a client's time-out.
+     * The server's own thread waits; the test does not.
+     */
+    static WireReply delayed(Duration delay, WireReply reply) {
+        return new Delayed(delay, reply);
+    }
+
     /** An HTTP error; {@code body} is sent as given (use OpenAI's {@code {"error": {...}}} shape). */
     static WireReply failure(int status, String body) {
         return new Failure(status, body);
@@ -70,6 +79,17 @@ public sealed interface WireReply {
             Objects.requireNonNull(id, "id");
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(argumentsJson, "argumentsJson");
+        }
+    }
+
+    /** A reply the server holds back for a while. */
+    record Delayed(Duration delay, WireReply reply) implements WireReply {
+        public Delayed {
+            Objects.requireNonNull(delay, "delay");
+            Objects.requireNonNull(reply, "reply");
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("a delay is not negative, was " + delay);
+            }
         }
     }
 
