@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
         subcommands = {StatusCommand.class, RunCommand.class, DemoCommand.class, InstructionsCommand.class,
                 MemoryFileCommands.Ls.class, MemoryFileCommands.Read.class, MemoryFileCommands.Search.class,
                 MemoryFileCommands.Note.class, ThreadsCommand.class, HistoryCommands.History.class,
-                HistoryCommands.Rollback.class, HistoryCommands.Clear.class, McpCommand.class})
+                HistoryCommands.Rollback.class, HistoryCommands.Clear.class, EvalCommand.class, McpCommand.class})
 public final class MnemoCli {
 
     /** The model variables a real run needs, for error messages. */
@@ -186,6 +186,12 @@ public final class MnemoCli {
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new UsageProblem("the model is not configured correctly: " + e.getMessage() + "\n" + MODEL_HELP);
         }
+    }
+
+    /** The configured model's name (--model, else MNEMO_MODEL), for reports; "model" when unnamed. */
+    String modelName() {
+        String name = model != null ? model : environment.get("MNEMO_MODEL");
+        return name == null || name.isBlank() ? "model" : name;
     }
 
     /** The model, or a usage problem (exit 2) saying which variables to set. */

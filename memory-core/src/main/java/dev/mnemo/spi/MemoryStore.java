@@ -27,7 +27,14 @@ public interface MemoryStore extends AutoCloseable {
 
     // ---- threads -------------------------------------------------------------------------------
 
-    /** Inserts or replaces a thread row. */
+    /**
+     * Inserts or replaces a thread row, except that the stored memory mode is never loosened: the
+     * row keeps the stricter of the stored and the given mode ({@code POLLUTED} over {@code DISABLED}
+     * over {@code ENABLED}), decided atomically with the write. So a recorder or a rollout scan that
+     * read the row before a concurrent {@link #setThreadMemoryMode} or {@link #markThreadPolluted}
+     * cannot undo it; {@link #setThreadMemoryMode} is the only way to loosen a mode. A row upserted
+     * as polluted loses its stage-1 memory as {@link #markThreadPolluted} does.
+     */
     void upsertThread(ThreadInfo thread);
 
     Optional<ThreadInfo> thread(String threadId);

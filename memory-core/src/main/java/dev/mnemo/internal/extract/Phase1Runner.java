@@ -16,14 +16,15 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,9 +87,15 @@ public final class Phase1Runner {
     }
 
     private final Dependencies deps;
+    private final Executor workers;
 
-    public Phase1Runner(Dependencies deps) {
+    /**
+     * @param workers lends helper threads for parallel jobs (the engine's executor); the thread that
+     *     calls {@link #run} works through the jobs too
+     */
+    public Phase1Runner(Dependencies deps, Executor workers) {
         this.deps = Objects.requireNonNull(deps, "deps");
+        this.workers = Objects.requireNonNull(workers, "workers");
     }
 
     /** Claims and extracts; never throws for store or model failures (they are logged and counted). */
@@ -126,39 +133,61 @@ public final class Phase1Runner {
                 c.maxRolloutAgeDays(), c.minRolloutIdleHours(), c.memorySources(), JOB_LEASE);
     }
 
+    /**
+     * Runs the jobs on this thread and on up to {@code phase1_concurrency - 1} helpers from the
+     * engine's executor, all taking claims from one queue: a busy executor only lowers the
+     * parallelism, it never stalls the run.
+     */
     private List<Phase1Job.Outcome> runAll(List<Stage1Claim> claims) {
         AtomicBoolean aborted = new AtomicBoolean();
         Phase1Job job = new Phase1Job(deps, aborted::get);
-        int threads = Math.min(deps.config().phase1Concurrency(), claims.size());
-        AtomicInteger n = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "mnemo-phase1-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            CompletionService<Phase1Job.Outcome> done = new ExecutorCompletionService<>(pool);
-            for (Stage1Claim claim : claims) {
-                done.submit(() -> {
-                    Phase1Job.Outcome outcome = job.run(claim);
-                    deps.listener().phase1JobFinished(claim.thread().id(), outcome.kind().label, outcome.error());
-                    return outcome;
-                });
+        Queue<Stage1Claim> pending = new ConcurrentLinkedQueue<>(claims);
+        BlockingQueue<Phase1Job.Outcome> done = new LinkedBlockingQueue<>();
+        Runnable worker = () -> {
+            Stage1Claim claim;
+            while (!aborted.get() && !Thread.currentThread().isInterrupted() && (claim = pending.poll()) != null) {
+                done.add(runOne(job, claim));
             }
+        };
+        int helpers = Math.min(deps.config().phase1Concurrency(), claims.size()) - 1;
+        List<FutureTask<Void>> submitted = new ArrayList<>(helpers);
+        try {
+            for (int i = 0; i < helpers; i++) {
+                FutureTask<Void> helper = new FutureTask<>(worker, null);
+                workers.execute(helper);
+                submitted.add(helper);
+            }
+        } catch (RejectedExecutionException e) {
+            LOG.debug("memory stage-1: the executor took {} of {} helpers; the rest of the jobs run here",
+                    submitted.size(), helpers);
+        }
+        try {
+            worker.run();
             List<Phase1Job.Outcome> outcomes = new ArrayList<>(claims.size());
             for (int i = 0; i < claims.size(); i++) {
-                outcomes.add(done.take().get());
+                outcomes.add(done.take());
             }
             return outcomes;
         } catch (InterruptedException e) {
             aborted.set(true);
             Thread.currentThread().interrupt();
             throw new Phase1InterruptedException();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a Phase 1 job escaped its own error handling", e.getCause());
         } finally {
-            pool.shutdownNow();
+            submitted.forEach(helper -> helper.cancel(true));
         }
+    }
+
+    /** One job and its event; never throws, so every claim yields exactly one outcome. */
+    private Phase1Job.Outcome runOne(Phase1Job job, Stage1Claim claim) {
+        Phase1Job.Outcome outcome;
+        try {
+            outcome = job.run(claim);
+        } catch (RuntimeException | Error e) {
+            LOG.error("memory stage-1 job for thread {} escaped its own error handling", claim.thread().id(), e);
+            outcome = Phase1Job.Outcome.failed("internal error: " + e, TokenUsage.ZERO);
+        }
+        deps.listener().phase1JobFinished(claim.thread().id(), outcome.kind().outcome, outcome.error());
+        return outcome;
     }
 
     private static Phase1Report summarize(int claimed, List<Phase1Job.Outcome> outcomes) {

@@ -32,7 +32,10 @@ final class InMemoryThreadStore implements MemoryStore {
 
     @Override
     public synchronized void upsertThread(ThreadInfo thread) {
-        threads.put(thread.id(), thread);
+        ThreadInfo stored = threads.get(thread.id());
+        // As the SPI says: the stored mode is never loosened (polluted > disabled > enabled).
+        threads.put(thread.id(), stored == null || stored.memoryMode().compareTo(thread.memoryMode()) <= 0 ? thread
+                : thread.withMemoryMode(stored.memoryMode()));
         upserts.add(thread);
     }
 

@@ -73,9 +73,10 @@ public final class SqliteMemoryStore implements MemoryStore {
     /**
      * {@inheritDoc}
      *
-     * <p>A thread already marked polluted stays polluted whatever mode the new row carries (use
-     * {@link #setThreadMemoryMode} to change it deliberately); a row upserted as polluted loses its
-     * stage-1 memory as {@link #markThreadPolluted} does.
+     * <p>The stored memory mode is never loosened: the row keeps the stricter of the stored and the
+     * new mode, decided inside the one {@code INSERT … ON CONFLICT DO UPDATE} statement (use {@link
+     * #setThreadMemoryMode} to loosen it deliberately); a row upserted as polluted loses its stage-1
+     * memory as {@link #markThreadPolluted} does.
      */
     @Override
     public void upsertThread(ThreadInfo thread) {
