@@ -1,5 +1,6 @@
 package dev.mnemo.spring.boot;
 
+import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
@@ -47,9 +48,9 @@ final class MnemoMetrics implements MemoryEventListener {
     }
 
     @Override
-    public void phase1JobFinished(String threadId, String outcome, Optional<String> error) {
+    public void phase1JobFinished(String threadId, Phase1JobOutcome outcome, Optional<String> error) {
         Counter.builder("mnemo.phase1.jobs").description("Phase 1 extraction jobs, by outcome")
-                .tag("outcome", outcome).register(registry).increment();
+                .tag("outcome", outcome.label()).register(registry).increment();
     }
 
     @Override
