@@ -25,6 +25,7 @@ import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -216,6 +217,16 @@ class MnemoAutoConfigurationTest {
                     .satisfies(t -> assertThat(t.count()).isEqualTo(1));
             assertThat(registry.find("mnemo.startup.skipped").tag("reason", "no_model").counter()).isNotNull();
         });
+    }
+
+    @Test
+    void withoutActuatorOrMicrometer_onTheClassPath_theEngineAndAdvisorStillWork() {
+        runner().withClassLoader(new FilteredClassLoader(HealthIndicator.class, MeterRegistry.class))
+                .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(MemoryEngine.class)
+                            .hasSingleBean(MnemoAdvisor.class).doesNotHaveBean("mnemoHealthIndicator")
+                            .doesNotHaveBean("mnemoMetrics");
+                });
     }
 
     @Configuration(proxyBeanMethods = false)
