@@ -52,7 +52,8 @@ class ChatApp {
     MemoryEngine memoryEngine(ChatModel chatModel, org.springframework.core.env.Environment env) {
         return MemoryEngine.builder()
                 .home(Path.of(env.getRequiredProperty("test.home")))
-                .config(MemoriesConfig.builder().dedicatedTools(true).build())
+                // Every idle conversation in one Phase 1 run: conversations recorded at the same instant tie.
+                .config(MemoriesConfig.builder().dedicatedTools(true).maxRolloutsPerStartup(128).build())
                 .model(SpringAiLanguageModel.of(chatModel))
                 .clock(clock)
                 .listener(new MemoryEventListener() {

@@ -73,7 +73,9 @@ class StarterEndToEndTest {
                 "spring.ai.openai.base-url=" + server.baseUrl(), "spring.ai.openai.api-key=test-key",
                 "spring.ai.openai.chat.model=gpt-test", "spring.ai.openai.max-retries=0",
                 "management.endpoint.health.show-details=always",
-                "mnemo.home=" + home, "mnemo.memories.dedicated-tools=true").run();
+                "mnemo.home=" + home, "mnemo.memories.dedicated-tools=true",
+                // Every idle conversation in one Phase 1 run: conversations recorded at the same instant tie.
+                "mnemo.memories.max-rollouts-per-startup=128").run();
         chat = context.getBean(ChatClient.Builder.class).defaultSystem("You are terse.").build();
     }
 
