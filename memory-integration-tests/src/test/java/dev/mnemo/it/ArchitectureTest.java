@@ -60,6 +60,7 @@ class ArchitectureTest {
             "memory-workspace-git", "dev.mnemo.workspace.git",
             "memory-llm-openai", "dev.mnemo.llm.openai",
             "memory-cli", "dev.mnemo.cli",
+            "memory-testkit", "dev.mnemo.testkit",
             "examples", "dev.mnemo.examples");
 
     private static JavaClasses classes;
