@@ -21,9 +21,11 @@ import java.util.Optional;
 
 /**
  * A test double of {@link MemoryStore} for thread rows only (the SQLite store is built
- * elsewhere); every other operation throws.
+ * elsewhere); every other operation throws. Like every store, a polluted thread stays polluted
+ * whatever a later upsert says. Public for one reason: memory-integration-tests runs the test kit's
+ * {@code ThreadStoreContract} against it (memory-core cannot depend on the test kit).
  */
-final class InMemoryThreadStore implements MemoryStore {
+public final class InMemoryThreadStore implements MemoryStore {
 
     final Map<String, ThreadInfo> threads = new LinkedHashMap<>();
     final List<ThreadInfo> upserts = new ArrayList<>();
@@ -31,7 +33,9 @@ final class InMemoryThreadStore implements MemoryStore {
 
     @Override
     public synchronized void upsertThread(ThreadInfo thread) {
-        threads.put(thread.id(), thread);
+        ThreadInfo known = threads.get(thread.id());
+        boolean polluted = known != null && known.memoryMode() == MemoryMode.POLLUTED;
+        threads.put(thread.id(), polluted ? thread.withMemoryMode(MemoryMode.POLLUTED) : thread);
         upserts.add(thread);
     }
 

@@ -38,27 +38,6 @@ import org.junit.jupiter.api.Test;
 public abstract class MemoryStoreContract extends Stage1PreviewStoreContract {
 
     @Test
-    void threads_roundTripEveryFieldAndListNewestFirst() {
-        ThreadInfo full = ThreadInfo.builder("full")
-                .rolloutPath(Path.of("/sessions/2026/05/31/rollout-full.jsonl"))
-                .createdAt(Instant.parse("2026-05-31T08:00:00.123Z"))
-                .updatedAt(Instant.parse("2026-05-31T09:30:00.456Z"))
-                .source("vscode")
-                .cwd(Path.of("/work/project"))
-                .gitBranch("feature/x")
-                .preview("make the tests pass")
-                .memoryMode(MemoryMode.DISABLED)
-                .archived(true)
-                .build();
-        store.upsertThread(full);
-        ThreadInfo bare = addThread("bare", Instant.parse("2026-05-31T10:00:00Z"));
-
-        assertThat(store.thread("full")).contains(full);
-        assertThat(store.thread("missing")).isEmpty();
-        assertThat(store.threads()).containsExactly(bare, full);
-    }
-
-    @Test
     void upsertThread_replacesTheRowButKeepsPollutedSticky() {
         addThread("a", NOW.minus(Duration.ofDays(2)));
         ThreadInfo updated = threadRow("a", NOW.minus(Duration.ofDays(1))).preview("new preview").build();

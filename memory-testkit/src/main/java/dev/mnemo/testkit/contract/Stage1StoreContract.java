@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * <p>Part of {@link MemoryStoreContract}, which a store's test extends; extend this part alone
  * only while building a store up, the whole contract is what a store must pass.
  */
-public abstract class Stage1StoreContract extends MemoryStoreContractSupport {
+public abstract class Stage1StoreContract extends ThreadStoreContract {
 
     @Test // §10.5 #1
     void stage1_claim_skips_when_up_to_date() {

@@ -6,7 +6,8 @@
  *
  * <ul>
  *   <li>{@link dev.mnemo.testkit.contract.MemoryStoreContract}: {@link dev.mnemo.spi.MemoryStore}
- *       (Codex's state-DB tests plus Mnemo's own rules);</li>
+ *       (Codex's state-DB tests plus Mnemo's own rules); its thread-registry part alone is
+ *       {@link dev.mnemo.testkit.contract.ThreadStoreContract}, for test doubles that keep only thread rows;</li>
  *   <li>{@link dev.mnemo.testkit.contract.MemoryWorkspaceContract}: {@link dev.mnemo.spi.MemoryWorkspace};</li>
  *   <li>{@link dev.mnemo.testkit.contract.SecretRedactorContract}: {@link dev.mnemo.spi.SecretRedactor};</li>
  *   <li>{@link dev.mnemo.testkit.contract.RolloutSourceContract}: {@link dev.mnemo.spi.RolloutSource};</li>
