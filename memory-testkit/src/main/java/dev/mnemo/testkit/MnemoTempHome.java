@@ -40,9 +40,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *
  * <p>The engine finds its store and workspace as in production: the defaults on the test class
  * path ({@code memory-store-sqlite}, {@code memory-workspace-git}), unless
- * {@link Builder#engine(UnaryOperator)} wires others. Each test gets its own home, model state aside:
- * the model given to the builder is shared by the tests of the instance, so give it no state you
- * assert on across tests, or register the extension per test class instance (the default).
+ * {@link Builder#engine(UnaryOperator)} wires others. Register it on an instance field: with JUnit's
+ * default per-method lifecycle each test then gets its own extension, home, clock and model, so
+ * {@link ScriptedLanguageModel#requests()} holds only the current test's requests.
  */
 public final class MnemoTempHome implements BeforeEachCallback, AfterEachCallback {
 
