@@ -68,6 +68,7 @@ class ArchitectureTest {
             Map.entry("memory-store-sqlite", "dev.mnemo.store.sqlite"),
             Map.entry("memory-workspace-git", "dev.mnemo.workspace.git"),
             Map.entry("memory-llm-openai", "dev.mnemo.llm.openai"),
+            Map.entry("memory-testkit", "dev.mnemo.testkit"),
             Map.entry("memory-eval", "dev.mnemo.eval"),
             Map.entry("memory-cli", "dev.mnemo.cli"),
             Map.entry("memory-langchain4j", "dev.mnemo.langchain4j"),

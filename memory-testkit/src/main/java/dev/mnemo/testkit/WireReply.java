@@ -47,6 +47,14 @@ public sealed interface WireReply {
         return new Delayed(delay, reply);
     }
 
+    /**
+     * No answer at all until the server closes: for testing a client's request time-out without the
+     * test sleeping (the client gives up on its own clock; closing the server releases the request).
+     */
+    static WireReply stall() {
+        return new Stall();
+    }
+
     /** An HTTP error; {@code body} is sent as given (use OpenAI's {@code {"error": {...}}} shape). */
     static WireReply failure(int status, String body) {
         return new Failure(status, body);
@@ -102,4 +110,7 @@ public sealed interface WireReply {
             Objects.requireNonNull(body, "body");
         }
     }
+
+    /** No answer until the server closes. */
+    record Stall() implements WireReply {}
 }

@@ -1,6 +1,6 @@
 package dev.mnemo.store.sqlite;
 
-import dev.mnemo.contract.MemoryStoreContract;
+import dev.mnemo.testkit.contract.MemoryStoreContract;
 import dev.mnemo.spi.MemoryStore;
 import java.nio.file.Path;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mnemo.Consolidation;
-import dev.mnemo.contract.MemoryWorkspaceContract;
+import dev.mnemo.testkit.contract.MemoryWorkspaceContract;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationRecord;
 import dev.mnemo.spi.MemoryWorkspace;

@@ -1,4 +1,4 @@
-package dev.mnemo.contract;
+package dev.mnemo.testkit.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,9 +9,13 @@ import org.junit.jupiter.api.Test;
 /**
  * What every {@link SecretRedactor} must do: at least Codex's four patterns, plain text untouched,
  * idempotent, and never an exception, whatever the input.
+ *
+ * <p>An implementation's test extends this class and provides {@link #redactor()}; a redactor that
+ * adds patterns on top of the default ones passes it as well.
  */
 public abstract class SecretRedactorContract {
 
+    /** The redactor under test; called once per test. */
     protected abstract SecretRedactor redactor();
 
     @Test

@@ -1,4 +1,4 @@
-package dev.mnemo.contract;
+package dev.mnemo.testkit.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,30 +22,20 @@ import org.junit.jupiter.api.Test;
  * deletes the memory, released jobs are reclaimable at once, the status read, selection rollback,
  * memory modes and the thread registry.
  *
- * <p>An implementation's test extends this class and says how to open its store in a folder.
+ * <p>An implementation's test extends this class and provides {@link #openStore(Path)} (open, or
+ * create, the store kept in a test's temp folder; a second call for the same folder is a second
+ * handle on the same data) and {@link #dropOwnershipToken} (null a job's ownership token behind
+ * the store's back, as a crashed writer could). Each test gets a fresh folder and store, closed
+ * after it; times are passed explicitly, so nothing sleeps.
+ *
+ * <pre>{@code
+ * class MyStoreTest extends MemoryStoreContract {
+ *     protected MemoryStore openStore(Path dir) { return MyStore.open(dir.resolve("state.db")); }
+ *     protected void dropOwnershipToken(MemoryStore store, String kind, String jobKey) { ... }
+ * }
+ * }</pre>
  */
 public abstract class MemoryStoreContract extends Stage1PreviewStoreContract {
-
-    @Test
-    void threads_roundTripEveryFieldAndListNewestFirst() {
-        ThreadInfo full = ThreadInfo.builder("full")
-                .rolloutPath(Path.of("/sessions/2026/05/31/rollout-full.jsonl"))
-                .createdAt(Instant.parse("2026-05-31T08:00:00.123Z"))
-                .updatedAt(Instant.parse("2026-05-31T09:30:00.456Z"))
-                .source("vscode")
-                .cwd(Path.of("/work/project"))
-                .gitBranch("feature/x")
-                .preview("make the tests pass")
-                .memoryMode(MemoryMode.DISABLED)
-                .archived(true)
-                .build();
-        store.upsertThread(full);
-        ThreadInfo bare = addThread("bare", Instant.parse("2026-05-31T10:00:00Z"));
-
-        assertThat(store.thread("full")).contains(full);
-        assertThat(store.thread("missing")).isEmpty();
-        assertThat(store.threads()).containsExactly(bare, full);
-    }
 
     @Test
     void upsertThread_replacesTheRowButKeepsPollutedSticky() {

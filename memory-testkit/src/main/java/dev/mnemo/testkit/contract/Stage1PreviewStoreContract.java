@@ -1,4 +1,4 @@
-package dev.mnemo.contract;
+package dev.mnemo.testkit.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,6 +18,9 @@ import org.junit.jupiter.api.Test;
  * {@link MemoryStore#previewStage1Claims}: every thread gets the verdict the real claim would act
  * on, the threads it says would be claimed are exactly the ones a claim then takes, and the
  * preview itself changes nothing.
+ *
+ * <p>Part of {@link MemoryStoreContract}, which a store's test extends; extend this part alone
+ * only while building a store up, the whole contract is what a store must pass.
  */
 public abstract class Stage1PreviewStoreContract extends Phase2StoreContract {
 

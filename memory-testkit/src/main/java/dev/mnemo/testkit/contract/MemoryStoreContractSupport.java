@@ -1,4 +1,4 @@
-package dev.mnemo.contract;
+package dev.mnemo.testkit.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

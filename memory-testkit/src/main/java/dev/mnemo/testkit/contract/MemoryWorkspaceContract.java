@@ -1,4 +1,4 @@
-package dev.mnemo.contract;
+package dev.mnemo.testkit.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The behaviour every {@link MemoryWorkspace} must have. An implementation's test extends this
- * class and opens its workspace in {@link #open(Path)}; the suite closes it after each test.
+ * class and provides {@link #open(Path)}: open the implementation under test for a memory root
+ * inside a test's temp folder (the root may not exist yet). The suite writes files under the root
+ * with plain {@code java.nio}, calls the workspace, and closes it after each test.
  */
 public abstract class MemoryWorkspaceContract {
 

@@ -1,4 +1,4 @@
-package dev.mnemo.contract;
+package dev.mnemo.testkit.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Phase 2 state: the global lock, enqueue, input selection and exact-snapshot marking — Codex's
  * state-DB tests (write-sheet §10.5, numbers in the comments) that concern consolidation.
+ *
+ * <p>Part of {@link MemoryStoreContract}, which a store's test extends; extend this part alone
+ * only while building a store up, the whole contract is what a store must pass.
  */
 public abstract class Phase2StoreContract extends Stage1StoreContract {
 

@@ -1,4 +1,4 @@
-package dev.mnemo.contract;
+package dev.mnemo.testkit.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,8 +23,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Phase 1 state: claims, leases, retries, completions, usage and retention — Codex's state-DB
  * tests (write-sheet §10.5, numbers in the comments) that concern stage-1 rows and jobs.
+ *
+ * <p>Part of {@link MemoryStoreContract}, which a store's test extends; extend this part alone
+ * only while building a store up, the whole contract is what a store must pass.
  */
-public abstract class Stage1StoreContract extends MemoryStoreContractSupport {
+public abstract class Stage1StoreContract extends ThreadStoreContract {
 
     @Test // §10.5 #1
     void stage1_claim_skips_when_up_to_date() {
