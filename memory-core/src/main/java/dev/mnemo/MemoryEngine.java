@@ -134,6 +134,14 @@ public interface MemoryEngine extends AutoCloseable {
         Builder clock(Clock clock);
 
         /**
+         * The clock for what is reported rather than decided: history entries (their time and id)
+         * and elapsed times. Default: the {@link #clock(Clock) pipeline clock}. Set both to replay
+         * old sessions: a fixed pipeline clock in the past decides eligibility, while history and
+         * reports keep the real time.
+         */
+        Builder wallClock(Clock clock);
+
+        /**
          * The executor that runs startup tasks; default a small daemon pool the engine owns. A given
          * executor is not shut down by {@link MemoryEngine#close()}.
          */

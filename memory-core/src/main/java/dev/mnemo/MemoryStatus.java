@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The health of the pipeline, for operators: what is queued, what is running, what failed last.
@@ -20,11 +21,17 @@ import java.util.Optional;
  * @param checkedAt when this status was read
  * @param unreadableRollouts rollout files the last scan could not register (no readable
  *     {@code session_meta}, unsupported compression, …), path to reason
+ * @param unusedMemories stored memories of enabled threads that consolidation no longer selects
+ *     because they were not used (cited) for more than {@code max_unused_days} (nor updated, when
+ *     never used); empty when the store cannot tell
+ * @param phase2NotBefore while the consolidation lock is closed by the six-hour cooldown after a
+ *     success or the backoff after a failure, when it opens; empty when it is open
  */
 public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
         Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
         Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
-        Instant checkedAt, Map<String, String> unreadableRollouts) {
+        Instant checkedAt, Map<String, String> unreadableRollouts, OptionalInt unusedMemories,
+        Optional<Instant> phase2NotBefore) {
 
     public MemoryStatus {
         jobCounts = Map.copyOf(Objects.requireNonNull(jobCounts, "jobCounts"));
@@ -35,12 +42,23 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
         Objects.requireNonNull(lastStartupSkip, "lastStartupSkip");
         Objects.requireNonNull(checkedAt, "checkedAt");
         unreadableRollouts = Map.copyOf(Objects.requireNonNull(unreadableRollouts, "unreadableRollouts"));
+        Objects.requireNonNull(unusedMemories, "unusedMemories");
+        Objects.requireNonNull(phase2NotBefore, "phase2NotBefore");
+    }
+
+    /** A status without the figures a store may not know: unused memories and when the lock opens. */
+    public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
+            Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
+            Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
+            Instant checkedAt, Map<String, String> unreadableRollouts) {
+        this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
+                lastStartupSkip, checkedAt, unreadableRollouts, OptionalInt.empty(), Optional.empty());
     }
 
     /** This status with what only the engine knows: the last skip reason and the unreadable rollouts. */
     public MemoryStatus withEngineFacts(Optional<SkipReason> skip, Map<String, String> unreadable) {
         return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
-                stage1Outputs, skip, checkedAt, unreadable);
+                stage1Outputs, skip, checkedAt, unreadable, unusedMemories, phase2NotBefore);
     }
 
     /**

@@ -72,8 +72,13 @@ public final class CodexSessionsSource implements RolloutSource {
         }
         seen.keySet().retainAll(files);
         unregistered.keySet().retainAll(files);
-        LOG.info("Scanned {}: {} new or changed rollouts registered, {} unchanged, {} not registrable",
-                name(), threads.size(), unchanged, unregistered.size());
+        if (threads.isEmpty()) {
+            LOG.debug("Scanned {}: nothing new or changed, {} unchanged, {} not registrable", name(), unchanged,
+                    unregistered.size());
+        } else {
+            LOG.info("Scanned {}: {} new or changed rollouts registered, {} unchanged, {} not registrable",
+                    name(), threads.size(), unchanged, unregistered.size());
+        }
         return threads;
     }
 
