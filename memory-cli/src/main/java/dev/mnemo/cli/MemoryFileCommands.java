@@ -26,12 +26,16 @@ final class MemoryFileCommands {
 
     private MemoryFileCommands() {}
 
-    /** Calls one memory tool; a tool error becomes exit code 1 with its message. */
+    /**
+     * Calls one memory tool; a tool error becomes exit code 1 with its message. Only the note tool
+     * may create the home; the read-only tools need an existing one.
+     */
     static JsonNode call(MnemoCli root, String tool, ObjectNode arguments) {
-        try (MemoryEngine engine = root.openEngine()) {
+        boolean writes = tool.equals("memories_add_ad_hoc_note");
+        try (MemoryEngine engine = writes ? root.openEngine() : root.openExistingEngine()) {
             JsonNode result = JSON.readTree(engine.tools().call(tool, arguments.toString()));
             if (result.has("error")) {
-                throw new IllegalArgumentException(tool + ": " + result.get("error").asText());
+                throw new MnemoCli.Failure(tool + ": " + result.get("error").asText());
             }
             return result;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -62,6 +66,10 @@ final class MemoryFileCommands {
             if (json) {
                 out.println(result.toPrettyString());
             } else {
+                if (result.path("entries").isEmpty()) {
+                    out.println(path == null ? "the memory folder is empty (nothing consolidated yet: `mnemo run`)"
+                            : path + " is empty");
+                }
                 result.path("entries").forEach(e -> out.println(e.path("path").asText()
                         + ("directory".equals(e.path("entry_type").asText()) ? "/" : "")));
                 if (result.path("truncated").asBoolean(false)) {
