@@ -78,6 +78,11 @@ public interface MemoryEngine extends AutoCloseable {
 
     ThreadRegistry threads();
 
+    /**
+     * Records sessions; the engine keeps track of those it started and closes the ones still open
+     * when it closes. Its {@code start(..)} fails with {@link IllegalStateException} once the engine
+     * is closed.
+     */
     SessionRecorder sessions();
 
     MemoryTools tools();
@@ -87,8 +92,9 @@ public interface MemoryEngine extends AutoCloseable {
     MemoriesConfig config();
 
     /**
-     * Closes the open sessions (recording what their unfinished answers showed), then waits a
-     * bounded time for running work, then cancels it and releases the jobs it owns for
+     * Closes the open sessions (recording what their unfinished answers showed), and every session
+     * started through {@link #sessions()} that is still recording, then waits a bounded time for
+     * running work, then cancels it and releases the jobs it owns for
      * another worker; closes the store and workspace the engine opened itself.
      */
     @Override
@@ -142,8 +148,18 @@ public interface MemoryEngine extends AutoCloseable {
         Builder wallClock(Clock clock);
 
         /**
-         * The executor that runs startup tasks; default a small daemon pool the engine owns. A given
-         * executor is not shut down by {@link MemoryEngine#close()}.
+         * The executor for all background work: startup tasks, and within a run the Phase 1 helper
+         * extractions, the Phase 2 lease heartbeat and the consolidation agent's watchdog. With an
+         * executor given, the engine starts no threads of its own. A run also works on its own
+         * thread, so a small pool never deadlocks, it only lowers parallelism: Phase 1 extracts up to
+         * {@code phase1_concurrency} rollouts at once when the pool has that many free threads, and
+         * Phase 2 needs two free threads for its heartbeat and time bound (without them the agent
+         * runs unbounded). A pool of {@code phase1_concurrency + 2} threads, or a cached or
+         * virtual-thread executor, gives the full behaviour.
+         *
+         * <p>Default: a two-thread daemon pool for startup tasks plus a cached daemon pool for the
+         * rest, both owned and shut down by the engine. A given executor is not shut down by {@link
+         * MemoryEngine#close()}.
          */
         Builder executor(ExecutorService executor);
 

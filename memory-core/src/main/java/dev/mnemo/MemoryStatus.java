@@ -20,18 +20,20 @@ import java.util.OptionalInt;
  * @param lastStartupSkip why the last startup task of this engine skipped, if it did
  * @param checkedAt when this status was read
  * @param unreadableRollouts rollout files the last scan could not register (no readable
- *     {@code session_meta}, unsupported compression, …), path to reason
+ *     {@code session_meta}, corrupt compression, …), path to reason
+ * @param lastModelFailure the last time the model itself failed a Phase 1 request (unreachable,
+ *     unauthorised, rate limited, …), while no Phase 1 job has succeeded since: the model is failing
  * @param unusedMemories stored memories of enabled threads that consolidation no longer selects
  *     because they were not used (cited) for more than {@code max_unused_days} (nor updated, when
  *     never used); empty when the store cannot tell
  * @param phase2NotBefore while the consolidation lock is closed by the six-hour cooldown after a
- *     success or the backoff after a failure, when it opens; empty when it is open
+ *     success or the backoff after a failure, when it opens; empty when it is open or unknown
  */
 public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
         Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
         Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
-        Instant checkedAt, Map<String, String> unreadableRollouts, OptionalInt unusedMemories,
-        Optional<Instant> phase2NotBefore) {
+        Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
+        OptionalInt unusedMemories, Optional<Instant> phase2NotBefore) {
 
     public MemoryStatus {
         jobCounts = Map.copyOf(Objects.requireNonNull(jobCounts, "jobCounts"));
@@ -42,6 +44,7 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
         Objects.requireNonNull(lastStartupSkip, "lastStartupSkip");
         Objects.requireNonNull(checkedAt, "checkedAt");
         unreadableRollouts = Map.copyOf(Objects.requireNonNull(unreadableRollouts, "unreadableRollouts"));
+        Objects.requireNonNull(lastModelFailure, "lastModelFailure");
         Objects.requireNonNull(unusedMemories, "unusedMemories");
         Objects.requireNonNull(phase2NotBefore, "phase2NotBefore");
     }
@@ -50,15 +53,24 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
     public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
             Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
             Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
+            Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure) {
+        this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
+                lastStartupSkip, checkedAt, unreadableRollouts, lastModelFailure, OptionalInt.empty(), Optional.empty());
+    }
+
+    /** A status without a model failure (for stores that do not record one). */
+    public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
+            Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
+            Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
             Instant checkedAt, Map<String, String> unreadableRollouts) {
         this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
-                lastStartupSkip, checkedAt, unreadableRollouts, OptionalInt.empty(), Optional.empty());
+                lastStartupSkip, checkedAt, unreadableRollouts, Optional.empty());
     }
 
     /** This status with what only the engine knows: the last skip reason and the unreadable rollouts. */
     public MemoryStatus withEngineFacts(Optional<SkipReason> skip, Map<String, String> unreadable) {
         return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
-                stage1Outputs, skip, checkedAt, unreadable, unusedMemories, phase2NotBefore);
+                stage1Outputs, skip, checkedAt, unreadable, lastModelFailure, unusedMemories, phase2NotBefore);
     }
 
     /**

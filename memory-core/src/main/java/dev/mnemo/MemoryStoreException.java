@@ -1,6 +1,9 @@
 package dev.mnemo;
 
-/** The state database cannot be opened, read or written. The message names the file. */
+/**
+ * The state Mnemo keeps cannot be opened, read or written: the state database, or a recorded
+ * session's rollout file. The message names the file.
+ */
 public class MemoryStoreException extends MemoryException {
 
     private static final long serialVersionUID = 1L;

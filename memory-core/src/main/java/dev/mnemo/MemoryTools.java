@@ -12,6 +12,15 @@ import java.util.List;
  */
 public interface MemoryTools {
 
+    /** The tool that lists the memory folder (Codex's {@code memories/list}). */
+    String LIST = "memories_list";
+    /** The tool that reads one memory file, by lines (Codex's {@code memories/read}). */
+    String READ = "memories_read";
+    /** The tool that searches the memory folder for substrings (Codex's {@code memories/search}). */
+    String SEARCH = "memories_search";
+    /** The tool that adds an ad-hoc note for the next consolidation (Codex's {@code memories/add_ad_hoc_note}). */
+    String ADD_AD_HOC_NOTE = "memories_add_ad_hoc_note";
+
     /**
      * The memory tools over a memory folder, without an engine: the same tools
      * {@link MemoryEngine#tools()} returns for a home whose memory folder is {@code memoryRoot}. For

@@ -10,8 +10,9 @@ import java.util.Optional;
  * @param outcome how it ended
  * @param inputs stage-1 memories selected as input
  * @param usage tokens the consolidation agent spent
- * @param failure for {@link Phase2Outcome#FAILED}, Codex's reason code (e.g. {@code failed_invalid_artifacts})
- *     and a short explanation
+ * @param failure for {@link Phase2Outcome#FAILED}, Codex's reason code (e.g. {@code failed_invalid_artifacts}),
+ *     then {@code ": "} and a short explanation; {@link #failureReason()} and {@link #failureDetail()}
+ *     give the two parts separately
  */
 public record Phase2Report(Phase2Outcome outcome, int inputs, TokenUsage usage, Optional<String> failure) {
     public Phase2Report {
@@ -26,6 +27,36 @@ public record Phase2Report(Phase2Outcome outcome, int inputs, TokenUsage usage, 
                     + outcome);
         }
     }
+
+    /** A failed attempt: {@link #failure()} is {@code "<reason code>: <detail>"}. */
+    public static Phase2Report failed(Phase2FailureReason reason, String detail, int inputs, TokenUsage usage) {
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(detail, "detail");
+        return new Phase2Report(Phase2Outcome.FAILED, inputs, usage, Optional.of(reason.code() + SEPARATOR + detail));
+    }
+
+    /**
+     * The typed reason of a failed attempt; empty when it did not fail, or when {@link #failure()}
+     * does not start with a known reason code.
+     */
+    public Optional<Phase2FailureReason> failureReason() {
+        return failure.flatMap(f -> Phase2FailureReason.fromCode(codePart(f)));
+    }
+
+    /** The explanation after the reason code; empty when it did not fail or no explanation was given. */
+    public Optional<String> failureDetail() {
+        return failure.flatMap(f -> {
+            int at = f.indexOf(SEPARATOR);
+            return at < 0 ? Optional.empty() : Optional.of(f.substring(at + SEPARATOR.length()));
+        });
+    }
+
+    private static String codePart(String failure) {
+        int at = failure.indexOf(SEPARATOR);
+        return at < 0 ? failure : failure.substring(0, at);
+    }
+
+    private static final String SEPARATOR = ": ";
 
     /** Phase 2 was not attempted. */
     public static Phase2Report notRun() {

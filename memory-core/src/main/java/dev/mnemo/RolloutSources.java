@@ -12,9 +12,12 @@ public final class RolloutSources {
 
     /**
      * Codex CLI's own sessions folder (usually {@code ~/.codex/sessions}), read-only: its rollouts
-     * are registered as threads and may become memories; nothing is ever written there. Scans are
-     * incremental within the returned object's lifetime: the first returns every readable rollout,
-     * later ones only files whose modification time or size changed.
+     * are registered as threads and may become memories; nothing is ever written there. Both
+     * layouts are read: Codex's {@code YYYY/MM/DD/rollout-*.jsonl} tree and a flat folder of
+     * {@code rollout-*.jsonl} files (such as {@code ~/.codex/archived_sessions}); compressed
+     * {@code rollout-*.jsonl.zst} files are read too. Scans are incremental within the returned
+     * object's lifetime: the first returns every readable rollout, later ones only files whose
+     * modification time or size changed.
      */
     public static RolloutSource codex(Path sessionsDir) {
         Objects.requireNonNull(sessionsDir, "sessionsDir");

@@ -6,7 +6,10 @@ import java.util.Optional;
 /** The threads Mnemo knows about and whether each may become memory. */
 public interface ThreadRegistry {
 
-    /** Inserts or replaces the thread's row. */
+    /**
+     * Inserts or replaces the thread's row; its memory mode is never loosened this way (a disabled
+     * or polluted thread stays so), use {@link #setMemoryMode} for that.
+     */
     void upsert(ThreadInfo thread);
 
     Optional<ThreadInfo> get(String threadId);

@@ -59,7 +59,9 @@ public final class MnemoCli {
               OPENAI_API_KEY    the API key (required for https://api.openai.com)
               OPENAI_BASE_URL   the API root, e.g. http://localhost:11434/v1 for Ollama (default OpenAI)
               MNEMO_MODEL_API   chat (Chat Completions, default) or responses
-              MNEMO_CONTEXT_WINDOW  the model's context window in tokens (set it for local models)""";
+              MNEMO_CONTEXT_WINDOW  the model's context window in tokens (set it for local models)
+              MNEMO_REASONING_EFFORT  none, low, medium or high (default: each phase's own;
+                                dropped by itself for a model that rejects it)""";
 
     /** The values {@code --api} accepts. */
     static final List<String> API_VALUES = List.of("chat", "responses");
@@ -91,6 +93,10 @@ public final class MnemoCli {
     @Option(names = "--api", scope = ScopeType.INHERIT, paramLabel = "API",
             description = "chat or responses (overrides MNEMO_MODEL_API).")
     String api;
+
+    @Option(names = "--reasoning-effort", scope = ScopeType.INHERIT, paramLabel = "EFFORT",
+            description = "none, low, medium or high (overrides MNEMO_REASONING_EFFORT; none sends no reasoning parameter).")
+    String reasoningEffort;
 
     @Option(names = {"-q", "--quiet"}, scope = ScopeType.INHERIT, description = "Print only results, no progress.")
     boolean quiet;
@@ -240,6 +246,9 @@ public final class MnemoCli {
         }
         if (api != null) {
             merged.put("MNEMO_MODEL_API", api);
+        }
+        if (reasoningEffort != null) {
+            merged.put("MNEMO_REASONING_EFFORT", reasoningEffort);
         }
         return merged;
     }

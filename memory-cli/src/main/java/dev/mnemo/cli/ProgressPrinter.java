@@ -1,6 +1,7 @@
 package dev.mnemo.cli;
 
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
@@ -45,8 +46,8 @@ final class ProgressPrinter implements MemoryEventListener {
     }
 
     @Override
-    public void phase1JobFinished(String threadId, String outcome, Optional<String> error) {
-        line("phase 1: " + threadId + " " + outcome + error.map(e -> " (" + e + ")").orElse(""));
+    public void phase1JobFinished(String threadId, Phase1JobOutcome outcome, Optional<String> error) {
+        line("phase 1: " + threadId + " " + outcome.label() + error.map(e -> " (" + e + ")").orElse(""));
     }
 
     @Override

@@ -59,6 +59,8 @@ final class StatusCommand implements Callable<Integer> {
                 "last_history_entry", newest.map(c -> JsonOut.object("id", c.id(), "at", c.at().toString(),
                         "model", c.model())).orElse(null),
                 "last_startup_skip", s.lastStartupSkip().map(Enum::name).orElse(null),
+                "model_failing", s.lastModelFailure().map(f -> JsonOut.object("reason", f.reason().name(),
+                        "message", f.message(), "at", f.at().toString())).orElse(null),
                 "checked_at", s.checkedAt().toString());
     }
 
@@ -93,6 +95,8 @@ final class StatusCommand implements Callable<Integer> {
                 + (s.lastPhase2Failure().isPresent() ? " (backoff after a failure)" : " (cooldown after a success)")));
         out.println("Last failure:        " + s.lastPhase2Failure().orElse("none"));
         s.lastStartupSkip().ifPresent(reason -> out.println("Last startup skip:   " + reason));
+        s.lastModelFailure().ifPresent(f -> out.println("Model failing:       " + f.reason() + " since " + f.at()
+                + " (no extraction has succeeded since; rollouts keep their retries): " + f.message()));
         out.flush();
     }
 }

@@ -181,9 +181,9 @@ class CliProcessIT {
         Run first = mnemo(Map.of(), home, "-v", "threads", "--sync");
         Run second = mnemo(Map.of(), home, "-v", "threads", "--sync");
 
-        assertThat(first.err()).contains("5 new or changed rollouts registered");
-        assertThat(second.err()).doesNotContain("new or changed rollouts registered")
-                .contains("nothing new or changed");
+        assertThat(first.err()).contains("thread registry: 5 thread(s) added or updated");
+        assertThat(second.err()).contains("Scanned codex:").doesNotContain("added or updated")
+                .doesNotContain("registered");
     }
 
     // ---- the launcher and the demo's tips --------------------------------------------------------

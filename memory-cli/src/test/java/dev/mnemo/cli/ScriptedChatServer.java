@@ -5,15 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -30,21 +24,13 @@ final class ScriptedChatServer implements AutoCloseable {
     final AtomicInteger extractions = new AtomicInteger();
     final AtomicInteger agentTurns = new AtomicInteger();
     private final String summary;
-    private final HttpServer server;
-    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+    private final ChatCompletionsServer server;
     private volatile boolean malformedExtractions;
 
     /** Starts serving on a free loopback port; {@code summary} is the summary line the agent writes. */
     ScriptedChatServer(String summary) {
         this.summary = summary;
-        try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        server.setExecutor(executor);
-        server.createContext("/v1/chat/completions", this::answer);
-        server.start();
+        this.server = ChatCompletionsServer.start(this::answer);
     }
 
     /** From now on, extractions get an answer that is not the output schema's JSON (a failed extraction). */
@@ -55,14 +41,12 @@ final class ScriptedChatServer implements AutoCloseable {
 
     /** The environment that points the CLI's model at this server. */
     Map<String, String> environment() {
-        return Map.of("MNEMO_MODEL", "scripted-test-model",
-                "OPENAI_BASE_URL", "http://127.0.0.1:" + server.getAddress().getPort() + "/v1");
+        return Map.of("MNEMO_MODEL", "scripted-test-model", "OPENAI_BASE_URL", server.baseUrl());
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        server.close();
     }
 
     private void answer(HttpExchange exchange) throws IOException {

@@ -1,5 +1,6 @@
 package dev.mnemo.spi;
 
+import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
@@ -25,10 +26,10 @@ public interface MemoryEventListener {
     /**
      * One Phase 1 job ended.
      *
-     * @param outcome {@code succeeded}, {@code succeeded_no_output} or {@code failed}
+     * @param outcome how it ended
      * @param error the failure reason, for failed jobs
      */
-    default void phase1JobFinished(String threadId, String outcome, Optional<String> error) {}
+    default void phase1JobFinished(String threadId, Phase1JobOutcome outcome, Optional<String> error) {}
 
     /** Phase 2 reached a step (Codex's step and reason names, e.g. {@code claimed}, {@code agent_spawned}). */
     default void phase2Step(String step) {}

@@ -1,6 +1,7 @@
 package dev.mnemo.spi;
 
 import dev.mnemo.MemoryMode;
+import dev.mnemo.ModelFailure;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
@@ -26,7 +27,14 @@ public interface MemoryStore extends AutoCloseable {
 
     // ---- threads -------------------------------------------------------------------------------
 
-    /** Inserts or replaces a thread row. */
+    /**
+     * Inserts or replaces a thread row, except that the stored memory mode is never loosened: the
+     * row keeps the stricter of the stored and the given mode ({@code POLLUTED} over {@code DISABLED}
+     * over {@code ENABLED}), decided atomically with the write. So a recorder or a rollout scan that
+     * read the row before a concurrent {@link #setThreadMemoryMode} or {@link #markThreadPolluted}
+     * cannot undo it; {@link #setThreadMemoryMode} is the only way to loosen a mode. A row upserted
+     * as polluted loses its stage-1 memory as {@link #markThreadPolluted} does.
+     */
     void upsertThread(ThreadInfo thread);
 
     Optional<ThreadInfo> thread(String threadId);
@@ -103,6 +111,25 @@ public interface MemoryStore extends AutoCloseable {
 
     /** Fails an owned job: one fewer retry, no new attempt before {@code now + retryDelay}. */
     boolean markStage1Failed(String threadId, String ownershipToken, String reason, Duration retryDelay, Instant now);
+
+    /**
+     * Releases an owned job whose model call failed for a reason that is not the rollout's fault
+     * (see {@link ModelFailure}): no new attempt before {@code now + retryDelay}, but the job keeps
+     * every retry it had (Codex's retry budget is for bad extractions). {@code failure} becomes the
+     * store's last model failure, shown by {@link #status}'s {@link MemoryStatus#lastModelFailure()}
+     * until a Phase 1 job next succeeds ({@link #markStage1Succeeded} or
+     * {@link #markStage1SucceededNoOutput}) or {@link #clearMemoryData} runs, and the job's
+     * {@code last_error} is {@link ModelFailure#describe()}.
+     *
+     * <p>The default, for stores written before this method, is {@link #markStage1Failed}: it spends
+     * a retry and records no model failure. Stores should override it.
+     *
+     * @return false when the caller no longer owns the job (nothing is written)
+     */
+    default boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure,
+            Duration retryDelay, Instant now) {
+        return markStage1Failed(threadId, ownershipToken, failure.describe(), retryDelay, now);
+    }
 
     /** The stored stage-1 memory of a thread. */
     Optional<Stage1Output> stage1Output(String threadId);

@@ -62,6 +62,20 @@ public abstract class MemoryStoreContract extends Stage1PreviewStoreContract {
     }
 
     @Test
+    void upsertThread_neverLoosensADisabledModeButSetThreadMemoryModeDoes() {
+        addThread("a", NOW.minus(Duration.ofDays(2)));
+        store.setThreadMemoryMode("a", MemoryMode.DISABLED, NOW);
+
+        store.upsertThread(store.thread("a").orElseThrow().toBuilder().preview("newer")
+                .memoryMode(MemoryMode.ENABLED).build());
+
+        assertThat(mode("a")).isEqualTo(MemoryMode.DISABLED);
+        assertThat(store.thread("a").orElseThrow().preview()).isEqualTo("newer");
+        store.setThreadMemoryMode("a", MemoryMode.ENABLED, NOW);
+        assertThat(mode("a")).isEqualTo(MemoryMode.ENABLED);
+    }
+
+    @Test
     void upsertThread_asPolluted_forgetsItsMemory() {
         storeMemory("a", version(100));
 

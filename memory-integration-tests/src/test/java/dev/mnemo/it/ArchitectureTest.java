@@ -3,6 +3,7 @@ package dev.mnemo.it;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -21,14 +22,22 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -80,6 +89,99 @@ class ArchitectureTest {
     void noModuleButCoreUsesInternalPackages() {
         noClasses().that().resideOutsideOfPackages("dev.mnemo.internal..")
                 .and(outsideCore())
+                .should().dependOnClassesThat().resideInAPackage("dev.mnemo.internal..")
+                .check(classes);
+    }
+
+    /**
+     * memory-core's internal packages follow the pipeline and depend on each other one way only
+     * (e.g. {@code internal.read} names the tools, so {@code internal.tools} must not reach back).
+     */
+    @Test
+    void memoryCoreInternalPackagesAreFreeOfCycles() {
+        slices().matching("dev.mnemo.internal.(*)..")
+                .should().beFreeOfCycles()
+                .check(classes);
+    }
+
+    /**
+     * The same rule on memory-core's sources, from their imports: a constant such as a tool name is
+     * inlined by the compiler and leaves no trace in the class files, so only the sources show that
+     * {@code internal.read} once imported {@code internal.tools} while {@code internal.tools}
+     * imported {@code internal.read}.
+     */
+    @Test
+    void memoryCoreInternalPackagesImportEachOtherWithoutCycles() throws IOException {
+        Path internal = memoryCoreSources().resolve("dev/mnemo/internal");
+        Map<String, Set<String>> imports = new TreeMap<>();
+        Pattern importLine = Pattern.compile("^import (?:static )?dev\\.mnemo\\.internal\\.([a-z]+)\\.",
+                Pattern.MULTILINE);
+        try (Stream<Path> files = Files.walk(internal)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                String pkg = internal.relativize(file).getName(0).toString();
+                Matcher m = importLine.matcher(Files.readString(file));
+                while (m.find()) {
+                    if (!m.group(1).equals(pkg)) {
+                        imports.computeIfAbsent(pkg, k -> new TreeSet<>()).add(m.group(1));
+                    }
+                }
+            }
+        }
+        assertThat(imports).as("the importer must see memory-core's packages").containsKey("engine");
+        assertThat(cycleIn(imports)).as("import cycle among memory-core's internal packages").isEmpty();
+    }
+
+    /** A cycle in the graph as {@code a -> b -> a}, or empty. */
+    private static Optional<String> cycleIn(Map<String, Set<String>> graph) {
+        Map<String, Integer> state = new HashMap<>(); // 1: on the current path, 2: done
+        Deque<String> path = new ArrayDeque<>();
+        for (String start : graph.keySet()) {
+            Optional<String> cycle = visit(start, graph, state, path);
+            if (cycle.isPresent()) {
+                return cycle;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> visit(String node, Map<String, Set<String>> graph, Map<String, Integer> state,
+            Deque<String> path) {
+        Integer seen = state.get(node);
+        if (seen != null) {
+            if (seen == 2) {
+                return Optional.empty();
+            }
+            List<String> onPath = new ArrayList<>(path);
+            Collections.reverse(onPath);
+            return Optional.of(String.join(" -> ", onPath.subList(onPath.indexOf(node), onPath.size())) + " -> " + node);
+        }
+        state.put(node, 1);
+        path.push(node);
+        for (String next : graph.getOrDefault(node, Set.of())) {
+            Optional<String> cycle = visit(next, graph, state, path);
+            if (cycle.isPresent()) {
+                return cycle;
+            }
+        }
+        path.pop();
+        state.put(node, 2);
+        return Optional.empty();
+    }
+
+    private static Path memoryCoreSources() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("memory-core/src/main/java");
+            if (Files.isDirectory(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("memory-core/src/main/java not found above " + Path.of("").toAbsolutePath());
+    }
+
+    /** memory-core's API, SPI and internals as three slices: the SPI never reaches into internals. */
+    @Test
+    void memoryCoreSpiDoesNotDependOnInternals() {
+        noClasses().that().resideInAPackage("dev.mnemo.spi")
                 .should().dependOnClassesThat().resideInAPackage("dev.mnemo.internal..")
                 .check(classes);
     }

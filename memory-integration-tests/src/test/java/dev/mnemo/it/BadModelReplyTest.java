@@ -3,6 +3,7 @@ package dev.mnemo.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
@@ -68,11 +69,11 @@ class BadModelReplyTest {
         for (int i = 0; i < threads.size(); i++) {
             replyByThread.put(threads.get(i), replies.get(i));
         }
-        Map<String, String> outcomes = new ConcurrentHashMap<>();
+        Map<String, Phase1JobOutcome> outcomes = new ConcurrentHashMap<>();
         Map<String, Optional<String>> errors = new ConcurrentHashMap<>();
         MemoryEventListener listener = new MemoryEventListener() {
             @Override
-            public void phase1JobFinished(String threadId, String outcome, Optional<String> error) {
+            public void phase1JobFinished(String threadId, Phase1JobOutcome outcome, Optional<String> error) {
                 outcomes.put(threadId, outcome);
                 errors.put(threadId, error);
             }
@@ -90,9 +91,10 @@ class BadModelReplyTest {
             String reply = replyByThread.get(thread);
             String label = reply.length() > 60 ? reply.substring(0, 60) + "…" : reply;
             if (cases.get(reply)) {
-                assertThat(outcomes.get(thread)).as("valid reply %s", label).startsWith("succeeded");
+                assertThat(outcomes.get(thread)).as("valid reply %s", label)
+                        .isIn(Phase1JobOutcome.SUCCEEDED, Phase1JobOutcome.SUCCEEDED_NO_OUTPUT);
             } else {
-                assertThat(outcomes.get(thread)).as("invalid reply %s", label).isEqualTo("failed");
+                assertThat(outcomes.get(thread)).as("invalid reply %s", label).isEqualTo(Phase1JobOutcome.FAILED);
                 assertThat(errors.get(thread)).as("reason for %s", label).hasValueSatisfying(
                         reason -> assertThat(reason).startsWith("invalid model reply:"));
             }

@@ -1,5 +1,6 @@
 package dev.mnemo.it;
 
+import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.spi.MemoryEventListener;
 import java.util.List;
@@ -14,7 +15,7 @@ final class FailureLog implements MemoryEventListener {
     final List<Phase2Outcome> phase2Outcomes = new CopyOnWriteArrayList<>();
 
     @Override
-    public void phase1JobFinished(String threadId, String outcome, Optional<String> error) {
+    public void phase1JobFinished(String threadId, Phase1JobOutcome outcome, Optional<String> error) {
         error.ifPresent(errors::add);
     }
 

@@ -39,11 +39,17 @@ final class Pipeline implements AutoCloseable {
     }
 
     Pipeline(Path home, MemoriesConfig config, ConsolidationAgent agent, MemoryEventListener listener) {
+        this(home, config, agent, listener, new FaultyStore());
+    }
+
+    /** With the engine's store calls going through {@code faults} (nothing fails until it is armed). */
+    Pipeline(Path home, MemoriesConfig config, ConsolidationAgent agent, MemoryEventListener listener,
+            FaultyStore faults) {
         this.home = home;
         this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
         this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), clock);
         MemoryEngine.Builder builder = MemoryEngine.builder().home(home).config(config).model(model).clock(clock)
-                .store(store).workspace(workspace).closeTimeout(Duration.ofMillis(200));
+                .store(faults.around(store)).workspace(workspace).closeTimeout(Duration.ofMillis(200));
         if (agent != null) {
             builder.consolidationAgent(agent);
         }

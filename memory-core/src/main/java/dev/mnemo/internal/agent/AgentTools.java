@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import dev.mnemo.internal.sandbox.ConfinedRoot;
+import dev.mnemo.internal.sandbox.ToolFailure;
 import dev.mnemo.llm.ToolCall;
 import dev.mnemo.llm.ToolSpec;
 import java.io.IOException;
@@ -120,7 +122,7 @@ final class AgentTools {
             return error(e.getMessage());
         } catch (IOException e) {
             LOG.debug("agent tool {} ({}) failed on I/O", call.name(), call.id(), e);
-            return error(call.name() + " failed: " + describe(e));
+            return error(call.name() + " failed: " + ConfinedRoot.describe(e));
         } catch (RuntimeException e) {
             LOG.warn("agent tool {} ({}) failed unexpectedly", call.name(), call.id(), e);
             return error(call.name() + " failed: " + e.getClass().getSimpleName());
@@ -141,14 +143,6 @@ final class AgentTools {
                     args.optionalBoolean("overwrite", false));
             default -> throw new IllegalStateException("no dispatch for tool " + tool);
         };
-    }
-
-    /** The I/O error in words, with the memory folder's absolute path taken out. */
-    private String describe(IOException e) {
-        String message = e.getMessage() == null ? "" : e.getMessage();
-        String root = paths.root().toString();
-        message = message.replace(root + "/", "").replace(root, ".");
-        return e.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
     }
 
     static String error(String message) {

@@ -1,5 +1,7 @@
 package dev.mnemo.internal.agent;
 
+import dev.mnemo.internal.sandbox.ConfinedRoot;
+import dev.mnemo.internal.sandbox.ToolFailure;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -16,7 +18,8 @@ import java.util.Objects;
  * <p>A path is relative, uses {@code /}, has no {@code ..} segment and no hidden segment (one that
  * starts with {@code .}, which keeps {@code .git} and our own temporary files out of reach), and
  * no existing segment of it may be a symbolic link. What exists of it must also resolve, by real
- * path, inside the folder. Nothing here follows a link.
+ * path, inside the folder. The walk and the real-path check are {@link ConfinedRoot}'s, shared with
+ * the memory tools; the memory root itself may be a link, followed once when the agent starts.
  */
 final class SandboxPaths {
 
@@ -28,13 +31,16 @@ final class SandboxPaths {
 
     private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
 
+    private final ConfinedRoot confined;
     private final Path root;
 
     /**
-     * @param memoryRoot an existing folder; its real path becomes the root every path is checked against
+     * @param memoryRoot an existing folder, possibly a symbolic link: its real path, resolved here
+     *     once for the agent's run, becomes the root every path is checked against
      * @throws IOException when the folder cannot be resolved
      */
     SandboxPaths(Path memoryRoot) throws IOException {
+        this.confined = new ConfinedRoot(memoryRoot);
         this.root = Objects.requireNonNull(memoryRoot, "memoryRoot").toRealPath();
         if (!Files.isDirectory(root, NOFOLLOW)) {
             throw new IOException("memory root " + memoryRoot + " is not a folder");
@@ -65,7 +71,7 @@ final class SandboxPaths {
         } catch (InvalidPathException e) {
             throw new ToolFailure("path '" + raw + "' is not a valid file name here: " + e.getReason());
         }
-        refuseLinksAndEscapes(raw, path);
+        refuseLinksAndEscapes(raw, segments);
         return path;
     }
 
@@ -81,18 +87,8 @@ final class SandboxPaths {
 
     /** The path as the model should see it: relative to the root, {@code /}-separated, {@code .} for the root. */
     String relative(Path path) {
-        Path rel = root.relativize(path);
-        if (rel.toString().isEmpty()) {
-            return ".";
-        }
-        StringBuilder text = new StringBuilder();
-        for (Path part : rel) {
-            if (text.length() > 0) {
-                text.append('/');
-            }
-            text.append(part);
-        }
-        return text.toString();
+        String relative = ConfinedRoot.relative(root, path);
+        return relative.isEmpty() ? "." : relative;
     }
 
     /**
@@ -163,32 +159,12 @@ final class SandboxPaths {
         return segments;
     }
 
-    /** Walks the path from the root; a link anywhere stops it, and what exists must really be inside. */
-    private void refuseLinksAndEscapes(String raw, Path path) {
-        Path current = root;
-        Path deepestExisting = root;
-        for (Path part : root.relativize(path)) {
-            if (part.toString().isEmpty()) {
-                continue;
-            }
-            current = current.resolve(part.toString());
-            if (Files.isSymbolicLink(current)) {
-                throw new ToolFailure("path '" + raw + "' goes through the symbolic link '" + relative(current)
-                        + "'; links are never followed");
-            }
-            if (!Files.exists(current, NOFOLLOW)) {
-                break;
-            }
-            deepestExisting = current;
-        }
-        Path real;
-        try {
-            real = deepestExisting.toRealPath();
-        } catch (IOException e) {
-            throw new ToolFailure("path '" + raw + "' cannot be resolved: " + e.getClass().getSimpleName());
-        }
-        if (!real.startsWith(root)) {
-            throw new ToolFailure("path '" + raw + "' resolves outside the memory folder");
+    /** The shared walk: a link anywhere stops it, and what exists must really be inside. */
+    private void refuseLinksAndEscapes(String raw, List<String> segments) {
+        ConfinedRoot.Walk walk = confined.walk(root, segments, raw);
+        if (walk.link().isPresent()) {
+            throw new ToolFailure("path '" + raw + "' goes through the symbolic link '" + relative(walk.link().get())
+                    + "'; links are never followed");
         }
     }
 

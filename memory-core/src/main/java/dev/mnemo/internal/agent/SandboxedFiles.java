@@ -8,6 +8,7 @@ import dev.mnemo.internal.agent.ToolResults.Listing;
 import dev.mnemo.internal.agent.ToolResults.Moved;
 import dev.mnemo.internal.agent.ToolResults.SearchMatches;
 import dev.mnemo.internal.agent.ToolResults.Written;
+import dev.mnemo.internal.sandbox.ToolFailure;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

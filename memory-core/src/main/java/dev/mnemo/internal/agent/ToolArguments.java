@@ -3,6 +3,7 @@ package dev.mnemo.internal.agent;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemo.internal.sandbox.ToolFailure;
 import java.util.Iterator;
 import java.util.Set;
 

@@ -3,43 +3,103 @@ package dev.mnemo.internal.consolidate;
 import dev.mnemo.spi.MemoryStore;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Extends the Phase 2 lease every {@code interval} while the agent runs. */
+/**
+ * Extends the Phase 2 lease every {@code interval} while the agent runs, as one task on the
+ * engine's executor. {@link #close()} returns only once that task has stopped (or was never
+ * started), so no beat ever begins after it.
+ */
 final class Heartbeat implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Heartbeat.class);
 
-    private final ScheduledExecutorService timer;
+    private final MemoryStore store;
+    private final String token;
+    private final Duration lease;
+    private final long intervalNanos;
+    private final Clock clock;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private boolean closed;
+    private boolean running;
 
-    private Heartbeat(ScheduledExecutorService timer) {
-        this.timer = timer;
+    private Heartbeat(MemoryStore store, String token, Duration lease, Duration interval, Clock clock) {
+        this.store = store;
+        this.token = token;
+        this.lease = lease;
+        this.intervalNanos = interval.toNanos();
+        this.clock = clock;
     }
 
-    static Heartbeat start(MemoryStore store, String token, Duration lease, Duration interval, Clock clock) {
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "mnemo-phase2-heartbeat");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleAtFixedRate(() -> {
-            try {
-                if (!store.heartbeatPhase2Job(token, lease, clock.instant())) {
-                    LOG.warn("memory phase-2 heartbeat: the job is no longer ours");
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("memory phase-2 heartbeat failed", e);
+    /** Starts beating on {@code executor}; a refused task is logged and the lease is left to run its course. */
+    static Heartbeat start(MemoryStore store, String token, Duration lease, Duration interval, Clock clock,
+            Executor executor) {
+        Heartbeat heartbeat = new Heartbeat(store, token, lease, interval, clock);
+        try {
+            executor.execute(heartbeat::beatUntilClosed);
+        } catch (RejectedExecutionException e) {
+            LOG.warn("memory phase-2 heartbeat not started: the executor refused it", e);
+        }
+        return heartbeat;
+    }
+
+    private void beatUntilClosed() {
+        lock.lock();
+        try {
+            if (closed) {
+                return; // closed before the executor got to it
             }
-        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-        return new Heartbeat(timer);
+            running = true;
+            long wait = intervalNanos;
+            while (!closed) {
+                wait = changed.awaitNanos(wait);
+                if (!closed && wait <= 0) {
+                    beat();
+                    wait = intervalNanos;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            running = false;
+            changed.signalAll();
+            lock.unlock();
+        }
     }
 
+    /** One lease extension; runs under the lock, so {@link #close()} waits for it to end. */
+    private void beat() {
+        try {
+            if (!store.heartbeatPhase2Job(token, lease, clock.instant())) {
+                LOG.warn("memory phase-2 heartbeat: the job is no longer ours");
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("memory phase-2 heartbeat failed", e);
+        }
+    }
+
+    /** Stops the beats; waits (bounded) for a beat in progress to end. */
     @Override
     public void close() {
-        timer.shutdownNow();
+        lock.lock();
+        try {
+            closed = true;
+            changed.signalAll();
+            long wait = TimeUnit.SECONDS.toNanos(30);
+            while (running && wait > 0) {
+                wait = changed.awaitNanos(wait);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.mnemo.internal.consolidate;
 
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryMode;
+import dev.mnemo.Phase2FailureReason;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
 import dev.mnemo.ThreadInfo;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -76,12 +78,19 @@ public final class Phase2Runner {
 
     private static final Pattern EXTENSION_DESCRIPTION =
             Pattern.compile("extensions/[^/]+/instructions\\.md");
+    private static final String LOST_OWNERSHIP = "lost ownership of the job";
 
     private final Dependencies deps;
+    private final Executor workers;
     private final Path root;
 
-    public Phase2Runner(Dependencies deps) {
+    /**
+     * @param workers runs the lease heartbeat and the agent's watchdog (the engine's executor); the
+     *     agent itself runs on the thread that calls {@link #run()}
+     */
+    public Phase2Runner(Dependencies deps, Executor workers) {
         this.deps = Objects.requireNonNull(deps, "deps");
+        this.workers = Objects.requireNonNull(workers, "workers");
         this.root = deps.workspace().root();
     }
 
@@ -93,7 +102,8 @@ public final class Phase2Runner {
             claim = deps.store().tryClaimPhase2Job(deps.workerId(), JOB_LEASE, deps.clock().instant());
         } catch (RuntimeException e) {
             LOG.warn("memory phase-2 claim failed", e);
-            return finish(new Phase2Report(Phase2Outcome.FAILED, 0, TokenUsage.ZERO, Optional.of("failed_claim")));
+            return finish(Phase2Report.failed(Phase2FailureReason.FAILED_CLAIM, String.valueOf(e.getMessage()), 0,
+                    TokenUsage.ZERO));
         }
         if (!claim.isClaimed()) {
             Phase2Outcome skipped = switch (claim.outcome()) {
@@ -126,7 +136,7 @@ public final class Phase2Runner {
                 WorkspaceDiffFile.delete(root);
                 deps.workspace().prepare();
             } catch (Exception e) {
-                return fail("failed_prepare_workspace", e);
+                return fail(Phase2FailureReason.FAILED_PREPARE_WORKSPACE, e);
             }
             // 3. Select the inputs (one read transaction, sorted by thread id).
             List<Stage1Output> selection;
@@ -134,7 +144,7 @@ public final class Phase2Runner {
                 selection = deps.store().phase2InputSelection(deps.config().maxRawMemoriesForConsolidation(),
                         deps.config().maxUnusedDays(), deps.clock().instant());
             } catch (RuntimeException e) {
-                return fail("failed_load_stage1_outputs", e);
+                return fail(Phase2FailureReason.FAILED_LOAD_STAGE1_OUTPUTS, e);
             }
             inputs = selection.size();
             if (selection.isEmpty() && storedMemoriesAllIneligible()) {
@@ -147,14 +157,14 @@ public final class Phase2Runner {
                 WorkspaceSync.sync(root, selection);
                 ExtensionResources.pruneOld(root, deps.clock().instant());
             } catch (Exception e) {
-                return fail("failed_sync_workspace_inputs", e);
+                return fail(Phase2FailureReason.FAILED_SYNC_WORKSPACE_INPUTS, e);
             }
             // 5. Diff against the baseline; nothing changed and valid artifacts: done without the agent.
             WorkspaceDiff diff;
             try {
                 diff = deps.workspace().diff();
             } catch (RuntimeException e) {
-                return fail("failed_workspace_status", e);
+                return fail(Phase2FailureReason.FAILED_WORKSPACE_STATUS, e);
             }
             boolean artifactsValid = Artifacts.valid(root);
             if (diff.isEmpty() && artifactsValid) {
@@ -168,16 +178,18 @@ public final class Phase2Runner {
             try {
                 WorkspaceDiffFile.write(root, diff);
             } catch (Exception e) {
-                return fail("failed_workspace_diff_file", e);
+                return fail(Phase2FailureReason.FAILED_WORKSPACE_DIFF_FILE, e);
             }
             // 7. The agent, awaited, with the lease kept alive.
             step("agent_spawned");
             ConsolidationAgentResult result;
-            try (Heartbeat heartbeat = Heartbeat.start(deps.store(), token, JOB_LEASE, HEARTBEAT, deps.clock())) {
+            try (Heartbeat heartbeat = Heartbeat.start(deps.store(), token, JOB_LEASE, HEARTBEAT, deps.clock(),
+                    workers)) {
                 result = AgentCall.run(deps.agent(), new ConsolidationAgentRequest(root, ConsolidationPrompt.render(root,
-                        !artifactsValid), deps.model(), Duration.ofMinutes(deps.config().consolidationTimeoutMinutes())));
+                        !artifactsValid), deps.model(), Duration.ofMinutes(deps.config().consolidationTimeoutMinutes())),
+                        workers);
             } catch (RuntimeException e) {
-                return fail("failed_spawn_agent", e);
+                return fail(Phase2FailureReason.FAILED_SPAWN_AGENT, e);
             }
             usage = result.usage();
             // 8. Still ours? A worker that lost the lease writes nothing more.
@@ -185,28 +197,28 @@ public final class Phase2Runner {
             try {
                 owned = deps.store().heartbeatPhase2Job(token, JOB_LEASE, deps.clock().instant());
             } catch (RuntimeException e) {
-                return fail("failed_confirm_ownership", e);
+                return fail(Phase2FailureReason.FAILED_CONFIRM_OWNERSHIP, e);
             }
             if (!owned) {
                 LOG.warn("memory phase-2 lost ownership of the consolidation job; leaving the workspace for the next run");
-                return finish(new Phase2Report(Phase2Outcome.FAILED, inputs, usage,
-                        Optional.of("failed_confirm_ownership: lost ownership of the job")));
+                return finish(Phase2Report.failed(Phase2FailureReason.FAILED_CONFIRM_OWNERSHIP, LOST_OWNERSHIP, inputs,
+                        usage));
             }
             // 9. No links out of the folder, whatever the agent did; then the artifacts must be valid.
             List<String> links;
             try {
                 links = Artifacts.removeSymlinks(root);
             } catch (Exception e) {
-                return fail("failed_invalid_artifacts", e);
+                return fail(Phase2FailureReason.FAILED_INVALID_ARTIFACTS, e);
             }
             if (!result.completed()) {
-                return fail("failed_agent", result.error().orElse("the consolidation agent did not complete"));
+                return fail(Phase2FailureReason.FAILED_AGENT, result.error().orElse("the consolidation agent did not complete"));
             }
             if (!links.isEmpty()) {
-                return fail("failed_invalid_artifacts", "the agent created symbolic links, removed: " + links);
+                return fail(Phase2FailureReason.FAILED_INVALID_ARTIFACTS, "the agent created symbolic links, removed: " + links);
             }
             if (!Artifacts.valid(root)) {
-                return fail("failed_invalid_artifacts", Artifacts.problem(root));
+                return fail(Phase2FailureReason.FAILED_INVALID_ARTIFACTS, Artifacts.problem(root));
             }
             // 10. The new baseline and history entry; history squashed when it holds forgotten text.
             try {
@@ -217,7 +229,7 @@ public final class Phase2Runner {
                         deps.config().historyRetention());
                 forgetIfNeeded();
             } catch (Exception e) {
-                return fail("failed_workspace_commit", e);
+                return fail(Phase2FailureReason.FAILED_WORKSPACE_COMMIT, e);
             }
             // 11. Done: watermark and the exact selection.
             return succeed(Phase2Outcome.SUCCEEDED, watermark, selection);
@@ -240,24 +252,33 @@ public final class Phase2Runner {
         }
 
         private Phase2Report succeed(Phase2Outcome outcome, long watermark, List<Stage1Output> selection) {
-            boolean owned = deps.store().markPhase2Succeeded(token, watermark, snapshots(selection),
-                    deps.clock().instant());
+            boolean owned;
+            try {
+                owned = deps.store().markPhase2Succeeded(token, watermark, snapshots(selection),
+                        deps.clock().instant());
+            } catch (RuntimeException e) {
+                // The work is done (and committed) but not recorded: fail the job if the store lets us,
+                // else it stays running until its lease ends and the next run redoes the bookkeeping.
+                return fail(Phase2FailureReason.FAILED_RECORD_RESULT, e);
+            }
             if (!owned) {
-                return finish(new Phase2Report(Phase2Outcome.FAILED, inputs, usage,
-                        Optional.of("failed_confirm_ownership: lost ownership of the job")));
+                return finish(Phase2Report.failed(Phase2FailureReason.FAILED_CONFIRM_OWNERSHIP, LOST_OWNERSHIP, inputs,
+                        usage));
             }
             LOG.info("memory phase-2 {}: {} input(s), {} tokens", outcome == Phase2Outcome.SUCCEEDED ? "succeeded"
                     : "succeeded_no_workspace_changes", inputs, usage.totalTokens());
             return finish(new Phase2Report(outcome, inputs, usage, Optional.empty()));
         }
 
-        private Phase2Report fail(String reason, Exception cause) {
-            LOG.warn("memory phase-2 {}", reason, cause);
+        private Phase2Report fail(Phase2FailureReason reason, Exception cause) {
+            LOG.warn("memory phase-2 {}", reason.code(), cause);
             return fail(reason, String.valueOf(cause.getMessage()));
         }
 
-        private Phase2Report fail(String reason, String detail) {
-            String error = reason + ": " + detail;
+        /** Records the failure with a retry backoff when the store allows it; a store error leaves the job to its lease. */
+        private Phase2Report fail(Phase2FailureReason reason, String detail) {
+            Phase2Report report = Phase2Report.failed(reason, detail, inputs, usage);
+            String error = report.failure().orElseThrow();
             try {
                 boolean marked = deps.store().markPhase2Failed(token, error, RETRY_DELAY, deps.clock().instant())
                         || deps.store().markPhase2FailedIfUnowned(token, error, RETRY_DELAY, deps.clock().instant());
@@ -265,10 +286,10 @@ public final class Phase2Runner {
                     LOG.warn("memory phase-2 failure could not be recorded: the job is no longer ours");
                 }
             } catch (RuntimeException e) {
-                LOG.warn("memory phase-2 failure could not be recorded", e);
+                LOG.warn("memory phase-2 failure could not be recorded; the job is left to its lease", e);
             }
             LOG.info("memory phase-2 failed: {}", error);
-            return finish(new Phase2Report(Phase2Outcome.FAILED, inputs, usage, Optional.of(error)));
+            return finish(report);
         }
     }
 

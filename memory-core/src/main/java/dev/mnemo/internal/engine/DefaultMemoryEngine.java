@@ -63,9 +63,10 @@ final class DefaultMemoryEngine implements MemoryEngine {
     final Phase2Runner phase2;
     final List<RolloutSource> sources;
     private final ExecutorService executor;
+    private final ExecutorService workers;
     private final boolean ownsExecutor;
     private final ThreadRegistry threads;
-    private final SessionRecorder sessions;
+    private final OpenRecordings sessions;
     private final MemoryTools tools;
     private final DeveloperInstructions instructions;
     private final MemoryAdmin admin;
@@ -80,8 +81,12 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 + UUID.randomUUID().toString().substring(0, 8);
         this.listener = new SafeListener(parts.listeners());
         this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.home().resolve("sessions"));
-        this.sessions = new JsonlSessionRecorder(parts.home(), parts.store(), parts.config(), parts.clock());
-        this.tools = new LocalMemoryTools(parts.memoryRoot(), parts.clock());
+        this.ownsExecutor = parts.executor() == null;
+        this.executor = ownsExecutor ? defaultExecutor() : parts.executor();
+        this.workers = ownsExecutor ? defaultWorkers() : parts.executor();
+        this.sessions = new OpenRecordings(new JsonlSessionRecorder(parts.home(), parts.store(), parts.config(),
+                parts.clock()), this::requireOpen);
+        this.tools = new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
         allSources.add(RolloutSources.codex(parts.home().resolve("sessions")));
@@ -91,9 +96,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.phase2 = phase2Runner(parts);
         this.startup = new StartupRunner(new StartupRunner.Dependencies(parts.memoryRoot(), parts.config(), parts.store(),
                 sources, parts.extractionModel() != null ? parts.extractionModel() : parts.consolidationModel(),
-                phase1 == null ? null : phase1::run, phase2 == null ? null : phase2::run, parts.clock(), parts.wallClock(), listener));
-        this.ownsExecutor = parts.executor() == null;
-        this.executor = ownsExecutor ? defaultExecutor() : parts.executor();
+                phase1 == null ? null : phase1::run, phase2 == null ? null : phase2::run, parts.clock(), parts.wallClock(),
+                listener));
         this.admin = new EngineAdmin(this);
         LOG.debug("memory engine {} ready: home {}, memory root {}", workerId, parts.home(), parts.memoryRoot());
     }
@@ -112,7 +116,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
                         throw e.getCause();
                     }
                 }, redactor, parts.config(),
-                parts.clock(), workerId, listener));
+                parts.clock(), workerId, listener), workers);
     }
 
     private Phase2Runner phase2Runner(EngineParts parts) {
@@ -124,7 +128,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
             return null;
         }
         return new Phase2Runner(new Phase2Runner.Dependencies(parts.store(), parts.workspace(), agent, parts.config(),
-                parts.clock(), parts.wallClock(), workerId, parts.config().consolidationModel().orElse(""), listener));
+                parts.clock(), parts.wallClock(), workerId, parts.config().consolidationModel().orElse(""), listener),
+                workers);
     }
 
     SecretRedactor redactor() {
@@ -280,8 +285,10 @@ final class DefaultMemoryEngine implements MemoryEngine {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        // 0. Open conversations stop recording (an unfinished streamed answer keeps what was shown).
+        // 0. Open conversations stop recording (an unfinished streamed answer keeps what was shown),
+        //    then every other session still recording.
         closeSessions();
+        sessions.closeAll();
         // 1. Let running work finish, within a bound; then cancel it.
         awaitRunning();
         // 2. Jobs this engine still holds go back to the pool at once, without a retry spent.
@@ -297,6 +304,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         // 3. The parts the engine opened itself.
         if (ownsExecutor) {
             executor.shutdownNow();
+            workers.shutdownNow();
         }
         closeOwnedParts();
     }
@@ -364,6 +372,15 @@ final class DefaultMemoryEngine implements MemoryEngine {
         if (closed.get()) {
             throw new IllegalStateException("the memory engine is closed");
         }
+    }
+
+    private static ExecutorService defaultWorkers() {
+        AtomicInteger n = new AtomicInteger();
+        return Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "mnemo-worker-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     private static ExecutorService defaultExecutor() {

@@ -1,5 +1,6 @@
 package dev.mnemo.internal.engine;
 
+import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
@@ -37,7 +38,7 @@ final class SafeListener implements MemoryEventListener {
     }
 
     @Override
-    public void phase1JobFinished(String threadId, String outcome, Optional<String> error) {
+    public void phase1JobFinished(String threadId, Phase1JobOutcome outcome, Optional<String> error) {
         each(l -> l.phase1JobFinished(threadId, outcome, error));
     }
 

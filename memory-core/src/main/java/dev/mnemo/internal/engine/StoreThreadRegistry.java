@@ -1,11 +1,11 @@
 package dev.mnemo.internal.engine;
 
 import dev.mnemo.MemoryMode;
+import dev.mnemo.MemoryStoreException;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.ThreadRegistry;
 import dev.mnemo.spi.MemoryStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -85,7 +85,7 @@ final class StoreThreadRegistry implements ThreadRegistry {
                 LOG.info("deleted recorded rollout {}", rollout);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("thread deleted, but its recorded rollout " + rollout
+            throw new MemoryStoreException("thread deleted, but its recorded rollout " + rollout
                     + " could not be deleted: " + e.getMessage(), e);
         }
     }

@@ -1,5 +1,7 @@
 package dev.mnemo.internal.extract;
 
+import dev.mnemo.ModelFailure;
+import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelMessage;
@@ -28,20 +30,29 @@ final class Phase1Job {
 
     /** How a job ended. */
     enum Kind {
-        SUCCEEDED("succeeded"),
-        SUCCEEDED_NO_OUTPUT("succeeded_no_output"),
-        FAILED("failed");
+        SUCCEEDED(Phase1JobOutcome.SUCCEEDED),
+        SUCCEEDED_NO_OUTPUT(Phase1JobOutcome.SUCCEEDED_NO_OUTPUT),
+        FAILED(Phase1JobOutcome.FAILED);
 
-        final String label;
+        final Phase1JobOutcome outcome;
 
-        Kind(String label) {
-            this.label = label;
+        Kind(Phase1JobOutcome outcome) {
+            this.outcome = outcome;
         }
     }
 
-    record Outcome(Kind kind, TokenUsage usage, Optional<String> error) {
+    /** @param modelFailure set when the model, not the rollout, failed: the job keeps its retries */
+    record Outcome(Kind kind, TokenUsage usage, Optional<String> error, Optional<ModelFailure> modelFailure) {
+        Outcome(Kind kind, TokenUsage usage, Optional<String> error) {
+            this(kind, usage, error, Optional.empty());
+        }
+
         static Outcome failed(String error, TokenUsage usage) {
             return new Outcome(Kind.FAILED, usage, Optional.of(error));
+        }
+
+        static Outcome modelFailed(ModelFailure failure, TokenUsage usage) {
+            return new Outcome(Kind.FAILED, usage, Optional.of(failure.describe()), Optional.of(failure));
         }
     }
 
@@ -64,6 +75,12 @@ final class Phase1Job {
         Outcome outcome;
         try {
             outcome = extract(claim);
+        } catch (StoreCompletionException e) {
+            // The store failed while recording the result: not the rollout's fault, so no retry is
+            // spent; the claim stays with its lease (or is released when the engine closes).
+            LOG.warn("memory stage-1 job for thread {}: the store failed while recording its result; the job is left "
+                    + "to its lease", threadId, e.getCause());
+            return Outcome.failed("store error while recording the result: " + e.getCause().getMessage(), e.usage);
         } catch (RuntimeException e) {
             // A bug or an unexpected failure in one job must not take the others down.
             LOG.warn("memory stage-1 job for thread {} failed unexpectedly", threadId, e);
@@ -73,9 +90,18 @@ final class Phase1Job {
             LOG.info("memory stage-1 job for thread {} stopped by cancellation; left for release", threadId);
         } else if (outcome.kind() == Kind.FAILED) {
             String reason = outcome.error().orElse("failed");
-            boolean owned = deps.store().markStage1Failed(threadId, claim.ownershipToken(), reason,
-                    Phase1Runner.RETRY_DELAY, deps.clock().instant());
-            LOG.info("memory stage-1 job for thread {} failed{}: {}", threadId, owned ? "" : " (lease lost)", reason);
+            try {
+                boolean owned = outcome.modelFailure().isPresent()
+                        ? deps.store().releaseStage1AfterModelFailure(threadId, claim.ownershipToken(),
+                                outcome.modelFailure().get(), Phase1Runner.MODEL_FAILURE_RETRY_DELAY,
+                                deps.clock().instant())
+                        : deps.store().markStage1Failed(threadId, claim.ownershipToken(), reason,
+                                Phase1Runner.RETRY_DELAY, deps.clock().instant());
+                LOG.info("memory stage-1 job for thread {} failed{}: {}", threadId, owned ? "" : " (lease lost)", reason);
+            } catch (RuntimeException e) {
+                LOG.warn("memory stage-1 job for thread {} failed ({}) and the store could not record it; the job is "
+                        + "left to its lease", threadId, reason, e);
+            }
         }
         return outcome;
     }
@@ -106,7 +132,10 @@ final class Phase1Job {
             try {
                 response = deps.model().respond(request(conversation));
             } catch (ModelException e) {
-                return Outcome.failed("model error (" + e.reason() + "): " + e.getMessage(), usage);
+                return Phase1Runner.MODEL_FAILURE_REASONS.contains(e.reason())
+                        ? Outcome.modelFailed(new ModelFailure(e.reason(), String.valueOf(e.getMessage()),
+                                deps.clock().instant()), usage)
+                        : Outcome.failed("model error (" + e.reason() + "): " + e.getMessage(), usage);
             }
             usage = usage.plus(response.usage());
             try {
@@ -125,16 +154,37 @@ final class Phase1Job {
         // 3. Redact, then store the memory or the absence of one.
         result = Stage1Reply.redact(result, deps.redactor());
         String threadId = claim.thread().id();
+        Stage1Result stored = result;
         if (!Stage1Reply.hasOutput(result)) {
-            boolean owned = deps.store().markStage1SucceededNoOutput(threadId, claim.ownershipToken(),
-                    deps.clock().instant());
+            boolean owned = record(usage, () -> deps.store().markStage1SucceededNoOutput(threadId,
+                    claim.ownershipToken(), deps.clock().instant()));
             return owned ? new Outcome(Kind.SUCCEEDED_NO_OUTPUT, usage, Optional.empty())
                     : Outcome.failed("lost ownership of the job before storing its result", usage);
         }
-        boolean owned = deps.store().markStage1Succeeded(threadId, claim.ownershipToken(), claim.sourceUpdatedAt(),
-                result, deps.clock().instant());
+        boolean owned = record(usage, () -> deps.store().markStage1Succeeded(threadId, claim.ownershipToken(),
+                claim.sourceUpdatedAt(), stored, deps.clock().instant()));
         return owned ? new Outcome(Kind.SUCCEEDED, usage, Optional.empty())
                 : Outcome.failed("lost ownership of the job before storing its result", usage);
+    }
+
+    /** Runs a store call that completes the job; its failure becomes a {@link StoreCompletionException}. */
+    private static boolean record(TokenUsage usage, BooleanSupplier completion) {
+        try {
+            return completion.getAsBoolean();
+        } catch (RuntimeException e) {
+            throw new StoreCompletionException(e, usage);
+        }
+    }
+
+    /** The store failed while completing a job whose model work was done ({@code usage} spent). */
+    private static final class StoreCompletionException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient TokenUsage usage;
+
+        StoreCompletionException(RuntimeException cause, TokenUsage usage) {
+            super(cause);
+            this.usage = usage;
+        }
     }
 
     private ModelRequest request(List<ModelMessage> conversation) {

@@ -3,6 +3,7 @@ package dev.mnemo.internal.extract;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.MemoryStore;
@@ -12,15 +13,18 @@ import dev.mnemo.spi.Stage1ClaimParams;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletionService;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorCompletionService;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +42,23 @@ public final class Phase1Runner {
     public static final Duration JOB_LEASE = Duration.ofSeconds(3_600);
     /** Codex {@code JOB_RETRY_DELAY_SECONDS}. */
     public static final Duration RETRY_DELAY = Duration.ofSeconds(3_600);
+    /**
+     * Model failures that are not the rollout's fault (Mnemo): the model is unreachable
+     * ({@code NETWORK}, {@code TIMEOUT}), refuses the credentials ({@code AUTHENTICATION}), is rate
+     * limited, fails on its side ({@code SERVER}), or rejects the request as such
+     * ({@code INVALID_REQUEST}: an unknown model, an unsupported parameter — a configuration
+     * problem). A job failing for one of these is released without spending a retry. A rollout too
+     * large for the context window, content the provider filters, and {@code UNKNOWN} failures (an
+     * answer that is not JSON, …) spend one, as bad extractions do.
+     */
+    public static final Set<ModelException.Reason> MODEL_FAILURE_REASONS = Set.copyOf(EnumSet.of(
+            ModelException.Reason.NETWORK, ModelException.Reason.TIMEOUT, ModelException.Reason.AUTHENTICATION,
+            ModelException.Reason.RATE_LIMITED, ModelException.Reason.SERVER, ModelException.Reason.INVALID_REQUEST));
+    /**
+     * How long a job released after a model failure waits before it may be claimed again (Mnemo):
+     * short, because fixing a model setting and running again should not wait Codex's hour.
+     */
+    public static final Duration MODEL_FAILURE_RETRY_DELAY = Duration.ofMinutes(5);
     /** Codex {@code DEFAULT_ROLLOUT_TOKEN_LIMIT}: the input budget when the context window is unknown. */
     public static final long DEFAULT_ROLLOUT_TOKEN_LIMIT = 150_000;
     /** Codex {@code CONTEXT_WINDOW_PERCENT}. */
@@ -66,9 +87,15 @@ public final class Phase1Runner {
     }
 
     private final Dependencies deps;
+    private final Executor workers;
 
-    public Phase1Runner(Dependencies deps) {
+    /**
+     * @param workers lends helper threads for parallel jobs (the engine's executor); the thread that
+     *     calls {@link #run} works through the jobs too
+     */
+    public Phase1Runner(Dependencies deps, Executor workers) {
         this.deps = Objects.requireNonNull(deps, "deps");
+        this.workers = Objects.requireNonNull(workers, "workers");
     }
 
     /** Claims and extracts; never throws for store or model failures (they are logged and counted). */
@@ -106,39 +133,61 @@ public final class Phase1Runner {
                 c.maxRolloutAgeDays(), c.minRolloutIdleHours(), c.memorySources(), JOB_LEASE);
     }
 
+    /**
+     * Runs the jobs on this thread and on up to {@code phase1_concurrency - 1} helpers from the
+     * engine's executor, all taking claims from one queue: a busy executor only lowers the
+     * parallelism, it never stalls the run.
+     */
     private List<Phase1Job.Outcome> runAll(List<Stage1Claim> claims) {
         AtomicBoolean aborted = new AtomicBoolean();
         Phase1Job job = new Phase1Job(deps, aborted::get);
-        int threads = Math.min(deps.config().phase1Concurrency(), claims.size());
-        AtomicInteger n = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "mnemo-phase1-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            CompletionService<Phase1Job.Outcome> done = new ExecutorCompletionService<>(pool);
-            for (Stage1Claim claim : claims) {
-                done.submit(() -> {
-                    Phase1Job.Outcome outcome = job.run(claim);
-                    deps.listener().phase1JobFinished(claim.thread().id(), outcome.kind().label, outcome.error());
-                    return outcome;
-                });
+        Queue<Stage1Claim> pending = new ConcurrentLinkedQueue<>(claims);
+        BlockingQueue<Phase1Job.Outcome> done = new LinkedBlockingQueue<>();
+        Runnable worker = () -> {
+            Stage1Claim claim;
+            while (!aborted.get() && !Thread.currentThread().isInterrupted() && (claim = pending.poll()) != null) {
+                done.add(runOne(job, claim));
             }
+        };
+        int helpers = Math.min(deps.config().phase1Concurrency(), claims.size()) - 1;
+        List<FutureTask<Void>> submitted = new ArrayList<>(helpers);
+        try {
+            for (int i = 0; i < helpers; i++) {
+                FutureTask<Void> helper = new FutureTask<>(worker, null);
+                workers.execute(helper);
+                submitted.add(helper);
+            }
+        } catch (RejectedExecutionException e) {
+            LOG.debug("memory stage-1: the executor took {} of {} helpers; the rest of the jobs run here",
+                    submitted.size(), helpers);
+        }
+        try {
+            worker.run();
             List<Phase1Job.Outcome> outcomes = new ArrayList<>(claims.size());
             for (int i = 0; i < claims.size(); i++) {
-                outcomes.add(done.take().get());
+                outcomes.add(done.take());
             }
             return outcomes;
         } catch (InterruptedException e) {
             aborted.set(true);
             Thread.currentThread().interrupt();
             throw new Phase1InterruptedException();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a Phase 1 job escaped its own error handling", e.getCause());
         } finally {
-            pool.shutdownNow();
+            submitted.forEach(helper -> helper.cancel(true));
         }
+    }
+
+    /** One job and its event; never throws, so every claim yields exactly one outcome. */
+    private Phase1Job.Outcome runOne(Phase1Job job, Stage1Claim claim) {
+        Phase1Job.Outcome outcome;
+        try {
+            outcome = job.run(claim);
+        } catch (RuntimeException | Error e) {
+            LOG.error("memory stage-1 job for thread {} escaped its own error handling", claim.thread().id(), e);
+            outcome = Phase1Job.Outcome.failed("internal error: " + e, TokenUsage.ZERO);
+        }
+        deps.listener().phase1JobFinished(claim.thread().id(), outcome.kind().outcome, outcome.error());
+        return outcome;
     }
 
     private static Phase1Report summarize(int claimed, List<Phase1Job.Outcome> outcomes) {

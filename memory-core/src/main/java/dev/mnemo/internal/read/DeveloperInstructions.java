@@ -1,7 +1,7 @@
 package dev.mnemo.internal.read;
 
 import dev.mnemo.MemoriesConfig;
-import dev.mnemo.internal.tools.LocalMemoryTools;
+import dev.mnemo.MemoryTools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -123,14 +123,14 @@ public final class DeveloperInstructions {
         String base = memoryRoot.toString();
         Map<String, String> values = tools
                 ? Map.of("path_prefix", "", "raw_layout", TOOLS_RAW_LAYOUT, "memory_summary", summary,
-                        "search_how", "Search MEMORY.md for them with the `" + LocalMemoryTools.SEARCH
+                        "search_how", "Search MEMORY.md for them with the `" + MemoryTools.SEARCH
                                 + "` tool (paths are relative to the memory folder).",
                         "open_how", "open the one or two most relevant files under `rollout_summaries/` or `skills/`"
-                                + " with `" + LocalMemoryTools.READ + "` (`" + LocalMemoryTools.LIST
+                                + " with `" + MemoryTools.READ + "` (`" + MemoryTools.LIST
                                 + "` shows what a folder holds).",
                         "raw_how", "If it is still unclear, search once more with other words; the raw session logs"
                                 + " are out of reach, so say what is missing rather than guess.",
-                        "note_how", "record one small note per change with the `" + LocalMemoryTools.ADD_AD_HOC_NOTE
+                        "note_how", "record one small note per change with the `" + MemoryTools.ADD_AD_HOC_NOTE
                                 + "` tool; it is kept in the memory folder under `extensions/ad_hoc/notes/`.")
                 : Map.of("path_prefix", base + "/", "raw_layout", RAW_LOG_LAYOUT, "memory_summary", summary,
                         "search_how", "Search " + base + "/MEMORY.md for them (a text search such as `rg`),"

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -29,12 +31,14 @@ public final class DefaultSecretRedactor implements SecretRedactor {
     /**
      * A pattern and its replacement (with {@code $n} group references). When {@code hint} is not
      * empty, text that contains none of its {@code |}-separated parts cannot match and is not scanned.
+     * When {@code valueGroup} is not 0, a match whose group of that number {@code spared} accepts
+     * (code or a reference rather than a secret; see {@link CodeValues}) is left alone.
      */
     private record Rule(String name, List<String> hints, List<String> lowerCaseHints, Pattern pattern,
-            String replacement, boolean startsAtHint) {
+            String replacement, boolean startsAtHint, int valueGroup, Predicate<String> spared) {
         static Rule of(String name, String hint, String regex, String replacement) {
             return new Rule(name, hint.isEmpty() ? List.of() : List.of(hint.split("\\|")), List.of(),
-                    Pattern.compile(regex), replacement, false);
+                    Pattern.compile(regex), replacement, false, 0, v -> false);
         }
 
         /**
@@ -42,12 +46,32 @@ public final class DefaultSecretRedactor implements SecretRedactor {
          * pattern is tried only there (see {@link #applyAtHints}).
          */
         static Rule startingAt(String name, String hint, String regex, String replacement) {
-            return new Rule(name, List.of(hint.split("\\|")), List.of(), Pattern.compile(regex), replacement, true);
+            return new Rule(name, List.of(hint.split("\\|")), List.of(), Pattern.compile(regex), replacement, true, 0, v -> false);
         }
 
         /** A case-insensitive rule that cannot match text lacking every one of {@code lowerCaseHints}. */
         static Rule anyOf(String name, List<String> lowerCaseHints, String regex, String replacement) {
-            return new Rule(name, List.of(), lowerCaseHints, Pattern.compile(regex), replacement, true);
+            return new Rule(name, List.of(), lowerCaseHints, Pattern.compile(regex), replacement, true, 0, v -> false);
+        }
+
+        /** This rule, leaving matches alone whose group {@code group} is code rather than a secret. */
+        Rule unlessCode(int group) {
+            return new Rule(name, hints, lowerCaseHints, pattern, replacement, startsAtHint, group, CodeValues::isCode);
+        }
+
+        /** This rule, leaving matches alone whose group {@code group} refers to a secret kept elsewhere. */
+        Rule unlessReference(int group) {
+            return new Rule(name, hints, lowerCaseHints, pattern, replacement, startsAtHint, group,
+                    CodeValues::isReference);
+        }
+
+        /** Whether the current match of {@code matcher} stays as it is. */
+        boolean spares(Matcher matcher) {
+            if (valueGroup == 0) {
+                return false;
+            }
+            String value = matcher.group(valueGroup);
+            return value != null && spared.test(value);
         }
 
         boolean mayMatch(String text, Lower lower) {
@@ -99,7 +123,7 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             Rule.of("url-credentials", "://",
                     "\\b([A-Za-z][A-Za-z0-9+.\\-]{0,30}://)([^\\s:/@\"'<>\\[\\]]{1,256}):([^\\s/\"'<>]{1,256})@"
                             + "(?=[A-Za-z0-9\\[])",
-                    "$1$2:" + REDACTED + "@"),
+                    "$1$2:" + REDACTED + "@").unlessReference(3),
             Rule.startingAt("jwt", "eyJ", "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}", REDACTED),
             Rule.startingAt("anthropic", "sk-ant-", "\\bsk-ant-[A-Za-z0-9_\\-]{16,}", REDACTED),
             Rule.startingAt("github", "ghp_|gho_|ghu_|ghs_|ghr_|github_pat_", "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\\b", REDACTED),
@@ -110,19 +134,22 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             Rule.startingAt("openai-scoped", "sk-", "\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\\-]{20,}", REDACTED),
             // A secret-named key inside a longer name (aws_secret_access_key, DB_PASSWORD, _authToken) or
             // a quoted JSON field name, whose value looks random (letters and digits, no code punctuation).
-            // The match starts at the keyword: whatever precedes it in the name stays as it is.
+            // The match starts at the keyword: whatever precedes it in the name stays as it is. The value
+            // may end at an escape sequence or a closing backtick (a command quoted in a JSON string).
             Rule.anyOf("named-secret", SECRET_WORDS,
                     "(?i)((?:api[_-]?key|token|secret|password|passwd)(?:[_-][A-Za-z0-9]+)*)\\b"
                             + "(\"?\\s*[:=]\\s*)([\"']?)(?=[A-Za-z0-9_\\-+/=.]*[0-9])(?=[A-Za-z0-9_\\-+/=.]*[A-Za-z])"
-                            + "[A-Za-z0-9_\\-+/=.]{8,}(?![^\\s\"',;})\\]])",
-                    "$1$2$3" + REDACTED),
-            // Codex's four, in Codex's order (codex_secrets::redact_secrets).
+                            + "([A-Za-z0-9_\\-+/=.]{8,})(?![^\\s\"'`\\\\,;})\\]])",
+                    "$1$2$3" + REDACTED).unlessCode(4),
+            // Codex's four, in Codex's order (codex_secrets::redact_secrets). Mnemo: the assignment's
+            // value ends before a backslash or backtick (an escape sequence or closing quote of the
+            // text around it stays), and code (adminApiKey, generateSecureToken(), ${token}) is spared.
             Rule.startingAt("openai", "sk-", "sk-[A-Za-z0-9]{20,}", REDACTED),
             Rule.startingAt("aws-access-key", "AKIA", "\\bAKIA[0-9A-Z]{16}\\b", REDACTED),
             Rule.anyOf("bearer", List.of("bearer"), "(?i)\\bBearer\\s+[A-Za-z0-9._\\-]{16,}\\b", "Bearer " + REDACTED),
             Rule.anyOf("assignment", SECRET_WORDS,
-                    "(?i)\\b(api[_-]?key|token|secret|password)\\b(\\s*[:=]\\s*)([\"']?)[^\\s\"']{8,}",
-                    "$1$2$3" + REDACTED));
+                    "(?i)\\b(api[_-]?key|token|secret|password)\\b(\\s*[:=]\\s*)([\"']?)([^\\s\"'`\\\\]{8,})",
+                    "$1$2$3" + REDACTED).unlessCode(4));
 
     @Override
     public String redact(String text) {
@@ -150,7 +177,7 @@ public final class DefaultSecretRedactor implements SecretRedactor {
     static String redactByFullScan(String text) {
         String result = text;
         for (Rule rule : RULES) {
-            result = rule.pattern().matcher(result).replaceAll(rule.replacement());
+            result = scan(rule, result, null);
         }
         return result;
     }
@@ -160,13 +187,10 @@ public final class DefaultSecretRedactor implements SecretRedactor {
         Map<String, Integer> counts = new LinkedHashMap<>();
         String current = text;
         for (Rule rule : RULES) {
-            Matcher matcher = rule.pattern().matcher(current);
-            int count = 0;
-            while (matcher.find()) {
-                count++;
-            }
-            if (count > 0) {
-                counts.put(rule.name(), count);
+            int[] count = {0};
+            scan(rule, current, matcher -> count[0]++);
+            if (count[0] > 0) {
+                counts.put(rule.name(), count[0]);
             }
             current = apply(rule, current, new Lower());
         }
@@ -185,16 +209,35 @@ public final class DefaultSecretRedactor implements SecretRedactor {
         } else if (rule.startsAtHint()) {
             return applyAtHints(rule, text, text, rule.hints());
         }
+        return scan(rule, text, null);
+    }
+
+    /**
+     * Every match of {@code rule} from left to right, as {@link Matcher#replaceAll} finds them, except
+     * that a match the rule spares is skipped and the search goes on from its next character. Returns
+     * the text with the matches replaced, or calls {@code counter} for each instead when it is not null.
+     */
+    private static String scan(Rule rule, String text, Consumer<Matcher> counter) {
         Matcher matcher = rule.pattern().matcher(text);
-        if (!matcher.find()) {
-            return text;
+        StringBuilder out = null;
+        int copied = 0;
+        int from = 0;
+        while (from <= text.length() && matcher.find(from)) {
+            if (rule.spares(matcher)) {
+                from = matcher.start() + 1;
+                continue;
+            }
+            if (counter != null) {
+                counter.accept(matcher);
+            } else {
+                out = out == null ? new StringBuilder(text.length()) : out;
+                out.append(text, copied, matcher.start());
+                expand(rule.replacement(), matcher, out);
+                copied = matcher.end();
+            }
+            from = Math.max(matcher.end(), matcher.start() + 1);
         }
-        StringBuilder out = new StringBuilder(text.length());
-        do {
-            matcher.appendReplacement(out, rule.replacement());
-        } while (matcher.find());
-        matcher.appendTail(out);
-        return out.toString();
+        return out == null ? text : out.append(text, copied, text.length()).toString();
     }
 
     /**
@@ -219,7 +262,7 @@ public final class DefaultSecretRedactor implements SecretRedactor {
                 continue;
             }
             matcher.region(start, text.length()).useTransparentBounds(true).useAnchoringBounds(false);
-            if (!matcher.lookingAt()) {
+            if (!matcher.lookingAt() || rule.spares(matcher)) {
                 continue;
             }
             out = out == null ? new StringBuilder(text.length()) : out;

@@ -20,10 +20,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Codex {@code sessions/} folder ({@code YYYY/MM/DD/rollout-*.jsonl}) as a read-only
- * {@link RolloutSource}. The first scan reads every rollout; later scans read only files whose
- * modification time or size changed since this object last saw them. Compressed
- * {@code .jsonl.zst} rollouts are skipped with a warning.
+ * A folder of Codex rollouts as a read-only {@link RolloutSource}: Codex's {@code sessions/} tree
+ * ({@code YYYY/MM/DD/rollout-*.jsonl}), a flat folder of {@code rollout-*.jsonl} files (Codex's
+ * {@code archived_sessions/}, or rollouts copied somewhere), or both. Compressed
+ * {@code rollout-*.jsonl.zst} files (Codex compresses rollouts idle for 7 days) are read like the
+ * others. The first scan reads every rollout; later scans read only files whose modification time
+ * or size changed since this object last saw them. Each scan logs (INFO) how many rollouts it found
+ * where, or what it expected when it found none.
  */
 public final class CodexSessionsSource implements RolloutSource {
 
@@ -56,6 +59,7 @@ public final class CodexSessionsSource implements RolloutSource {
             return List.of();
         }
         List<Path> files = rolloutFiles();
+        logWhatWasFound(files);
         List<ThreadInfo> threads = new ArrayList<>();
         int unchanged = 0;
         for (Path file : files) {
@@ -72,13 +76,10 @@ public final class CodexSessionsSource implements RolloutSource {
         }
         seen.keySet().retainAll(files);
         unregistered.keySet().retainAll(files);
-        if (threads.isEmpty()) {
-            LOG.debug("Scanned {}: nothing new or changed, {} unchanged, {} not registrable", name(), unchanged,
-                    unregistered.size());
-        } else {
-            LOG.info("Scanned {}: {} new or changed rollouts registered, {} unchanged, {} not registrable",
-                    name(), threads.size(), unchanged, unregistered.size());
-        }
+        // What this source read is not what the registry gained (a new process reads every file once):
+        // ThreadSync logs the registry's real changes, and only when there are some.
+        LOG.debug("Scanned {}: {} rollout(s) read, {} unchanged since this process last looked, {} not registrable",
+                name(), threads.size(), unchanged, unregistered.size());
         return threads;
     }
 
@@ -89,11 +90,6 @@ public final class CodexSessionsSource implements RolloutSource {
     }
 
     private Optional<ThreadInfo> readOne(Path file) {
-        if (RolloutReader.isCompressed(file)) {
-            unregistered.put(file, "zstd-compressed rollouts are not supported yet");
-            LOG.warn("Skipping compressed rollout {}: zstd-compressed rollouts are not supported yet", file);
-            return Optional.empty();
-        }
         RolloutFiles.Inspection inspection = RolloutFiles.inspect(file);
         if (inspection.thread().isEmpty()) {
             String problem = inspection.problem().orElse("unreadable");
@@ -105,7 +101,10 @@ public final class CodexSessionsSource implements RolloutSource {
         return inspection.thread();
     }
 
-    /** {@code YYYY/MM/DD/rollout-*.jsonl[.zst]}, sorted by path (oldest day first). */
+    /**
+     * {@code YYYY/MM/DD/rollout-*.jsonl[.zst]} and {@code rollout-*.jsonl[.zst]} directly in the
+     * folder, sorted by path.
+     */
     private List<Path> rolloutFiles() {
         try (Stream<Path> walk = Files.find(sessionsDir, 4, (path, attrs) -> attrs.isRegularFile()
                 && isRolloutPath(sessionsDir.relativize(path)))) {
@@ -116,7 +115,23 @@ public final class CodexSessionsSource implements RolloutSource {
         }
     }
 
+    private void logWhatWasFound(List<Path> files) {
+        long flat = files.stream().filter(file -> file.getParent().equals(sessionsDir)).count();
+        long dated = files.size() - flat;
+        if (files.isEmpty()) {
+            LOG.info("Found no rollouts in {}: expected rollout-*.jsonl or rollout-*.jsonl.zst files in YYYY/MM/DD "
+                    + "subfolders (Codex's sessions folder) or directly in it", sessionsDir);
+        } else {
+            LOG.info("Found {} rollout(s) in {}: {} in YYYY/MM/DD subfolders, {} directly in the folder", files.size(),
+                    sessionsDir, dated, flat);
+        }
+    }
+
+    /** Whether {@code relative} (to the folder) is a rollout: {@code YYYY/MM/DD/rollout-…} or {@code rollout-…}. */
     static boolean isRolloutPath(Path relative) {
+        if (relative.getNameCount() == 1) {
+            return ROLLOUT_NAME.matcher(relative.toString()).matches();
+        }
         return relative.getNameCount() == 4
                 && YEAR.matcher(relative.getName(0).toString()).matches()
                 && MONTH_OR_DAY.matcher(relative.getName(1).toString()).matches()

@@ -5,12 +5,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryMode;
+import dev.mnemo.MemoryStoreException;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.MemoryStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -167,7 +167,7 @@ final class JsonlRecordedSession implements RecordedSession {
                 channel.write(bytes);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot append to rollout " + file + ": " + e.getMessage(), e);
+            throw new MemoryStoreException("cannot append to rollout " + file + ": " + e.getMessage(), e);
         }
         upsertThread(now);
     }

@@ -1,13 +1,13 @@
 package dev.mnemo.internal.rollout;
 
 import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemoryStoreException;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.SessionRecorder;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.MemoryStore;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.MessageDigest;
@@ -57,7 +57,7 @@ public final class JsonlSessionRecorder implements SessionRecorder {
      * Starts recording: creates the rollout file, writes its {@code session_meta} line and
      * registers the thread.
      *
-     * @throws UncheckedIOException when the rollout file cannot be created; the message names it
+     * @throws MemoryStoreException when the rollout file cannot be created; the message names it
      */
     @Override
     public RecordedSession start(SessionContext session) {
@@ -74,7 +74,7 @@ public final class JsonlSessionRecorder implements SessionRecorder {
             LOG.info("{} session {} in {}", continued.isPresent() ? "Continuing" : "Recording", session.threadId(), file);
             return recorded;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create rollout " + file + " for session " + session.threadId()
+            throw new MemoryStoreException("cannot create rollout " + file + " for session " + session.threadId()
                     + ": " + e.getMessage(), e);
         }
     }

@@ -12,7 +12,6 @@ import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -29,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * {@code type} and an object {@code payload} is skipped and counted, never fatal; bytes that are
  * not UTF-8 are replaced.
  *
- * <p>Compressed {@code .jsonl.zst} files are not supported (reading zstd needs a native
- * dependency); {@link #read} fails for them with an {@link IOException} naming the file.
+ * <p>Codex's compressed {@code .jsonl.zst} rollouts are decompressed as they stream (see
+ * {@link CompressedRollouts}); corrupt or truncated zstd data fails the read with an
+ * {@link IOException} naming the file.
  */
 public final class RolloutReader {
 
@@ -49,15 +49,15 @@ public final class RolloutReader {
 
     private RolloutReader() {}
 
-    /** Whether the path names a compressed rollout this reader cannot open. */
+    /** Whether the path names a zstd-compressed rollout ({@code .jsonl.zst}), which this reader decompresses. */
     public static boolean isCompressed(Path path) {
-        return path.getFileName() != null && path.getFileName().toString().endsWith(".zst");
+        return CompressedRollouts.isCompressed(path);
     }
 
     /**
      * Streams every well-formed line of {@code rollout} to {@code sink}, in file order.
      *
-     * @throws IOException when the file cannot be opened or read, or is zstd-compressed
+     * @throws IOException when the file cannot be opened or read, or holds corrupt zstd data
      */
     public static ReadStats read(Path rollout, Consumer<RolloutLine> sink) throws IOException {
         return read(rollout, kind -> true, sink);
@@ -70,12 +70,9 @@ public final class RolloutReader {
      */
     public static ReadStats read(Path rollout, Predicate<RolloutLine.Kind> wantPayload, Consumer<RolloutLine> sink)
             throws IOException {
-        if (isCompressed(rollout)) {
-            throw new IOException("zstd-compressed rollouts are not supported yet: " + rollout);
-        }
         long lineNumber = 0;
         long malformed = 0;
-        try (InputStream in = Files.newInputStream(rollout)) {
+        try (InputStream in = CompressedRollouts.open(rollout)) {
             // Lines are split on bytes and parsed from bytes: no UTF-8 decoding into a String first.
             byte[] buffer = new byte[64 * 1024];
             int start = 0;

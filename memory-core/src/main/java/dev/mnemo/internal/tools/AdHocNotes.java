@@ -1,5 +1,8 @@
 package dev.mnemo.internal.tools;
 
+import dev.mnemo.internal.sandbox.ConfinedRoot;
+import dev.mnemo.internal.sandbox.ToolFailure;
+import dev.mnemo.spi.SecretRedactor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -14,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes one ad-hoc note to {@code <root>/extensions/ad_hoc/notes/<filename>}, where phase 2 picks
- * it up. The model chooses the file name ({@code YYYY-MM-DDTHH-MM-SS-<slug>.md}, checked in Codex's
+ * it up. The note passes through the engine's {@link SecretRedactor} first: it is committed to the
+ * folder's history and read by the consolidation agent, so a secret in it would be kept for good. The model chooses the file name ({@code YYYY-MM-DDTHH-MM-SS-<slug>.md}, checked in Codex's
  * order and wording); notes are never overwritten. The note is written to a temporary file in the
  * same folder and then linked into place, which fails if the name is taken, so a reader never sees
  * a half-written note and a race never overwrites one.
@@ -29,19 +33,22 @@ final class AdHocNotes {
     private static final String PREFIX_SHAPE = "DDDD-DD-DDTDD-DD-DD-";
     private static final Logger LOG = LoggerFactory.getLogger(AdHocNotes.class);
 
-    private final Path root;
+    private final ConfinedRoot confined;
+    private final SecretRedactor redactor;
 
-    AdHocNotes(Path root) {
-        this.root = root;
+    AdHocNotes(ConfinedRoot confined, SecretRedactor redactor) {
+        this.confined = confined;
+        this.redactor = redactor;
     }
 
-    /** Validates and writes the note; returns where it went. */
+    /** Validates, redacts and writes the note; returns where it went. */
     Path add(String filename, String note) {
         validateFilename(filename);
         if (note.strip().isEmpty()) {
             throw new ToolFailure("ad-hoc note must not be empty");
         }
-        Path directory = ensureDirectories();
+        String redacted = redactor.redact(note);
+        Path directory = ensureDirectories(confined.resolveRoot());
         Path target = directory.resolve(filename);
         if (MemoryPaths.attributesOf(target).isPresent()) {
             throw new ToolFailure("ad-hoc note '" + filename + "' already exists");
@@ -49,7 +56,7 @@ final class AdHocNotes {
         Path temp = null;
         try {
             temp = Files.createTempFile(directory, ".tmp-", ".md");
-            Files.writeString(temp, note, StandardCharsets.UTF_8);
+            Files.writeString(temp, redacted, StandardCharsets.UTF_8);
             publish(temp, target, filename);
             LOG.info("Added ad-hoc memory note {}", target);
             return target;
@@ -102,7 +109,7 @@ final class AdHocNotes {
     }
 
     /** Creates the root and each notes folder level that is missing, refusing symlinks and non-folders. */
-    private Path ensureDirectories() {
+    private static Path ensureDirectories(Path root) {
         Path current = root;
         ensureDirectory(current, "");
         StringBuilder display = new StringBuilder();

@@ -8,6 +8,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoryTools;
+import dev.mnemo.internal.redact.DefaultSecretRedactor;
+import dev.mnemo.internal.sandbox.ConfinedRoot;
+import dev.mnemo.internal.sandbox.ToolFailure;
+import dev.mnemo.spi.SecretRedactor;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.internal.read.TokenTruncation;
 import java.nio.file.Path;
@@ -35,11 +39,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalMemoryTools implements MemoryTools {
 
-    /** Tool names, usable as OpenAI function names. */
-    public static final String LIST = "memories_list";
-    public static final String READ = "memories_read";
-    public static final String SEARCH = "memories_search";
-    public static final String ADD_AD_HOC_NOTE = "memories_add_ad_hoc_note";
+    /** Tool names, usable as OpenAI function names (the same as {@link MemoryTools}'s). */
+    public static final String LIST = MemoryTools.LIST;
+    public static final String READ = MemoryTools.READ;
+    public static final String SEARCH = MemoryTools.SEARCH;
+    public static final String ADD_AD_HOC_NOTE = MemoryTools.ADD_AD_HOC_NOTE;
 
     /** Codex's page limits (also the defaults) and the read budget. */
     public static final int MAX_LIST_RESULTS = 2_000;
@@ -58,15 +62,28 @@ public final class LocalMemoryTools implements MemoryTools {
     private final ToolSchemas schemas;
 
     /**
+     * Tools whose ad-hoc notes pass through the built-in {@link DefaultSecretRedactor}.
+     *
      * @param memoryRoot the memory folder; it need not exist yet (reads then report not found)
      * @param clock gives the current time suggested for note file names
      */
     public LocalMemoryTools(Path memoryRoot, Clock clock) {
-        Path root = Objects.requireNonNull(memoryRoot, "memoryRoot").toAbsolutePath().normalize();
+        this(memoryRoot, clock, new DefaultSecretRedactor());
+    }
+
+    /**
+     * @param memoryRoot the memory folder; it need not exist yet (reads then report not found); it
+     *     may be a symbolic link, followed once per call (nothing inside it is followed)
+     * @param clock gives the current time suggested for note file names
+     * @param redactor applied to every ad-hoc note before it is written: notes are committed to the
+     *     folder's history and read by the consolidation agent
+     */
+    public LocalMemoryTools(Path memoryRoot, Clock clock, SecretRedactor redactor) {
+        ConfinedRoot root = new ConfinedRoot(Objects.requireNonNull(memoryRoot, "memoryRoot"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.paths = new MemoryPaths(root);
         this.search = new MemorySearch(paths);
-        this.notes = new AdHocNotes(root);
+        this.notes = new AdHocNotes(root, Objects.requireNonNull(redactor, "redactor"));
         this.json = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.schemas = new ToolSchemas(json);
@@ -93,8 +110,9 @@ public final class LocalMemoryTools implements MemoryTools {
             LOG.debug("Memory tool {} refused the call: {}", toolName, e.getMessage());
             return error(e.getMessage());
         } catch (RuntimeException | JsonProcessingException e) {
+            // The exception's text may hold absolute paths: the model sees only its kind, the log the rest.
             LOG.warn("Memory tool {} failed unexpectedly", toolName, e);
-            return error("memory tool " + toolName + " failed: " + e);
+            return error("memory tool " + toolName + " failed: " + e.getClass().getSimpleName());
         }
     }
 

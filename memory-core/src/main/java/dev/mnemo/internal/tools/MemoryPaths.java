@@ -1,12 +1,12 @@
 package dev.mnemo.internal.tools;
 
+import dev.mnemo.internal.sandbox.ConfinedRoot;
+import dev.mnemo.internal.sandbox.ToolFailure;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -20,7 +20,9 @@ import java.util.Optional;
  * {@code ..} or absolute path is refused ("must stay within the memories root"), a hidden component
  * (name starting with {@code .}) makes the path invisible (not found), and each existing component
  * is checked without following links, so a symlink anywhere on the way is refused ("must not be a
- * symlink"). Displayed paths are relative to the root with {@code /} separators.
+ * symlink"). The walk, the real-path check and the rule for a symlinked root (followed once per
+ * call) are {@link ConfinedRoot}'s, shared with the consolidation agent's tools. Displayed paths
+ * are relative to the root with {@code /} separators.
  */
 final class MemoryPaths {
 
@@ -28,14 +30,10 @@ final class MemoryPaths {
     static final Comparator<String> UTF8_ORDER = (a, b) ->
             Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
 
-    private final Path root;
+    private final ConfinedRoot confined;
 
-    MemoryPaths(Path root) {
-        this.root = root;
-    }
-
-    Path root() {
-        return root;
+    MemoryPaths(ConfinedRoot confined) {
+        this.confined = confined;
     }
 
     /** A path inside the root: where it is on disk and how it is shown ({@code ""} for the root). */
@@ -49,6 +47,7 @@ final class MemoryPaths {
      * not exist; callers report that as not found.
      */
     Scoped resolve(Optional<String> requested) {
+        Path root = confined.resolveRoot();
         if (requested.isEmpty()) {
             return new Scoped(root, "");
         }
@@ -70,35 +69,23 @@ final class MemoryPaths {
             if (part.startsWith(".")) {
                 throw ToolFailure.notFound(path); // hidden entries are invisible, not forbidden
             }
-            if (!isSingleName(part)) {
+            if (!isSingleName(root, part)) {
                 throw ToolFailure.invalidPath(path, "must stay within the memories root");
             }
             components.add(part);
         }
-        Path current = root;
-        List<String> walked = new ArrayList<>();
-        for (int i = 0; i < components.size(); i++) {
-            current = current.resolve(components.get(i));
-            walked.add(components.get(i));
-            Optional<BasicFileAttributes> attributes = attributesOf(current);
-            if (attributes.isEmpty()) {
-                for (String rest : components.subList(i + 1, components.size())) {
-                    current = current.resolve(rest);
-                }
-                break;
-            }
-            if (attributes.get().isSymbolicLink()) {
-                throw ToolFailure.invalidPath(String.join("/", walked), "must not be a symlink");
-            }
-            if (i < components.size() - 1 && !attributes.get().isDirectory()) {
-                throw ToolFailure.invalidPath(path, "traverses through a non-directory path component");
-            }
+        ConfinedRoot.Walk walk = confined.walk(root, components, path);
+        if (walk.link().isPresent()) {
+            throw ToolFailure.invalidPath(ConfinedRoot.relative(root, walk.link().get()), "must not be a symlink");
         }
-        return new Scoped(current, String.join("/", components));
+        if (walk.nonFolder().isPresent()) {
+            throw ToolFailure.invalidPath(path, "traverses through a non-directory path component");
+        }
+        return new Scoped(walk.path(), String.join("/", components));
     }
 
     /** True when the platform reads {@code part} as one plain name (on Windows a backslash or {@code C:} makes it more). */
-    private boolean isSingleName(String part) {
+    private static boolean isSingleName(Path root, String part) {
         try {
             Path name = root.getFileSystem().getPath(part);
             return name.getNameCount() == 1 && name.getRoot() == null && name.toString().equals(part);
@@ -109,13 +96,7 @@ final class MemoryPaths {
 
     /** Attributes without following links; empty when nothing is there. */
     static Optional<BasicFileAttributes> attributesOf(Path file) {
-        try {
-            return Optional.of(Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (IOException e) {
-            throw ToolFailure.io(e);
-        }
+        return ConfinedRoot.attributesOf(file);
     }
 
     /**

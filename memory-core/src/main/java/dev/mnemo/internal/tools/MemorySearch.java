@@ -1,5 +1,6 @@
 package dev.mnemo.internal.tools;
 
+import dev.mnemo.internal.sandbox.ToolFailure;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;

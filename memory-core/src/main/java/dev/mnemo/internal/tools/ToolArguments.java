@@ -3,6 +3,7 @@ package dev.mnemo.internal.tools;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemo.internal.sandbox.ToolFailure;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

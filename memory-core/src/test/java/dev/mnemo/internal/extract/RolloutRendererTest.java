@@ -252,4 +252,15 @@ class RolloutRendererTest {
         });
         return count[0];
     }
+
+    @Test
+    void render_ofACompressedRolloutIsTheRenderOfItsPlainSource() {
+        RenderedRollout plain = renderer.render(dev.mnemo.internal.rollout.CompressedFixtures.FULL_SESSION_PLAIN,
+                redactor, LARGE);
+
+        RenderedRollout compressed = renderer.render(dev.mnemo.internal.rollout.CompressedFixtures.FULL_SESSION,
+                redactor, LARGE);
+
+        assertThat(compressed.text()).isEqualTo(plain.text()).isNotEmpty();
+    }
 }

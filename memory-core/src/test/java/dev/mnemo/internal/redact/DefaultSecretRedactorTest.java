@@ -118,7 +118,7 @@ class DefaultSecretRedactorTest extends SecretRedactorContract {
     // ---- no false positives on real rollouts ----------------------------------------------------
 
     @Test
-    void fixtures_mnemosPatternsFindNothingAndCodexsAssignmentPatternOnlyItsKnownCodeHits() throws IOException {
+    void fixtures_noPatternMatchesAnythingInTheRealSessions() throws IOException {
         long bytes = 0;
         Map<String, Integer> hits = new TreeMap<>();
         for (Path fixture : Fixtures.all()) {
@@ -127,13 +127,12 @@ class DefaultSecretRedactorTest extends SecretRedactorContract {
                 redactor.matchCounts(line).forEach((rule, count) -> hits.merge(rule, count, Integer::sum));
             }
         }
-        // About 2.5 MB of real sessions (code, diffs, shell output) hold no secret. Every provider
-        // pattern stays silent; Codex's own `token|secret|password|api_key = value` pattern, kept
-        // exactly as Codex has it, hits five lines of TypeScript quoted in tool outputs
-        // (`const token = generateSecureToken();` twice, `?token=${token}` twice,
-        // `apiKey: adminApiKey` once), as it does in Codex.
+        // About 2.5 MB of real sessions (code, diffs, shell output) hold no secret. Every pattern
+        // stays silent. Codex's own `token|secret|password|api_key = value` pattern used to hit five
+        // lines of TypeScript quoted in tool outputs (`const token = generateSecureToken();` twice,
+        // `?token=${token}` twice, `apiKey: adminApiKey` once); those values are code, now spared.
         assertThat(bytes).isGreaterThan(2_400_000);
-        assertThat(hits).isEqualTo(Map.of("assignment", 5));
+        assertThat(hits).isEmpty();
     }
 
     @Test

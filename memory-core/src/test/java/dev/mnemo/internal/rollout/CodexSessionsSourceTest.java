@@ -83,18 +83,40 @@ class CodexSessionsSourceTest {
     }
 
     @Test
-    void scan_ignoresFilesOutsideTheDatedLayoutAndSkipsCompressedOnes() throws IOException {
-        Files.writeString(sessions.resolve("rollout-top-level.jsonl"), RolloutFilesTest.meta(""));
-        Files.createDirectories(sessions.resolve("2026/06"));
-        Files.writeString(sessions.resolve("2026/06/rollout-month-level.jsonl"), RolloutFilesTest.meta(""));
+    void scan_ignoresFilesOutsideTheDatedLayoutAndReportsACorruptCompressedOne() throws IOException {
         Files.writeString(sessions.resolve("2026/06/05/notes.jsonl"), RolloutFilesTest.meta(""));
+        Files.createDirectories(sessions.resolve("2026/06/05/deeper/still"));
+        Files.writeString(sessions.resolve("2026/06/05/deeper/still/rollout-too-deep.jsonl"), RolloutFilesTest.meta(""));
         Path zst = sessions.resolve("2026/06/05/rollout-2026-06-05T00-00-00-z.jsonl.zst");
-        Files.write(zst, new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD});
+        Files.copy(CompressedFixtures.TRUNCATED, zst);
         CodexSessionsSource source = new CodexSessionsSource(sessions);
 
         assertThat(source.scan()).hasSize(7);
         assertThat(source.unreadable()).containsKey(zst);
-        assertThat(source.unreadable().get(zst)).contains("zstd");
+        assertThat(source.unreadable().get(zst)).contains("corrupt or truncated zstd data");
+    }
+
+    @Test
+    void scan_registersCompressedRolloutsLikeTheirPlainSources() throws IOException {
+        CodexSessionsSource plainSource = new CodexSessionsSource(sessions);
+        Map<String, ThreadInfo> plain = plainSource.scan().stream()
+                .collect(Collectors.toMap(ThreadInfo::id, t -> t, (a, b) -> a));
+        Path compressedSessions = Files.createDirectories(sessions.resolveSibling(sessions.getFileName() + "-zst"));
+        Path day = Files.createDirectories(compressedSessions.resolve("2025/09/25"));
+        Files.copy(CompressedFixtures.FULL_SESSION, day.resolve(CompressedFixtures.FULL_SESSION.getFileName()));
+        Path day2026 = Files.createDirectories(compressedSessions.resolve("2026/06/05"));
+        Files.copy(CompressedFixtures.SESSION_2026, day2026.resolve(CompressedFixtures.SESSION_2026.getFileName()));
+        CodexSessionsSource source = new CodexSessionsSource(compressedSessions);
+
+        List<ThreadInfo> threads = source.scan();
+
+        assertThat(threads).hasSize(2);
+        assertThat(source.unreadable()).isEmpty();
+        for (ThreadInfo thread : threads) {
+            ThreadInfo same = plain.get(thread.id());
+            assertThat(thread.rolloutPath().toString()).endsWith(".jsonl.zst");
+            assertThat(thread.toBuilder().rolloutPath(same.rolloutPath()).build()).isEqualTo(same);
+        }
     }
 
     @Test
@@ -116,9 +138,42 @@ class CodexSessionsSourceTest {
     }
 
     @Test
-    void isRolloutPath_acceptsOnlyYearMonthDayRolloutFiles() {
+    void scan_ofAFlatFolderOfRolloutsFindsThemAll() throws IOException {
+        Path flat = Files.createDirectories(sessions.resolveSibling(sessions.getFileName() + "-flat"));
+        try (Stream<Path> files = Files.walk(sessions)) {
+            for (Path file : files.filter(Files::isRegularFile).collect(Collectors.toList())) {
+                Files.copy(file, flat.resolve(file.getFileName()));
+            }
+        }
+        Files.copy(CompressedFixtures.FULL_SESSION, flat.resolve("rollout-2025-10-02T00-00-00-compressed.jsonl.zst"));
+        Files.writeString(flat.resolve("notes.jsonl"), RolloutFilesTest.meta(""));
+
+        CodexSessionsSource source = new CodexSessionsSource(flat);
+
+        assertThat(source.scan()).hasSize(8);
+        assertThat(source.unreadable()).hasSize(3);
+    }
+
+    @Test
+    void scan_readsTheDatedTreeAndRolloutsDirectlyInTheFolderTogether() throws IOException {
+        Files.copy(CompressedFixtures.FULL_SESSION, sessions.resolve(CompressedFixtures.FULL_SESSION.getFileName()));
+        Files.writeString(sessions.resolve("rollout-2027-01-02T03-04-05-flat.jsonl"),
+                RolloutFilesTest.meta("\"source\":\"cli\"").replace("t-1", "0195aaaa-0000-7000-8000-000000000002")
+                        + "\n" + RolloutFilesTest.user("flat work") + "\n");
+
+        List<ThreadInfo> threads = new CodexSessionsSource(sessions).scan();
+
+        assertThat(threads).hasSize(9).extracting(ThreadInfo::id).contains("0195aaaa-0000-7000-8000-000000000002");
+    }
+
+    @Test
+    void isRolloutPath_acceptsYearMonthDayRolloutFilesAndRolloutsDirectlyInTheFolder() {
         assertThat(CodexSessionsSource.isRolloutPath(Path.of("2026/01/31/rollout-x.jsonl"))).isTrue();
         assertThat(CodexSessionsSource.isRolloutPath(Path.of("2026/01/31/rollout-x.jsonl.zst"))).isTrue();
+        assertThat(CodexSessionsSource.isRolloutPath(Path.of("rollout-x.jsonl"))).isTrue();
+        assertThat(CodexSessionsSource.isRolloutPath(Path.of("rollout-x.jsonl.zst"))).isTrue();
+        assertThat(CodexSessionsSource.isRolloutPath(Path.of("notes.jsonl"))).isFalse();
+        assertThat(CodexSessionsSource.isRolloutPath(Path.of("2026/06/rollout-x.jsonl"))).isFalse();
         assertThat(CodexSessionsSource.isRolloutPath(Path.of("2026/1/31/rollout-x.jsonl"))).isFalse();
         assertThat(CodexSessionsSource.isRolloutPath(Path.of("2026/01/31/other-x.jsonl"))).isFalse();
         assertThat(CodexSessionsSource.isRolloutPath(Path.of("2026/01/31/rollout-x.json"))).isFalse();

@@ -2,6 +2,7 @@ package dev.mnemo.internal.rollout;
 
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.ModelFailure;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
@@ -31,7 +32,10 @@ final class InMemoryThreadStore implements MemoryStore {
 
     @Override
     public synchronized void upsertThread(ThreadInfo thread) {
-        threads.put(thread.id(), thread);
+        ThreadInfo stored = threads.get(thread.id());
+        // As the SPI says: the stored mode is never loosened (polluted > disabled > enabled).
+        threads.put(thread.id(), stored == null || stored.memoryMode().compareTo(thread.memoryMode()) <= 0 ? thread
+                : thread.withMemoryMode(stored.memoryMode()));
         upserts.add(thread);
     }
 
@@ -102,6 +106,12 @@ final class InMemoryThreadStore implements MemoryStore {
     @Override
     public boolean markStage1Failed(String threadId, String ownershipToken, String reason, Duration retryDelay,
             Instant now) {
+        throw notHere();
+    }
+
+    @Override
+    public boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure,
+            Duration retryDelay, Instant now) {
         throw notHere();
     }
 

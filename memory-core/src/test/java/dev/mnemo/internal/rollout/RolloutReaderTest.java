@@ -141,9 +141,33 @@ class RolloutReaderTest {
     }
 
     @Test
-    void read_rejectsCompressedRolloutNamingTheFile() throws IOException {
+    void read_compressedRolloutGivesTheSameLinesAsItsPlainSource() throws IOException {
+        List<RolloutLine> plain = new ArrayList<>();
+        List<RolloutLine> compressed = new ArrayList<>();
+
+        RolloutReader.ReadStats plainStats = RolloutReader.read(CompressedFixtures.FULL_SESSION_PLAIN, plain::add);
+        RolloutReader.ReadStats stats = RolloutReader.read(CompressedFixtures.FULL_SESSION, compressed::add);
+
+        assertThat(stats).isEqualTo(plainStats);
+        assertThat(compressed).hasSize(plain.size()).hasSizeGreaterThan(100);
+        for (int i = 0; i < plain.size(); i++) {
+            assertThat(compressed.get(i).payload()).isEqualTo(plain.get(i).payload());
+            assertThat(compressed.get(i).timestamp()).isEqualTo(plain.get(i).timestamp());
+        }
+    }
+
+    @Test
+    void read_truncatedCompressedRolloutFailsWithIoExceptionNamingTheFile() {
+        assertThatThrownBy(() -> RolloutReader.read(CompressedFixtures.TRUNCATED, line -> {}))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("corrupt or truncated zstd data")
+                .hasMessageContaining(CompressedFixtures.TRUNCATED.toString());
+    }
+
+    @Test
+    void read_zstFileThatIsNotZstdFailsWithIoExceptionNamingTheFile() throws IOException {
         Path file = dir.resolve("rollout-2026-01-01T00-00-00-x.jsonl.zst");
-        Files.write(file, new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD});
+        Files.writeString(file, "{\"type\":\"session_meta\"} is plain text, not zstd\n");
 
         assertThatThrownBy(() -> RolloutReader.read(file, line -> {}))
                 .isInstanceOf(IOException.class)

@@ -42,6 +42,26 @@ class AdHocNoteToolTest extends ToolsFixture {
     }
 
     @Test
+    void addNote_redactsSecretsBeforeWriting() throws IOException {
+        String secret = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6";
+        String output = tools.call(ADD_AD_HOC_NOTE, add(NAME, "Deploy with OPENAI_API_KEY=" + secret + " please."));
+
+        assertThat(output).isEqualTo("{}");
+        String written = Files.readString(root.resolve("extensions/ad_hoc/notes").resolve(NAME));
+        assertThat(written).doesNotContain(secret).contains("[REDACTED_SECRET]").startsWith("Deploy with");
+    }
+
+    @Test
+    void addNote_usesTheRedactorItWasGiven() throws IOException {
+        LocalMemoryTools custom = new LocalMemoryTools(root, CLOCK, text -> text.replace("hunter2", "[REDACTED_SECRET]"));
+
+        custom.call(ADD_AD_HOC_NOTE, add(NAME, "the password is hunter2"));
+
+        assertThat(Files.readString(root.resolve("extensions/ad_hoc/notes").resolve(NAME)))
+                .isEqualTo("the password is [REDACTED_SECRET]");
+    }
+
+    @Test
     void addNote_rejectsPathsAsFilenames() {
         String message = error(ADD_AD_HOC_NOTE, add("../" + NAME, "note"));
 

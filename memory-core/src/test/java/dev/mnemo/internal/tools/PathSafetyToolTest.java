@@ -74,17 +74,47 @@ class PathSafetyToolTest extends ToolsFixture {
     }
 
     @Test
-    void listAndSearch_rejectSymlinkedRootButReadThroughItWorks() throws IOException {
+    void aSymlinkedRoot_isFollowedOnceAndEveryToolWorksThroughIt() throws IOException {
         Path realRoot = temp.resolve("real-root");
         Files.createDirectories(realRoot);
         Files.writeString(realRoot.resolve("MEMORY.md"), "needle\n");
         Path linkRoot = Files.createSymbolicLink(temp.resolve("link-root"), realRoot);
         LocalMemoryTools linked = new LocalMemoryTools(linkRoot, CLOCK);
 
-        assertThat(parse(linked.call(LIST, "{}")).get("error").asText()).isEqualTo("path '' must not be a symlink");
-        assertThat(parse(linked.call(SEARCH, "{\"queries\":[\"needle\"]}")).get("error").asText())
-                .isEqualTo("path '' must not be a symlink");
+        assertThat(parse(linked.call(LIST, "{}")).get("entries").toString()).contains("MEMORY.md");
+        assertThat(parse(linked.call(SEARCH, "{\"queries\":[\"needle\"]}")).get("matches").toString())
+                .contains("MEMORY.md");
         assertThat(parse(linked.call(READ, "{\"path\":\"MEMORY.md\"}")).get("content").asText()).isEqualTo("needle\n");
+        assertThat(linked.call(ADD_AD_HOC_NOTE, "{\"filename\":\"2026-05-26T13-42-08-x.md\",\"note\":\"kept\"}"))
+                .isEqualTo("{}");
+        assertThat(realRoot.resolve("extensions/ad_hoc/notes/2026-05-26T13-42-08-x.md")).hasContent("kept");
+    }
+
+    @Test
+    void aSymlinkedRoot_stillRefusesLinksInsideIt() throws IOException {
+        Path realRoot = temp.resolve("real-root");
+        Files.createDirectories(realRoot);
+        Files.createSymbolicLink(realRoot.resolve("skills"), outsideDir());
+        LocalMemoryTools linked = new LocalMemoryTools(Files.createSymbolicLink(temp.resolve("link-root"), realRoot),
+                CLOCK);
+
+        assertThat(parse(linked.call(LIST, "{\"path\":\"skills\"}")).get("error").asText())
+                .isEqualTo("path 'skills' must not be a symlink");
+        assertThat(parse(linked.call(LIST, "{}")).get("entries").toString()).doesNotContain("skills");
+    }
+
+    @Test
+    void ioErrors_showNoAbsolutePath() throws IOException {
+        Path file = temp.resolve("a-file");
+        Files.writeString(file, "not a folder");
+        LocalMemoryTools underAFile = new LocalMemoryTools(file.resolve("memories"), CLOCK);
+
+        for (String call : new String[] {LIST, SEARCH, READ}) {
+            String message = parse(underAFile.call(call, call.equals(READ) ? "{\"path\":\"MEMORY.md\"}"
+                    : call.equals(SEARCH) ? "{\"queries\":[\"x\"]}" : "{}")).get("error").asText();
+            assertThat(message).as(call).startsWith("I/O error while reading memories")
+                    .doesNotContain(temp.toString()).doesNotContain("a-file");
+        }
     }
 
     @Test

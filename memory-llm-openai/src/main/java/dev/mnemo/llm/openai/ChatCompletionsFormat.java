@@ -9,6 +9,7 @@ import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.OutputSchema;
+import dev.mnemo.llm.ReasoningEffort;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolCall;
 import dev.mnemo.llm.ToolSpec;
@@ -40,7 +41,7 @@ final class ChatCompletionsFormat implements WireFormat {
     }
 
     @Override
-    public ObjectNode encode(ModelRequest request, String model, boolean sendReasoningEffort) {
+    public ObjectNode encode(ModelRequest request, String model, ReasoningEffort effort) {
         ObjectNode root = OpenAiLanguageModel.JSON.createObjectNode();
         root.put("model", model);
         ArrayNode messages = root.putArray("messages");
@@ -53,7 +54,7 @@ final class ChatCompletionsFormat implements WireFormat {
             request.tools().forEach(t -> tools.add(tool(t)));
         }
         request.outputSchema().ifPresent(s -> root.set("response_format", responseFormat(s)));
-        WireFormat.effort(request.reasoningEffort(), sendReasoningEffort).ifPresent(e -> root.put("reasoning_effort", e));
+        WireFormat.effort(effort).ifPresent(e -> root.put("reasoning_effort", e));
         return root;
     }
 

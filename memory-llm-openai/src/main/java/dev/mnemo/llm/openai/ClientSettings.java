@@ -1,5 +1,6 @@
 package dev.mnemo.llm.openai;
 
+import dev.mnemo.llm.ReasoningEffort;
 import dev.mnemo.llm.openai.OpenAiLanguageModel.Api;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -8,10 +9,15 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
-/** The validated configuration of one {@link OpenAiLanguageModel}; built only by its builder. */
+/**
+ * The validated configuration of one {@link OpenAiLanguageModel}; built only by its builder.
+ *
+ * @param reasoningEffort the effort sent instead of each request's own; {@code NONE} sends none,
+ *     empty sends the request's
+ */
 record ClientSettings(URI baseUrl, String apiKey, String model, Api api, Duration connectTimeout,
         Duration requestTimeout, Map<String, String> headers, int maxRetries, Optional<String> azureApiVersion,
-        boolean sendReasoningEffort) {
+        Optional<ReasoningEffort> reasoningEffort) {
 
     ClientSettings {
         headers = Map.copyOf(headers);

@@ -38,7 +38,39 @@ final class ErrorMapping {
         // An exhausted quota (429 insufficient_quota) does not come back within seconds.
         boolean retryable = (status == 408 || status == 429 || status >= 500)
                 && !error.code().equalsIgnoreCase("insufficient_quota");
+        if (rejectsReasoningEffort(status, error)) {
+            return new HttpFailure(new ReasoningEffortRejectedException(redact(message)), false);
+        }
         return new HttpFailure(new ModelException(reason, redact(message)), retryable);
+    }
+
+    /**
+     * Whether a 400 answer rejects the reasoning parameter: OpenAI names it in {@code param}
+     * ({@code reasoning_effort} on Chat Completions, {@code reasoning.effort} on Responses, with
+     * code {@code unsupported_parameter}); compatible servers often only say it in words.
+     */
+    static boolean rejectsReasoningEffort(int status, ServerError error) {
+        if (status != 400 && status != 422) {
+            return false;
+        }
+        String param = error.param().toLowerCase(Locale.ROOT);
+        if (param.equals("reasoning_effort") || param.equals("reasoning.effort") || param.equals("reasoning")) {
+            return true;
+        }
+        String m = error.message().toLowerCase(Locale.ROOT);
+        boolean namesIt = m.contains("reasoning_effort") || m.contains("reasoning.effort") || m.contains("'reasoning'");
+        boolean rejectsIt = m.contains("unsupported") || m.contains("not supported") || m.contains("unrecognized")
+                || m.contains("unknown") || m.contains("extra inputs") || m.contains("not permitted");
+        return namesIt && rejectsIt;
+    }
+
+    /** The server refused the reasoning parameter for this model; sending the request without it may succeed. */
+    static final class ReasoningEffortRejectedException extends ModelException {
+        private static final long serialVersionUID = 1L;
+
+        ReasoningEffortRejectedException(String message) {
+            super(Reason.INVALID_REQUEST, message);
+        }
     }
 
     /** The failure an error object inside a successful HTTP answer stands for (Responses {@code status: failed}). */
@@ -116,7 +148,7 @@ final class ErrorMapping {
     }
 
     /** The parts of an error body worth reporting; empty strings where the server gave none. */
-    record ServerError(String message, String type, String code) {
+    record ServerError(String message, String type, String code, String param) {
 
         /**
          * Reads OpenAI's {@code {"error":{"message","type","code"}}}, vLLM's top-level
@@ -130,23 +162,24 @@ final class ErrorMapping {
                 json = null;
             }
             if (json == null || !json.isObject()) {
-                return new ServerError(body.isBlank() ? "(empty body)" : excerpt(body), "", "");
+                return new ServerError(body.isBlank() ? "(empty body)" : excerpt(body), "", "", "");
             }
             JsonNode error = json.get("error");
             if (error != null && error.isObject()) {
                 return of(error);
             }
             if (error != null && error.isTextual()) {
-                return new ServerError(error.asText(), "", "");
+                return new ServerError(error.asText(), "", "", "");
             }
             if (json.has("message")) {
                 return of(json);
             }
-            return new ServerError(excerpt(body), "", "");
+            return new ServerError(excerpt(body), "", "", "");
         }
 
         static ServerError of(JsonNode error) {
-            return new ServerError(text(error, "message"), text(error, "type"), text(error, "code"));
+            return new ServerError(text(error, "message"), text(error, "type"), text(error, "code"),
+                    text(error, "param"));
         }
 
         private static String text(JsonNode node, String field) {

@@ -8,6 +8,7 @@ import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.RateLimitSnapshot;
+import dev.mnemo.llm.ReasoningEffort;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,6 +20,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
@@ -43,10 +46,17 @@ import org.slf4j.LoggerFactory;
  * {@code function_call_output} items, Chat {@code tool_calls} / {@code tool} messages); tools are
  * strict function tools; an output schema becomes Responses {@code text.format} or Chat
  * {@code response_format} of type {@code json_schema}; reasoning effort becomes
- * {@code reasoning.effort} or {@code reasoning_effort} ({@code NONE} sends nothing). On Chat
+ * {@code reasoning.effort} or {@code reasoning_effort} ({@code NONE} sends nothing;
+ * {@link Builder#reasoningEffort} replaces the request's effort). On Chat
  * Completions developer messages go as {@code system} (many local servers' chat templates know no
  * {@code developer} role) and request metadata is not sent; on Responses it is sent as
  * {@code metadata}. A refusal comes back as its text with {@link dev.mnemo.llm.FinishReason#CONTENT_FILTER}.
+ *
+ * <p>Models without reasoning (OpenAI's {@code gpt-4.1} family, most local models) reject the
+ * reasoning parameter with HTTP 400 "Unsupported parameter". When a server does, the client sends
+ * the request again once without it and, for the rest of its life, sends no reasoning effort for
+ * that model name (logged once at INFO). Set {@link Builder#reasoningEffort} to
+ * {@link ReasoningEffort#NONE} to never send it.
  *
  * <p>Failures become {@link ModelException}s carrying the server's own error message. Rate limits
  * (HTTP 429), server errors (5xx), time-outs and network errors are retried up to
@@ -84,6 +94,8 @@ public final class OpenAiLanguageModel implements LanguageModel {
     private final URI endpoint;
     private final RetryingSender sender;
     private final OptionalInt contextWindow;
+    /** Model names whose server rejected the reasoning parameter; never sent to them again. */
+    private final Set<String> modelsWithoutReasoning = ConcurrentHashMap.newKeySet();
 
     private OpenAiLanguageModel(ClientSettings settings, HttpClient http, Backoff backoff, Sleeper sleeper,
             OptionalInt contextWindow) {
@@ -122,7 +134,10 @@ public final class OpenAiLanguageModel implements LanguageModel {
      *   <li>{@code OPENAI_API_VERSION}: when set, Azure OpenAI mode with this {@code api-version}
      *       (the base URL is then the resource's {@code .../openai} or deployment URL);</li>
      *   <li>{@code MNEMO_CONTEXT_WINDOW}: the model's context window in tokens (see
-     *       {@link Builder#contextWindow(int)}).</li>
+     *       {@link Builder#contextWindow(int)});</li>
+     *   <li>{@code MNEMO_REASONING_EFFORT}: {@code none}, {@code low}, {@code medium} or {@code high}:
+     *       the reasoning effort sent with every request instead of the request's own, {@code none}
+     *       sending no reasoning parameter (see {@link Builder#reasoningEffort}).</li>
      * </ul>
      *
      * @throws IllegalArgumentException when a variable is missing or malformed, naming it
@@ -135,8 +150,21 @@ public final class OpenAiLanguageModel implements LanguageModel {
     public ModelResponse respond(ModelRequest request) {
         Objects.requireNonNull(request, "request");
         String model = request.model().isEmpty() ? settings.model() : request.model();
-        ObjectNode body = format.encode(request, model, settings.sendReasoningEffort());
-        String answer = sender.post(endpoint, body.toString());
+        ReasoningEffort effort = modelsWithoutReasoning.contains(model) ? ReasoningEffort.NONE
+                : settings.reasoningEffort().orElse(request.reasoningEffort());
+        String answer;
+        try {
+            answer = sender.post(endpoint, format.encode(request, model, effort).toString());
+        } catch (ErrorMapping.ReasoningEffortRejectedException e) {
+            if (effort == ReasoningEffort.NONE) {
+                throw e;
+            }
+            if (modelsWithoutReasoning.add(model)) {
+                LOG.info("Model {} at {} does not accept a reasoning effort ({}); sending it none from now on",
+                        model, endpoint, e.getMessage());
+            }
+            answer = sender.post(endpoint, format.encode(request, model, ReasoningEffort.NONE).toString());
+        }
         ModelResponse response = format.decode(parse(answer), endpoint);
         LOG.debug("Model {} at {} finished with {} ({} input, {} output tokens, {} tool calls)", model, endpoint,
                 response.finishReason(), response.usage().inputTokens(), response.usage().outputTokens(),
@@ -175,7 +203,8 @@ public final class OpenAiLanguageModel implements LanguageModel {
         return "OpenAiLanguageModel[endpoint=" + endpoint + ", model=" + settings.model() + ", api=" + settings.api()
                 + ", apiKey=" + (settings.apiKey().isEmpty() ? "none" : "***")
                 + ", azureApiVersion=" + settings.azureApiVersion().orElse("none")
-                + ", headers=" + settings.headers().keySet() + ", maxRetries=" + settings.maxRetries() + "]";
+                + ", headers=" + settings.headers().keySet() + ", maxRetries=" + settings.maxRetries()
+                + ", reasoningEffort=" + settings.reasoningEffort().map(Enum::name).orElse("per request") + "]";
     }
 
     /**
@@ -192,7 +221,7 @@ public final class OpenAiLanguageModel implements LanguageModel {
         private final Map<String, String> headers = new LinkedHashMap<>();
         private int maxRetries = DEFAULT_MAX_RETRIES;
         private String azureApiVersion;
-        private boolean sendReasoningEffort = true;
+        private Optional<ReasoningEffort> reasoningEffort = Optional.empty();
         private OptionalInt contextWindow = OptionalInt.empty();
         private Sleeper sleeper = Sleeper.THREAD_SLEEP;
         private DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
@@ -291,11 +320,24 @@ public final class OpenAiLanguageModel implements LanguageModel {
         }
 
         /**
-         * Whether to send the request's reasoning effort (default true). Turn it off for models that
-         * reject the parameter, such as OpenAI's non-reasoning models; {@code NONE} is never sent.
+         * Whether to send the request's reasoning effort (default true); {@code false} is
+         * {@code reasoningEffort(ReasoningEffort.NONE)}, {@code true} undoes a
+         * {@link #reasoningEffort} setting. A model that rejects the parameter gets none anyway
+         * after its first refusal.
          */
         public Builder sendReasoningEffort(boolean send) {
-            this.sendReasoningEffort = send;
+            this.reasoningEffort = send ? Optional.empty() : Optional.of(ReasoningEffort.NONE);
+            return this;
+        }
+
+        /**
+         * The reasoning effort sent with every request instead of the request's own (by default
+         * each request's effort is sent: Phase 1 asks for low, Phase 2 for medium).
+         * {@link ReasoningEffort#NONE} sends no reasoning parameter at all, for models and servers
+         * that reject it.
+         */
+        public Builder reasoningEffort(ReasoningEffort effort) {
+            this.reasoningEffort = Optional.of(Objects.requireNonNull(effort, "effort"));
             return this;
         }
 
@@ -345,7 +387,7 @@ public final class OpenAiLanguageModel implements LanguageModel {
                         + " conflicts with the API key; set one or the other");
             }
             ClientSettings settings = new ClientSettings(baseUrl, apiKey, model, api, connectTimeout, requestTimeout,
-                    headers, maxRetries, Optional.ofNullable(azureApiVersion), sendReasoningEffort);
+                    headers, maxRetries, Optional.ofNullable(azureApiVersion), reasoningEffort);
             HttpClient http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
             OpenAiLanguageModel client = new OpenAiLanguageModel(settings, http, new Backoff(jitter, clock), sleeper,
                     contextWindow);

@@ -20,7 +20,11 @@ import java.util.Map;
  *   <tr><td>{@code requestTimeout}</td><td>seconds, or ISO-8601 such as {@code PT5M}</td><td>10 min</td></tr>
  *   <tr><td>{@code maxRetries}</td><td>retries after the first attempt</td><td>2</td></tr>
  *   <tr><td>{@code azureApiVersion}</td><td>Azure OpenAI mode with this {@code api-version}</td><td>off</td></tr>
- *   <tr><td>{@code sendReasoningEffort}</td><td>{@code true} or {@code false}</td><td>{@code true}</td></tr>
+ *   <tr><td>{@code reasoningEffort}</td><td>{@code none}, {@code low}, {@code medium} or {@code high}: sent
+ *       with every request instead of the request's own ({@code none}: no reasoning parameter)</td>
+ *       <td>each request's own, dropped for a model whose server rejects it</td></tr>
+ *   <tr><td>{@code sendReasoningEffort}</td><td>{@code true} or {@code false} ({@code false} is
+ *       {@code reasoningEffort=none}; not together with it)</td><td>{@code true}</td></tr>
  *   <tr><td>{@code contextWindow}</td><td>the model's context window in tokens</td><td>unknown (150,000 assumed)</td></tr>
  *   <tr><td>{@code header.NAME}</td><td>an extra header {@code NAME} sent with every request</td><td>–</td></tr>
  * </table>

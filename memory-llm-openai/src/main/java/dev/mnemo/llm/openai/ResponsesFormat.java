@@ -8,6 +8,7 @@ import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.OutputSchema;
+import dev.mnemo.llm.ReasoningEffort;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolCall;
 import dev.mnemo.llm.ToolSpec;
@@ -36,7 +37,7 @@ final class ResponsesFormat implements WireFormat {
     }
 
     @Override
-    public ObjectNode encode(ModelRequest request, String model, boolean sendReasoningEffort) {
+    public ObjectNode encode(ModelRequest request, String model, ReasoningEffort effort) {
         ObjectNode root = OpenAiLanguageModel.JSON.createObjectNode();
         root.put("model", model);
         if (!request.instructions().isEmpty()) {
@@ -49,7 +50,7 @@ final class ResponsesFormat implements WireFormat {
             request.tools().forEach(t -> tools.add(tool(t)));
         }
         request.outputSchema().ifPresent(s -> root.putObject("text").set("format", format(s)));
-        WireFormat.effort(request.reasoningEffort(), sendReasoningEffort)
+        WireFormat.effort(effort)
                 .ifPresent(e -> root.putObject("reasoning").put("effort", e));
         root.put("store", false);
         if (!request.metadata().isEmpty()) {

@@ -1,5 +1,6 @@
 package dev.mnemo.llm.openai;
 
+import dev.mnemo.llm.ReasoningEffort;
 import dev.mnemo.llm.openai.OpenAiLanguageModel.Api;
 import dev.mnemo.llm.openai.OpenAiLanguageModel.Builder;
 import java.net.URI;
@@ -15,7 +16,7 @@ final class SettingsParser {
 
     static final String HEADER_PREFIX = "header.";
     static final Set<String> SETTING_KEYS = Set.of("baseUrl", "apiKey", "apiKeyEnv", "model", "api", "connectTimeout",
-            "requestTimeout", "maxRetries", "azureApiVersion", "sendReasoningEffort", "contextWindow");
+            "requestTimeout", "maxRetries", "azureApiVersion", "sendReasoningEffort", "reasoningEffort", "contextWindow");
 
     private SettingsParser() {}
 
@@ -48,6 +49,10 @@ final class SettingsParser {
         String window = get(env, "MNEMO_CONTEXT_WINDOW");
         if (!window.isEmpty()) {
             b.contextWindow(positive("MNEMO_CONTEXT_WINDOW", window));
+        }
+        String effort = get(env, "MNEMO_REASONING_EFFORT");
+        if (!effort.isEmpty()) {
+            b.reasoningEffort(effort("MNEMO_REASONING_EFFORT", effort));
         }
         return b;
     }
@@ -106,8 +111,16 @@ final class SettingsParser {
             b.contextWindow(positive("openai setting 'contextWindow'", window));
         }
         String reasoning = get(settings, "sendReasoningEffort");
+        String effort = get(settings, "reasoningEffort");
+        if (!reasoning.isEmpty() && !effort.isEmpty()) {
+            throw new IllegalArgumentException("openai settings 'sendReasoningEffort' and 'reasoningEffort' are both set;"
+                    + " use reasoningEffort");
+        }
         if (!reasoning.isEmpty()) {
             b.sendReasoningEffort(bool("sendReasoningEffort", reasoning));
+        }
+        if (!effort.isEmpty()) {
+            b.reasoningEffort(effort("openai setting 'reasoningEffort'", effort));
         }
         settings.forEach((k, v) -> {
             if (k.startsWith(HEADER_PREFIX)) {
@@ -143,6 +156,18 @@ final class SettingsParser {
             case "", "chat", "chat_completions", "chat-completions" -> Api.CHAT_COMPLETIONS;
             case "responses" -> Api.RESPONSES;
             default -> throw new IllegalArgumentException(what + " must be 'chat' or 'responses', was '" + value + "'");
+        };
+    }
+
+    /** {@code none}, {@code low}, {@code medium} or {@code high}, in any case. */
+    static ReasoningEffort effort(String what, String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "none" -> ReasoningEffort.NONE;
+            case "low" -> ReasoningEffort.LOW;
+            case "medium" -> ReasoningEffort.MEDIUM;
+            case "high" -> ReasoningEffort.HIGH;
+            default -> throw new IllegalArgumentException(what + " must be none, low, medium or high, was '" + value
+                    + "'");
         };
     }
 

@@ -17,8 +17,11 @@ interface WireFormat {
     /** The operation's path below the base URL, e.g. {@code /chat/completions}. */
     String path();
 
-    /** The request body for {@code request}, asking for {@code model}. */
-    ObjectNode encode(ModelRequest request, String model, boolean sendReasoningEffort);
+    /**
+     * The request body for {@code request}, asking for {@code model} with {@code effort} (which
+     * replaces the request's own; {@link ReasoningEffort#NONE} sends no reasoning parameter).
+     */
+    ObjectNode encode(ModelRequest request, String model, ReasoningEffort effort);
 
     /**
      * The response a successful answer stands for.
@@ -27,10 +30,9 @@ interface WireFormat {
      */
     ModelResponse decode(JsonNode answer, URI endpoint);
 
-    /** The wire value for {@code effort}; empty for {@link ReasoningEffort#NONE} or when not sent. */
-    static Optional<String> effort(ReasoningEffort effort, boolean send) {
-        return !send || effort == ReasoningEffort.NONE ? Optional.empty()
-                : Optional.of(effort.name().toLowerCase(Locale.ROOT));
+    /** The wire value for {@code effort}; empty for {@link ReasoningEffort#NONE}. */
+    static Optional<String> effort(ReasoningEffort effort) {
+        return effort == ReasoningEffort.NONE ? Optional.empty() : Optional.of(effort.name().toLowerCase(Locale.ROOT));
     }
 
     /**

@@ -4,6 +4,7 @@ import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
@@ -73,9 +74,10 @@ public final class SqliteMemoryStore implements MemoryStore {
     /**
      * {@inheritDoc}
      *
-     * <p>A thread already marked polluted stays polluted whatever mode the new row carries (use
-     * {@link #setThreadMemoryMode} to change it deliberately); a row upserted as polluted loses its
-     * stage-1 memory as {@link #markThreadPolluted} does.
+     * <p>The stored memory mode is never loosened: the row keeps the stricter of the stored and the
+     * new mode, decided inside the one {@code INSERT … ON CONFLICT DO UPDATE} statement (use {@link
+     * #setThreadMemoryMode} to loosen it deliberately); a row upserted as polluted loses its stage-1
+     * memory as {@link #markThreadPolluted} does.
      */
     @Override
     public void upsertThread(ThreadInfo thread) {
@@ -250,6 +252,19 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure,
+            Duration retryDelay, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(failure, "failure");
+        Objects.requireNonNull(retryDelay, "retryDelay");
+        Objects.requireNonNull(now, "now");
+        return database.write("release Phase 1 job of thread " + threadId + " after a model failure",
+                connection -> Stage1JobQueries.releaseAfterModelFailure(connection, threadId, ownershipToken, failure,
+                        retryDelay, now));
+    }
+
+    @Override
     public Optional<Stage1Output> stage1Output(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
         return database.read("read memory of thread " + threadId,
@@ -382,6 +397,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         database.write("clear memory data", connection -> {
             Stage1OutputQueries.deleteAll(connection);
             JobQueries.deleteMemoryJobs(connection);
+            Stage1JobQueries.clearModelFailure(connection);
             return null;
         });
         database.checkpointBestEffort();
@@ -407,7 +423,8 @@ public final class SqliteMemoryStore implements MemoryStore {
                     : OptionalInt.empty();
             return new MemoryStatus(JobQueries.countsByKind(connection), JobQueries.runningLeases(connection),
                     last.success(), last.failure(), ThreadQueries.countsByMode(connection),
-                    Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of(), unused, last.notBefore());
+                    Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of(),
+                    Stage1JobQueries.lastModelFailure(connection), unused, last.notBefore());
         });
     }
 

@@ -4,12 +4,15 @@ import static dev.mnemo.store.sqlite.JobKinds.DEFAULT_RETRY_REMAINING;
 import static dev.mnemo.store.sqlite.JobKinds.STAGE1;
 import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
+import dev.mnemo.ModelFailure;
+import dev.mnemo.llm.ModelException;
 import dev.mnemo.spi.ClaimOutcome;
 import dev.mnemo.spi.JobClaim;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 
@@ -72,11 +75,61 @@ final class Stage1JobQueries {
         return JobClaim.skipped(whyNotClaimed(connection, threadId, nowSeconds));
     }
 
-    /** @return false when the caller no longer owns the job */
+    /**
+     * Completes an owned job; a success also means the model works again, so the last model
+     * failure is forgotten.
+     *
+     * @return false when the caller no longer owns the job
+     */
     static boolean markDone(Connection connection, String threadId, String token, Instant now) throws SQLException {
-        return Jdbc.update(connection, "UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL,"
+        boolean owned = Jdbc.update(connection, "UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL,"
                 + " last_error = NULL, last_success_watermark = input_watermark" + OWNED,
                 seconds(now), threadId, token) > 0;
+        if (owned) {
+            clearModelFailure(connection);
+        }
+        return owned;
+    }
+
+    /**
+     * Releases an owned job after a model failure: an error with a backoff, retries untouched, and
+     * the failure kept as the last model failure.
+     *
+     * @return false when the caller no longer owns the job (nothing is written)
+     */
+    static boolean releaseAfterModelFailure(Connection connection, String threadId, String token,
+            ModelFailure failure, Duration retryDelay, Instant now) throws SQLException {
+        long nowSeconds = seconds(now);
+        boolean owned = Jdbc.update(connection, "UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL,"
+                + " retry_at = ?, last_error = ?" + OWNED,
+                nowSeconds, nowSeconds + retryDelay.toSeconds(), failure.describe(), threadId, token) > 0;
+        if (owned) {
+            Jdbc.update(connection, "INSERT INTO model_failures (id, reason, message, failed_at) VALUES (1, ?, ?, ?)"
+                    + " ON CONFLICT(id) DO UPDATE SET reason = excluded.reason, message = excluded.message,"
+                    + " failed_at = excluded.failed_at",
+                    failure.reason().name(), failure.message(), seconds(failure.at()));
+        }
+        return owned;
+    }
+
+    static void clearModelFailure(Connection connection) throws SQLException {
+        Jdbc.update(connection, "DELETE FROM model_failures");
+    }
+
+    /** The last model failure, while no Phase 1 job has succeeded since. */
+    static Optional<ModelFailure> lastModelFailure(Connection connection) throws SQLException {
+        return Jdbc.queryFirst(connection, "SELECT reason, message, failed_at FROM model_failures WHERE id = 1",
+                row -> new ModelFailure(reason(row.getString("reason")), row.getString("message"),
+                        JobKinds.fromSeconds(row.getLong("failed_at"))));
+    }
+
+    /** A stored reason; one this version does not know (written by a newer one) reads as UNKNOWN. */
+    private static ModelException.Reason reason(String name) {
+        try {
+            return ModelException.Reason.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            return ModelException.Reason.UNKNOWN;
+        }
     }
 
     static OptionalLong inputWatermark(Connection connection, String threadId) throws SQLException {

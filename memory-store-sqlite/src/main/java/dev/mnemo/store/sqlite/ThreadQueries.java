@@ -24,16 +24,19 @@ final class ThreadQueries {
             "id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode";
 
     /**
-     * Inserts or replaces a row. A polluted thread stays polluted: a later upsert from a rollout
-     * scan or a recorder that still holds the old mode must not make its rollout extractable again.
+     * Inserts or replaces a row, keeping the stricter memory mode (polluted over disabled over
+     * enabled) in the same statement: a rollout scan or a recorder that read the row before a
+     * concurrent disable or pollution must not make its rollout extractable again.
      */
     private static final String UPSERT = "INSERT INTO threads (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             + " ON CONFLICT(id) DO UPDATE SET rollout_path = excluded.rollout_path,"
             + " created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms,"
             + " source = excluded.source, cwd = excluded.cwd, git_branch = excluded.git_branch,"
             + " preview = excluded.preview, archived = excluded.archived,"
-            + " memory_mode = CASE WHEN threads.memory_mode = 'polluted' THEN 'polluted'"
-            + " ELSE excluded.memory_mode END";
+            + " memory_mode = CASE"
+            + " WHEN 'polluted' IN (threads.memory_mode, excluded.memory_mode) THEN 'polluted'"
+            + " WHEN 'disabled' IN (threads.memory_mode, excluded.memory_mode) THEN 'disabled'"
+            + " ELSE 'enabled' END";
 
     private ThreadQueries() {
     }
