@@ -400,13 +400,16 @@ class MnemoCliTest {
     }
 
     @Test
-    void ls_onAnEmptyMemoryFolder_saysItIsEmpty() throws IOException {
+    void ls_onAnEmptyOrNotYetCreatedMemoryFolder_saysItIsEmpty() throws IOException {
+        Files.createDirectories(home());
+        Result notCreated = mnemo("--home", home().toString(), "ls");
         Files.createDirectories(home().resolve("memories"));
+        Result empty = mnemo("--home", home().toString(), "ls");
 
-        Result r = mnemo("--home", home().toString(), "ls");
-
-        assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("the memory folder is empty");
+        for (Result r : List.of(notCreated, empty)) {
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.out()).contains("the memory folder is empty");
+        }
     }
 
     @Test
