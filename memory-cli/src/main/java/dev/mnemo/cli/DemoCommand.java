@@ -74,7 +74,7 @@ final class DemoCommand implements Callable<Integer> {
         progress.pipelineClock(asOf);
         List<String> failures;
         try (MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, model.get(), Optional.of(asOf),
-                List.of(), tweak.andThen(MnemoCli.namingModel(root.modelName()))::apply, progress))) {
+                List.of(), tweak.andThen(MnemoCli.namingModel(root.configuredModelName()))::apply, progress))) {
             failures = RunCommand.run(engine, progress, false, false);
         }
         out.println();

@@ -49,7 +49,8 @@ import picocli.CommandLine.Spec;
         subcommands = {StatusCommand.class, RunCommand.class, DemoCommand.class, InstructionsCommand.class,
                 MemoryFileCommands.Ls.class, MemoryFileCommands.Read.class, MemoryFileCommands.Search.class,
                 MemoryFileCommands.Note.class, ThreadsCommand.class, HistoryCommands.History.class,
-                HistoryCommands.Rollback.class, HistoryCommands.Clear.class, McpCommand.class, HelpCommand.class})
+                HistoryCommands.Rollback.class, HistoryCommands.Clear.class, EvalCommand.class, McpCommand.class,
+                HelpCommand.class})
 public final class MnemoCli {
 
     /** The model variables a real run needs, for error messages. */
@@ -231,7 +232,7 @@ public final class MnemoCli {
     }
 
     /** The model name the run uses ({@code --model}, else {@code MNEMO_MODEL}), for the history. */
-    Optional<String> modelName() {
+    Optional<String> configuredModelName() {
         return Optional.ofNullable(modelEnvironment().get("MNEMO_MODEL")).filter(name -> !name.isBlank());
     }
 
@@ -251,6 +252,11 @@ public final class MnemoCli {
             merged.put("MNEMO_REASONING_EFFORT", reasoningEffort);
         }
         return merged;
+    }
+
+    /** The configured model's name (--model, else MNEMO_MODEL), for reports; "model" when unnamed. */
+    String modelName() {
+        return configuredModelName().orElse("model");
     }
 
     /** The model, or a usage problem (exit 2) saying which variables to set. */

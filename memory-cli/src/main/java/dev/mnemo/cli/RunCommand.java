@@ -86,7 +86,7 @@ final class RunCommand implements Callable<Integer> {
         ProgressPrinter progress = new ProgressPrinter(root.out(), root.quiet);
         at.ifPresent(progress::pipelineClock);
         try (MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, model, at, codexSessions,
-                MnemoCli.namingModel(root.modelName()), progress))) {
+                MnemoCli.namingModel(root.configuredModelName()), progress))) {
             return exitCode(root, run(engine, progress, phase1Only, phase2Only));
         }
     }

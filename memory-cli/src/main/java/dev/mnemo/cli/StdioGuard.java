@@ -116,19 +116,26 @@ final class StdioGuard {
         }
     }
 
-    /** Waits, bounded, until every answer owed has been written. */
+    /**
+     * Waits, bounded, until every answer owed has been written. An interrupt of the reading thread
+     * (the SDK's scheduler may interrupt it once input ends) does not cut the wait short: the
+     * answers still come, and the interrupt is passed on afterwards.
+     */
     private void drain() {
         long deadline = System.nanoTime() + DRAIN_LIMIT.toNanos();
+        boolean interrupted = false;
         synchronized (lock) {
             long left;
             while (written < owed && (left = deadline - System.nanoTime()) > 0) {
                 try {
                     TimeUnit.NANOSECONDS.timedWait(lock, left);
                 } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
+                    interrupted = true;
                 }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

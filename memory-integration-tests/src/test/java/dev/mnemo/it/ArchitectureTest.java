@@ -53,7 +53,7 @@ class ArchitectureTest {
     /** Packages whose public types and members are Mnemo's public surface. */
     private static final String[] PUBLIC_PACKAGES = {
         "dev.mnemo", "dev.mnemo.spi", "dev.mnemo.llm", "dev.mnemo.store.sqlite", "dev.mnemo.workspace.git",
-        "dev.mnemo.llm.openai"
+        "dev.mnemo.llm.openai", "dev.mnemo.langchain4j"
     };
 
     /** Types that must never appear in a public signature. */
@@ -69,6 +69,7 @@ class ArchitectureTest {
             "memory-workspace-git", "dev.mnemo.workspace.git",
             "memory-llm-openai", "dev.mnemo.llm.openai",
             "memory-cli", "dev.mnemo.cli",
+            "memory-langchain4j", "dev.mnemo.langchain4j",
             "examples", "dev.mnemo.examples");
 
     private static JavaClasses classes;
@@ -183,6 +184,13 @@ class ArchitectureTest {
     void memoryCoreSpiDoesNotDependOnInternals() {
         noClasses().that().resideInAPackage("dev.mnemo.spi")
                 .should().dependOnClassesThat().resideInAPackage("dev.mnemo.internal..")
+                .check(classes);
+    }
+
+    @Test
+    void langChain4jTypesStayInItsAdapterAndTheExamples() {
+        noClasses().that().resideOutsideOfPackages("dev.mnemo.langchain4j..", "dev.mnemo.examples..")
+                .should().dependOnClassesThat().resideInAPackage("dev.langchain4j..")
                 .check(classes);
     }
 

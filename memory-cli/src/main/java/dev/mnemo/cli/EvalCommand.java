@@ -1,0 +1,62 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.eval.Condition;
+import dev.mnemo.eval.EvalReport;
+import dev.mnemo.eval.MemoryEval;
+import dev.mnemo.eval.ScenarioSet;
+import dev.mnemo.llm.LanguageModel;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code mnemo eval}: how good the memory is with the configured model, beside no memory and the
+ * raw transcripts. Works in its own run directory, never in a Mnemo home.
+ */
+@Command(name = "eval", description = "Measure the memory with the configured model: the bundled scenarios are "
+        + "extracted, consolidated and probed, beside a no-memory and a raw-transcripts baseline.")
+final class EvalCommand implements Callable<Integer> {
+
+    @ParentCommand
+    MnemoCli root;
+
+    @Option(names = "--out", paramLabel = "DIR", required = true,
+            description = "The run directory: homes, every model request and answer, the report. Reuse it to resume.")
+    Path out;
+
+    @Option(names = "--limit", paramLabel = "N", description = "Only the first N scenario users (default: all 20).")
+    Integer limit;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "1",
+            description = "Scenario users run at once (default 1); mind the model's rate limits.")
+    int concurrency;
+
+    @Option(names = "--scenarios", paramLabel = "FILE", description = "A scenario file instead of the bundled set.")
+    Path scenarios;
+
+    @Override
+    public Integer call() {
+        LanguageModel model = root.requireModel("mnemo eval");
+        String name = root.modelName();
+        MemoryEval.Builder eval = MemoryEval.builder().model(model, name).runDirectory(out).concurrency(concurrency)
+                .scenarios(scenarios == null ? ScenarioSet.bundled() : ScenarioSet.load(scenarios));
+        if (limit != null) {
+            eval.limit(limit);
+        }
+        EvalReport report = eval.build().run();
+        root.out().printf(Locale.ROOT, "%d users with %s in %.1f s%n", report.users(), name, report.millis() / 1000.0);
+        for (EvalReport.ConditionSummary c : report.conditions()) {
+            root.out().printf(Locale.ROOT, "  %-12s recall %5.1f %%   tokens %,d%n",
+                    c.condition().name().toLowerCase(Locale.ROOT), c.recall() * 100, c.tokens());
+        }
+        EvalReport.ConditionSummary mnemo = report.condition(Condition.MNEMO);
+        root.out().printf(Locale.ROOT, "  memory folders holding a planted secret: %d, a polluted fact: %d%n",
+                report.secretsInMemory(), report.pollutedInMemory());
+        root.out().println("Report: " + out.resolve("report.md") + " (also report.json, recall-vs-tokens.svg)");
+        root.out().flush();
+        return Double.isNaN(mnemo.recall()) ? 1 : 0;
+    }
+}

@@ -1,0 +1,203 @@
+package dev.mnemo.eval;
+
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.TokenUsage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Measures how good the memory is with a given model: each scenario user's past sessions go
+ * through Phase 1 and Phase 2 with that model, then probe questions are answered by the same model
+ * with Mnemo, with no memory, and with the raw transcripts pasted, and graded deterministically.
+ *
+ * <pre>{@code
+ * EvalReport report = MemoryEval.builder()
+ *         .model(OpenAiLanguageModel.fromEnvironment(), "gpt-4.1-mini")
+ *         .runDirectory(Path.of("eval-runs/gpt-4.1-mini"))
+ *         .limit(5)
+ *         .build()
+ *         .run();     // also writes report.json, report.md and recall-vs-tokens.svg
+ * }</pre>
+ *
+ * <p>The run directory keeps every model request and answer ({@code model-log.jsonl}) and each
+ * user's result: running again with the same directory resumes where a run stopped and asks the
+ * model nothing it already answered.
+ */
+public final class MemoryEval {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MemoryEval.class);
+
+    private final LanguageModel model;
+    private final String modelName;
+    private final Path runDirectory;
+    private final ScenarioSet scenarios;
+    private final int concurrency;
+
+    private MemoryEval(Builder builder) {
+        this.model = builder.model;
+        this.modelName = builder.modelName;
+        this.runDirectory = builder.runDirectory;
+        this.scenarios = builder.limit > 0 ? builder.scenarios.limit(builder.limit) : builder.scenarios;
+        this.concurrency = builder.concurrency;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Runs (or resumes) the eval and writes its report files into the run directory. */
+    public EvalReport run() {
+        long start = System.nanoTime();
+        // 1. The run directory and the recording model every step shares.
+        try {
+            Files.createDirectories(runDirectory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the run directory " + runDirectory, e);
+        }
+        RecordingModel recording = new RecordingModel(model, runDirectory);
+        // 2. Each user in their own home, `concurrency` at a time.
+        List<UserOutcome> outcomes = runUsers(recording);
+        // 3. The figures, and the files a person reads.
+        EvalReport report = summarise(outcomes, Duration.ofNanos(System.nanoTime() - start).toMillis());
+        ReportFiles.write(runDirectory, report);
+        LOG.info("eval: {} users with {}; report in {}", outcomes.size(), modelName, runDirectory);
+        return report;
+    }
+
+    private List<UserOutcome> runUsers(RecordingModel recording) {
+        ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
+            Thread t = new Thread(r, "mnemo-eval");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<UserOutcome>> futures = new ArrayList<>();
+            for (ScenarioUser user : scenarios.users()) {
+                futures.add(pool.submit(() -> new UserRun(user, recording, runDirectory).run()));
+            }
+            List<UserOutcome> outcomes = new ArrayList<>();
+            for (Future<UserOutcome> future : futures) {
+                outcomes.add(future.get());
+            }
+            return outcomes;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("the eval was interrupted; run it again with the same directory to resume", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r
+                    : new IllegalStateException("a scenario user failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private EvalReport summarise(List<UserOutcome> outcomes, long millis) {
+        List<EvalReport.ConditionSummary> summaries = new ArrayList<>();
+        for (Condition condition : Condition.values()) {
+            List<ProbeResult> results = outcomes.stream().flatMap(o -> o.results().stream())
+                    .filter(r -> r.condition() == condition).toList();
+            Map<Category, EvalReport.CategoryFigures> categories = new EnumMap<>(Category.class);
+            for (Category category : Category.values()) {
+                List<ProbeResult> of = results.stream().filter(r -> r.category() == category).toList();
+                categories.put(category, new EvalReport.CategoryFigures(of.size(),
+                        category.measuresRecall() ? rate(of, ProbeResult::recalled) : Double.NaN,
+                        category == Category.CORRECTION ? rate(of, ProbeResult::stale) : Double.NaN,
+                        category.measuresRecall() ? Double.NaN : rate(of, ProbeResult::leaked)));
+            }
+            double recall = rate(results.stream().filter(r -> r.category().measuresRecall()).toList(),
+                    ProbeResult::recalled);
+            boolean mnemo = condition == Condition.MNEMO;
+            long phase1 = mnemo ? outcomes.stream().mapToLong(o -> o.phase1Usage().totalTokens()).sum() : 0;
+            long phase2 = mnemo ? outcomes.stream().mapToLong(o -> o.phase2Usage().totalTokens()).sum() : 0;
+            long answer = outcomes.stream().mapToLong(o -> o.answerUsage().getOrDefault(condition, TokenUsage.ZERO)
+                    .totalTokens()).sum();
+            summaries.add(new EvalReport.ConditionSummary(condition, categories, recall, phase1, phase2, answer,
+                    phase1 + phase2 + answer));
+        }
+        return new EvalReport(modelName, scenarios.version(), outcomes.size(), summaries,
+                (int) outcomes.stream().filter(UserOutcome::secretInMemory).count(),
+                (int) outcomes.stream().filter(UserOutcome::pollutedInMemory).count(), outcomes, millis);
+    }
+
+    private static double rate(List<ProbeResult> results, java.util.function.Predicate<ProbeResult> test) {
+        return results.isEmpty() ? Double.NaN : (double) results.stream().filter(test).count() / results.size();
+    }
+
+    /** Configures a {@link MemoryEval}. */
+    public static final class Builder {
+        private LanguageModel model;
+        private String modelName;
+        private Path runDirectory;
+        private ScenarioSet scenarios = ScenarioSet.bundled();
+        private int limit;
+        private int concurrency = 1;
+
+        private Builder() {}
+
+        /** The model for extraction, consolidation and answering, and its name for the report. */
+        public Builder model(LanguageModel model, String name) {
+            this.model = Objects.requireNonNull(model, "model");
+            this.modelName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /** Where homes, the model log, per-user results and the report go; reused to resume. */
+        public Builder runDirectory(Path directory) {
+            this.runDirectory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
+        /** The scenarios; default {@link ScenarioSet#bundled()}. */
+        public Builder scenarios(ScenarioSet scenarios) {
+            this.scenarios = Objects.requireNonNull(scenarios, "scenarios");
+            return this;
+        }
+
+        /** Only the first {@code users} scenario users. */
+        public Builder limit(int users) {
+            if (users < 1) {
+                throw new IllegalArgumentException("limit must be at least 1, was " + users);
+            }
+            this.limit = users;
+            return this;
+        }
+
+        /** Users run at once (each makes its model calls one at a time); default 1. */
+        public Builder concurrency(int users) {
+            if (users < 1 || users > 64) {
+                throw new IllegalArgumentException("concurrency must be 1..64, was " + users);
+            }
+            this.concurrency = users;
+            return this;
+        }
+
+        /**
+         * Builds the eval.
+         *
+         * @throws IllegalStateException when the model or the run directory is missing
+         */
+        public MemoryEval build() {
+            if (model == null) {
+                throw new IllegalStateException("no model: call model(languageModel, name)");
+            }
+            if (runDirectory == null) {
+                throw new IllegalStateException("no run directory: call runDirectory(path)");
+            }
+            return new MemoryEval(this);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.mnemo.langchain4j;
+
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+
+/**
+ * Adds the conversation's memory instructions to the system message of one outgoing request. The
+ * request is rebuilt; the messages the application's {@code ChatMemory} holds are not touched.
+ */
+final class InstructionsTransformer implements BiFunction<ChatRequest, Object, ChatRequest> {
+
+    private final Conversations conversations;
+
+    InstructionsTransformer(Conversations conversations) {
+        this.conversations = conversations;
+    }
+
+    @Override
+    public ChatRequest apply(ChatRequest request, Object memoryId) {
+        String instructions = conversations.of(memoryId).developerInstructions();
+        if (instructions.isEmpty()) {
+            return request;
+        }
+        List<ChatMessage> messages = new ArrayList<>(request.messages());
+        int system = firstSystemMessage(messages);
+        if (system < 0) {
+            messages.add(0, SystemMessage.from(instructions));
+        } else {
+            String text = ((SystemMessage) messages.get(system)).text();
+            messages.set(system, SystemMessage.from(text + "\n\n" + instructions));
+        }
+        return request.toBuilder().messages(messages).build();
+    }
+
+    private static int firstSystemMessage(List<ChatMessage> messages) {
+        for (int i = 0; i < messages.size(); i++) {
+            if (messages.get(i) instanceof SystemMessage) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
