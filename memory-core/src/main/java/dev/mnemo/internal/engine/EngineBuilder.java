@@ -47,6 +47,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     private SecretRedactor redactor;
     private final List<MemoryEventListener> listeners = new ArrayList<>();
     private Clock clock = Clock.systemUTC();
+    private Clock wallClock;
     private ExecutorService executor;
     private Duration closeTimeout = Duration.ofSeconds(10);
 
@@ -137,6 +138,12 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     }
 
     @Override
+    public EngineBuilder wallClock(Clock clock) {
+        this.wallClock = Objects.requireNonNull(clock, "wallClock");
+        return this;
+    }
+
+    @Override
     public EngineBuilder executor(ExecutorService executor) {
         this.executor = Objects.requireNonNull(executor, "executor");
         return this;
@@ -186,7 +193,8 @@ public final class EngineBuilder implements MemoryEngine.Builder {
                 extractionModel != null ? extractionModel : model,
                 consolidationModel != null ? consolidationModel : model,
                 consolidationAgent, resolvedStore, ownsStore, resolvedWorkspace, ownsWorkspace,
-                List.copyOf(rolloutSources), redactor, List.copyOf(listeners), clock, executor, closeTimeout);
+                List.copyOf(rolloutSources), redactor, List.copyOf(listeners), clock,
+                wallClock != null ? wallClock : clock, executor, closeTimeout);
         return new DefaultMemoryEngine(parts);
     }
 
