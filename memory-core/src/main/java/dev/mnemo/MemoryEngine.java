@@ -147,6 +147,14 @@ public interface MemoryEngine extends AutoCloseable {
         Builder clock(Clock clock);
 
         /**
+         * The clock for what is reported rather than decided: history entries (their time and id)
+         * and elapsed times. Default: the {@link #clock(Clock) pipeline clock}. Set both to replay
+         * old sessions: a fixed pipeline clock in the past decides eligibility, while history and
+         * reports keep the real time.
+         */
+        Builder wallClock(Clock clock);
+
+        /**
          * The executor for all background work: startup tasks, and within a run the Phase 1 helper
          * extractions, the Phase 2 lease heartbeat and the consolidation agent's watchdog. With an
          * executor given, the engine starts no threads of its own. A run also works on its own

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The health of the pipeline, for operators: what is queued, what is running, what failed last.
@@ -22,11 +23,17 @@ import java.util.Optional;
  *     {@code session_meta}, corrupt compression, …), path to reason
  * @param lastModelFailure the last time the model itself failed a Phase 1 request (unreachable,
  *     unauthorised, rate limited, …), while no Phase 1 job has succeeded since: the model is failing
+ * @param unusedMemories stored memories of enabled threads that consolidation no longer selects
+ *     because they were not used (cited) for more than {@code max_unused_days} (nor updated, when
+ *     never used); empty when the store cannot tell
+ * @param phase2NotBefore while the consolidation lock is closed by the six-hour cooldown after a
+ *     success or the backoff after a failure, when it opens; empty when it is open or unknown
  */
 public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
         Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
         Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
-        Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure) {
+        Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
+        OptionalInt unusedMemories, Optional<Instant> phase2NotBefore) {
 
     public MemoryStatus {
         jobCounts = Map.copyOf(Objects.requireNonNull(jobCounts, "jobCounts"));
@@ -38,6 +45,17 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
         Objects.requireNonNull(checkedAt, "checkedAt");
         unreadableRollouts = Map.copyOf(Objects.requireNonNull(unreadableRollouts, "unreadableRollouts"));
         Objects.requireNonNull(lastModelFailure, "lastModelFailure");
+        Objects.requireNonNull(unusedMemories, "unusedMemories");
+        Objects.requireNonNull(phase2NotBefore, "phase2NotBefore");
+    }
+
+    /** A status without the figures a store may not know: unused memories and when the lock opens. */
+    public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
+            Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
+            Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
+            Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure) {
+        this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
+                lastStartupSkip, checkedAt, unreadableRollouts, lastModelFailure, OptionalInt.empty(), Optional.empty());
     }
 
     /** A status without a model failure (for stores that do not record one). */
@@ -52,7 +70,7 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
     /** This status with what only the engine knows: the last skip reason and the unreadable rollouts. */
     public MemoryStatus withEngineFacts(Optional<SkipReason> skip, Map<String, String> unreadable) {
         return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
-                stage1Outputs, skip, checkedAt, unreadable, lastModelFailure);
+                stage1Outputs, skip, checkedAt, unreadable, lastModelFailure, unusedMemories, phase2NotBefore);
     }
 
     /**

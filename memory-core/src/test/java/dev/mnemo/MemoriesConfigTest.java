@@ -176,6 +176,25 @@ class MemoriesConfigTest {
     }
 
     @Test
+    void load_brokenTomlNamesTheLine() throws IOException {
+        Path file = write("# Mnemo\n[memories]\nmax_unused_days = = 3\n");
+        assertThatThrownBy(() -> MemoriesConfig.load(file))
+                .isInstanceOf(MemoryConfigurationException.class)
+                .hasMessageContaining(file + " is not valid TOML at line 3");
+    }
+
+    @Test
+    void load_binaryFileSaysItIsNotUtf8Text() throws IOException {
+        Path invalidUtf8 = Files.write(dir.resolve("png.toml"), new byte[] {(byte) 0x89, 'P', 'N', 'G', (byte) 0xff});
+        Path withNul = Files.write(dir.resolve("nul.toml"), new byte[] {'[', 'm', ']', 0, 0, 1});
+        for (Path file : java.util.List.of(invalidUtf8, withNul)) {
+            assertThatThrownBy(() -> MemoriesConfig.load(file))
+                    .isInstanceOf(MemoryConfigurationException.class)
+                    .hasMessageContaining(file + " is not UTF-8 text");
+        }
+    }
+
+    @Test
     void load_memoriesThatIsNotATableIsAnError() throws IOException {
         Path file = write("memories = true\n");
         assertThatThrownBy(() -> MemoriesConfig.load(file))

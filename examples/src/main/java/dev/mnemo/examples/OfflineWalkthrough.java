@@ -5,6 +5,8 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemorySession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.StartupReport;
+import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.testkit.ScriptedLanguageModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -15,8 +17,8 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * The whole memory loop, offline, with a {@link ScriptedLanguageModel} (canned answers, not a real
- * model): a past session is recorded; seven hours later a new session starts, Phase 1 extracts the
+ * The whole memory loop, offline, with the test kit's {@link ScriptedLanguageModel} (canned answers
+ * chosen by the kind of request, not a real model): a past session is recorded; seven hours later a new session starts, Phase 1 extracts the
  * past one, Phase 2 consolidates it into the memory folder, the memory instructions carry the
  * summary, and the agent's answer cites the memory, which counts as used. CI runs it.
  *
@@ -27,6 +29,9 @@ public final class OfflineWalkthrough {
     /** When the past session happened; the pipeline runs seven hours later (idle window: six). */
     static final Instant PAST = Instant.parse("2026-03-02T09:00:00Z");
     static final Instant NOW = PAST.plus(Duration.ofHours(7));
+
+    /** The line the scripted consolidation writes into {@code memory_summary.md}. */
+    public static final String SUMMARY_LINE = "- Tests: run `./gradlew test --offline`; the network is blocked in CI.";
 
     /**
      * What the walkthrough saw.
@@ -49,7 +54,7 @@ public final class OfflineWalkthrough {
     /** Runs the walkthrough in {@code home} (which should be empty). */
     public static Result run(Path home) {
         String pastThread = UUID.randomUUID().toString();
-        ScriptedLanguageModel model = new ScriptedLanguageModel(pastThread);
+        ScriptedLanguageModel model = scriptedModel(pastThread);
         // 1. A past conversation, recorded as the agent records it.
         try (MemoryEngine memory = engine(home, model, PAST);
                 MemorySession past = memory.openSession(SessionContext.root(pastThread))) {
@@ -66,6 +71,24 @@ public final class OfflineWalkthrough {
             AssistantMessage answer = agent.ask("How do I run the tests?");
             return new Result(startup, instructions, answer, model.calls());
         }
+    }
+
+    /**
+     * NOT A REAL MODEL. Phase 1 gets a fixed memory about running tests; the consolidation agent
+     * writes {@code MEMORY.md} and {@code memory_summary.md}, then ends; the agent's chat gets an
+     * answer that cites {@code MEMORY.md} and the remembered session.
+     */
+    private static ScriptedLanguageModel scriptedModel(String citedThreadId) {
+        return ScriptedLanguageModel.builder()
+                .extractionReply("- run tests with ./gradlew test --offline (CI has no network)",
+                        "The user asked how to run the tests; `./gradlew test --offline` worked.", "run-tests-offline")
+                .consolidationWrites("# Memory\n\n## Testing\n- Run `./gradlew test --offline`.\n",
+                        "v1\n" + SUMMARY_LINE + "\n")
+                .chatReply("Run `./gradlew test --offline`.\n<oai-mem-citation>\n<citation_entries>\n"
+                        + "MEMORY.md:3-4|note=[how to run the tests]\n</citation_entries>\n<rollout_ids>\n"
+                        + citedThreadId + "\n</rollout_ids>\n</oai-mem-citation>")
+                .usage(new TokenUsage(100, 0, 20, 0))
+                .build();
     }
 
     private static MemoryEngine engine(Path home, ScriptedLanguageModel model, Instant at) {

@@ -27,7 +27,7 @@ class OfflineWalkthroughTest {
         assertThat(r.startup().phase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
         assertThat(r.startup().phase2().inputs()).isEqualTo(1);
         assertThat(Files.readString(home.resolve("memories/memory_summary.md"))).startsWith("v1\n");
-        assertThat(r.instructions()).contains(ScriptedLanguageModel.SUMMARY_LINE)
+        assertThat(r.instructions()).contains(OfflineWalkthrough.SUMMARY_LINE)
                 .contains("MEMORY_SUMMARY BEGINS");
         assertThat(r.answer().visibleText().strip()).isEqualTo("Run `./gradlew test --offline`.")
                 .doesNotContain("oai-mem-citation");

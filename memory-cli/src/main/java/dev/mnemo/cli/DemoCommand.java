@@ -71,15 +71,18 @@ final class DemoCommand implements Callable<Integer> {
             return 0;
         }
         ProgressPrinter progress = new ProgressPrinter(out, root.quiet);
+        progress.pipelineClock(asOf);
+        List<String> failures;
         try (MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, model.get(), Optional.of(asOf),
-                List.of(), tweak, progress))) {
-            RunCommand.run(engine, progress, false, false);
+                List.of(), tweak.andThen(MnemoCli.namingModel(root.configuredModelName()))::apply, progress))) {
+            failures = RunCommand.run(engine, progress, false, false);
         }
         out.println();
-        out.println("See what an agent would be told:  mnemo --home " + home + " instructions");
-        out.println("Browse the memory folder:         mnemo --home " + home + " ls");
+        String mnemo = MnemoCli.launchCommand() + " --home " + home;
+        out.println("See what an agent would be told:  " + mnemo + " instructions");
+        out.println("Browse the memory folder:         " + mnemo + " ls");
         out.flush();
-        return 0;
+        return RunCommand.exitCode(root, failures);
     }
 
     /** The demo's settings: the home's, with room for all samples and their source. */

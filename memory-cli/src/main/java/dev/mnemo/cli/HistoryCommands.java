@@ -28,7 +28,7 @@ final class HistoryCommands {
 
         @Override
         public Integer call() {
-            try (MemoryEngine engine = root.openEngine()) {
+            try (MemoryEngine engine = root.openExistingEngine()) {
                 List<Consolidation> history = engine.admin().history();
                 PrintWriter out = root.out();
                 if (json) {
@@ -38,7 +38,7 @@ final class HistoryCommands {
                     out.println("no consolidations yet");
                 } else {
                     history.forEach(c -> out.printf("%-40s %-24s %3d input(s)  model %s%n", c.id(), c.at(), c.inputs(),
-                            c.model().isEmpty() ? "(unknown)" : c.model()));
+                            c.model().isEmpty() ? "(not recorded)" : c.model()));
                 }
                 out.flush();
             }
@@ -55,9 +55,16 @@ final class HistoryCommands {
         @Parameters(paramLabel = "ID", description = "A consolidation id from `mnemo history`.")
         String id;
 
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
         @Override
         public Integer call() {
-            try (MemoryEngine engine = root.openEngine()) {
+            try (MemoryEngine engine = root.openExistingEngine()) {
+                if (engine.admin().history().stream().noneMatch(c -> c.id().equals(id))) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "no consolidation has id '" + id
+                            + "'; `mnemo history` lists the ids that can be restored");
+                }
                 engine.admin().rollback(id);
                 root.out().println("memory folder restored to consolidation " + id);
                 root.out().flush();

@@ -14,7 +14,7 @@ final class InstructionsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (MemoryEngine engine = root.openEngine()) {
+        try (MemoryEngine engine = root.openExistingEngine()) {
             String instructions = engine.buildDeveloperInstructions();
             if (instructions.isEmpty()) {
                 root.err().println("No memory instructions: there is no memory_summary.md under " + root.resolveHome()

@@ -8,13 +8,9 @@ import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -51,7 +47,7 @@ final class McpCommand implements Callable<Integer> {
         ObjectMapper json = new ObjectMapper();
         McpJsonMapper mapper = new JacksonMcpJsonMapper(json);
         StdioGuard stdio = new StdioGuard(System.in, protocol, mapper, json);
-        McpSyncServer server = new McpMemoryServer(home, allowNotes, version(), json, mapper)
+        McpSyncServer server = new McpMemoryServer(home, allowNotes, MnemoCli.version(), json, mapper)
                 .start(new StdioServerTransportProvider(mapper, stdio.input(), stdio.output()));
         try {
             stdio.awaitEnd();
@@ -77,18 +73,5 @@ final class McpCommand implements Callable<Integer> {
         if (!verbose) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         }
-    }
-
-    /** Mnemo's version, as the build wrote it. */
-    static String version() {
-        Properties properties = new Properties();
-        try (InputStream in = McpCommand.class.getResourceAsStream("mnemo-version.properties")) {
-            if (in != null) {
-                properties.load(in);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return properties.getProperty("version", "unknown");
     }
 }

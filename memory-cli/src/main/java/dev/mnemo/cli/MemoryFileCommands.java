@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoryEngine;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -26,12 +27,16 @@ final class MemoryFileCommands {
 
     private MemoryFileCommands() {}
 
-    /** Calls one memory tool; a tool error becomes exit code 1 with its message. */
+    /**
+     * Calls one memory tool; a tool error becomes exit code 1 with its message. Only the note tool
+     * may create the home; the read-only tools need an existing one.
+     */
     static JsonNode call(MnemoCli root, String tool, ObjectNode arguments) {
-        try (MemoryEngine engine = root.openEngine()) {
+        boolean writes = tool.equals("memories_add_ad_hoc_note");
+        try (MemoryEngine engine = writes ? root.openEngine() : root.openExistingEngine()) {
             JsonNode result = JSON.readTree(engine.tools().call(tool, arguments.toString()));
             if (result.has("error")) {
-                throw new IllegalArgumentException(tool + ": " + result.get("error").asText());
+                throw new MnemoCli.Failure(tool + ": " + result.get("error").asText());
             }
             return result;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -42,6 +47,8 @@ final class MemoryFileCommands {
     /** {@code mnemo ls [PATH]}. */
     @Command(name = "ls", description = "List a folder of the memory store (default: its root).")
     static final class Ls implements Callable<Integer> {
+        private static final String EMPTY_ROOT = "the memory folder is empty (nothing consolidated yet: `mnemo run`)";
+
         @ParentCommand
         MnemoCli root;
 
@@ -57,11 +64,20 @@ final class MemoryFileCommands {
             if (path != null) {
                 args.put("path", path);
             }
-            JsonNode result = MemoryFileCommands.call(root, "memories_list", args);
             PrintWriter out = root.out();
+            if (path == null && !json && Files.isDirectory(root.resolveHome())
+                    && !Files.isDirectory(root.resolveHome().resolve("memories"))) {
+                out.println(EMPTY_ROOT);
+                out.flush();
+                return 0;
+            }
+            JsonNode result = MemoryFileCommands.call(root, "memories_list", args);
             if (json) {
                 out.println(result.toPrettyString());
             } else {
+                if (result.path("entries").isEmpty()) {
+                    out.println(path == null ? EMPTY_ROOT : path + " is empty");
+                }
                 result.path("entries").forEach(e -> out.println(e.path("path").asText()
                         + ("directory".equals(e.path("entry_type").asText()) ? "/" : "")));
                 if (result.path("truncated").asBoolean(false)) {

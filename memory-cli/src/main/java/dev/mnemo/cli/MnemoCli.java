@@ -6,8 +6,14 @@ import dev.mnemo.MemoryException;
 import dev.mnemo.RolloutSources;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.spi.MemoryEventListener;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.CodeSource;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -15,26 +21,36 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code mnemo}: look inside and operate a Mnemo home from the command line. Each command opens
  * the home's engine (SQLite state, git workspace), does its work and closes it.
  *
- * <p>Exit codes: 0 done; 1 the work failed (a broken database or config names its file); 2 bad
- * usage, or a command that needs a model ran without one.
+ * <p>Exit codes: 0 done (for {@code run}: every phase succeeded or was skipped for a documented
+ * reason); 1 the work failed (a phase failed, a missing home, a broken database or config names its
+ * file); 2 bad usage, or a command that needs a model ran without one.
+ *
+ * <p>The global options ({@code --home}, the model options, {@code -q}, {@code -v}) are inherited:
+ * they may come before or after the command ({@code mnemo status --home DIR}), and every command
+ * has {@code --help}.
  */
-@Command(name = "mnemo", mixinStandardHelpOptions = true, version = "mnemo 0.1.0",
+@Command(name = "mnemo", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
+        versionProvider = MnemoCli.Version.class,
         description = "Long-term memory for AI agents: inspect and run the memory pipeline of a Mnemo home.",
         subcommands = {StatusCommand.class, RunCommand.class, DemoCommand.class, InstructionsCommand.class,
                 MemoryFileCommands.Ls.class, MemoryFileCommands.Read.class, MemoryFileCommands.Search.class,
                 MemoryFileCommands.Note.class, ThreadsCommand.class, HistoryCommands.History.class,
-                HistoryCommands.Rollback.class, HistoryCommands.Clear.class, EvalCommand.class, McpCommand.class})
+                HistoryCommands.Rollback.class, HistoryCommands.Clear.class, EvalCommand.class, McpCommand.class,
+                HelpCommand.class})
 public final class MnemoCli {
 
     /** The model variables a real run needs, for error messages. */
@@ -48,6 +64,9 @@ public final class MnemoCli {
               MNEMO_REASONING_EFFORT  none, low, medium or high (default: each phase's own;
                                 dropped by itself for a model that rejects it)""";
 
+    /** The values {@code --api} accepts. */
+    static final List<String> API_VALUES = List.of("chat", "responses");
+
     /** The thread id the CLI runs the pipeline as; never a real thread, so nothing is excluded. */
     static final String CLI_THREAD_ID = "mnemo-cli";
 
@@ -60,26 +79,31 @@ public final class MnemoCli {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--home", paramLabel = "DIR", description = "The Mnemo home (default: $MNEMO_HOME, else ~/.mnemo).")
+    @Option(names = "--home", scope = ScopeType.INHERIT, paramLabel = "DIR",
+            description = "The Mnemo home (default: $MNEMO_HOME, else ~/.mnemo).")
     Path home;
 
-    @Option(names = "--base-url", paramLabel = "URL", description = "The model API root (overrides OPENAI_BASE_URL).")
+    @Option(names = "--base-url", scope = ScopeType.INHERIT, paramLabel = "URL",
+            description = "The model API root (overrides OPENAI_BASE_URL).")
     String baseUrl;
 
-    @Option(names = "--model", paramLabel = "NAME", description = "The model name (overrides MNEMO_MODEL).")
+    @Option(names = "--model", scope = ScopeType.INHERIT, paramLabel = "NAME",
+            description = "The model name (overrides MNEMO_MODEL).")
     String model;
 
-    @Option(names = "--api", paramLabel = "API", description = "chat or responses (overrides MNEMO_MODEL_API).")
+    @Option(names = "--api", scope = ScopeType.INHERIT, paramLabel = "API",
+            description = "chat or responses (overrides MNEMO_MODEL_API).")
     String api;
 
-    @Option(names = "--reasoning-effort", paramLabel = "EFFORT",
+    @Option(names = "--reasoning-effort", scope = ScopeType.INHERIT, paramLabel = "EFFORT",
             description = "none, low, medium or high (overrides MNEMO_REASONING_EFFORT; none sends no reasoning parameter).")
     String reasoningEffort;
 
-    @Option(names = {"-q", "--quiet"}, description = "Print only results, no progress.")
+    @Option(names = {"-q", "--quiet"}, scope = ScopeType.INHERIT, description = "Print only results, no progress.")
     boolean quiet;
 
-    @Option(names = {"-v", "--verbose"}, description = "Debug logging and stack traces on stderr.")
+    @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
+            description = "Debug logging and stack traces on stderr.")
     boolean verbose;
 
     private final Map<String, String> environment;
@@ -106,7 +130,10 @@ public final class MnemoCli {
         System.exit(commandLine(new MnemoCli()).execute(args));
     }
 
-    /** The picocli command line with Mnemo's error handling: a message, no stack trace unless {@code -v}. */
+    /**
+     * The picocli command line with Mnemo's error handling: a message, no stack trace unless
+     * {@code -v}; a mistyped command or option gets a suggestion only when one is close.
+     */
     static CommandLine commandLine(MnemoCli cli) {
         CommandLine commandLine = new CommandLine(cli);
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -115,7 +142,15 @@ public final class MnemoCli {
                 err.println("mnemo: " + problem.getMessage());
                 return CommandLine.ExitCode.USAGE;
             }
+            if (e instanceof CommandLine.ParameterException problem) {
+                err.println(problem.getMessage());
+                err.println("(`" + cmd.getCommandSpec().qualifiedName() + " --help` for usage)");
+                return CommandLine.ExitCode.USAGE;
+            }
             err.println("mnemo: " + describe(e));
+            if (e instanceof Failure) {
+                return CommandLine.ExitCode.SOFTWARE;
+            }
             if (cli.verbose) {
                 e.printStackTrace(err);
             } else {
@@ -123,12 +158,29 @@ public final class MnemoCli {
             }
             return CommandLine.ExitCode.SOFTWARE;
         });
+        commandLine.setParameterExceptionHandler((e, args) -> {
+            CommandLine cmd = e.getCommandLine();
+            PrintWriter err = cmd.getErr();
+            err.println(e.getMessage());
+            List<String> close = e instanceof CommandLine.UnmatchedArgumentException unmatched
+                    ? Suggestions.close(unmatched) : List.of();
+            if (close.isEmpty()) {
+                cmd.usage(err);
+            } else {
+                err.println("Did you mean: " + String.join(" or ", close) + "?");
+                err.println("(`" + cmd.getCommandSpec().qualifiedName() + " --help` lists every option"
+                        + (cmd.getSubcommands().isEmpty() ? "" : " and command") + ")");
+            }
+            err.flush();
+            return cmd.getCommandSpec().exitCodeOnInvalidInput();
+        });
         return commandLine;
     }
 
     private static String describe(Throwable e) {
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        if (e instanceof MemoryException || e instanceof IllegalArgumentException || e instanceof IllegalStateException) {
+        if (e instanceof MemoryException || e instanceof Failure || e instanceof IllegalArgumentException
+                || e instanceof IllegalStateException) {
             return message;
         }
         return e.getClass().getSimpleName() + ": " + message;
@@ -166,8 +218,26 @@ public final class MnemoCli {
         return MemoriesConfig.load(home.resolve("config.toml"));
     }
 
-    /** The configured model, if any; a half-configured one is a usage problem naming the variable. */
+    /** The configured model, if any; a half-configured one is a usage problem naming the variable or flag. */
     Optional<LanguageModel> model() {
+        if (api != null && !API_VALUES.contains(api)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--api must be one of " + String.join(", ", API_VALUES) + ", was '" + api + "'");
+        }
+        try {
+            return modelFactory.create(modelEnvironment());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new UsageProblem("the model is not configured correctly: " + e.getMessage() + "\n" + MODEL_HELP);
+        }
+    }
+
+    /** The model name the run uses ({@code --model}, else {@code MNEMO_MODEL}), for the history. */
+    Optional<String> configuredModelName() {
+        return Optional.ofNullable(modelEnvironment().get("MNEMO_MODEL")).filter(name -> !name.isBlank());
+    }
+
+    /** The environment with the model flags applied over it. */
+    private Map<String, String> modelEnvironment() {
         Map<String, String> merged = new HashMap<>(environment);
         if (model != null) {
             merged.put("MNEMO_MODEL", model);
@@ -181,17 +251,12 @@ public final class MnemoCli {
         if (reasoningEffort != null) {
             merged.put("MNEMO_REASONING_EFFORT", reasoningEffort);
         }
-        try {
-            return modelFactory.create(merged);
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new UsageProblem("the model is not configured correctly: " + e.getMessage() + "\n" + MODEL_HELP);
-        }
+        return merged;
     }
 
     /** The configured model's name (--model, else MNEMO_MODEL), for reports; "model" when unnamed. */
     String modelName() {
-        String name = model != null ? model : environment.get("MNEMO_MODEL");
-        return name == null || name.isBlank() ? "model" : name;
+        return configuredModelName().orElse("model");
     }
 
     /** The model, or a usage problem (exit 2) saying which variables to set. */
@@ -217,15 +282,16 @@ public final class MnemoCli {
         }
     }
 
-    /** Opens the home's engine: its config, SQLite store and git workspace. */
+    /** Opens the home's engine: its config, SQLite store and git workspace. A home that is a file fails. */
     static MemoryEngine openEngine(EngineOptions options) {
+        requireFolderIfPresent(options.home());
         MemoryEngine.Builder builder = MemoryEngine.builder()
                 .home(options.home())
                 .config(options.configTweak().apply(loadConfig(options.home())));
         if (options.model() != null) {
             builder.model(options.model());
         }
-        options.asOf().ifPresent(at -> builder.clock(Clock.fixed(at, ZoneOffset.UTC)));
+        options.asOf().ifPresent(at -> builder.clock(Clock.fixed(at, ZoneOffset.UTC)).wallClock(Clock.systemUTC()));
         options.codexSessions().forEach(dir -> builder.rolloutSource(RolloutSources.codex(dir)));
         if (options.listener() != null) {
             builder.listener(options.listener());
@@ -233,9 +299,37 @@ public final class MnemoCli {
         return builder.build();
     }
 
-    /** Opens the engine of {@link #resolveHome()} for commands that call no model. */
+    /**
+     * Opens the engine of {@link #resolveHome()} for commands that call no model; the home may be
+     * created (by {@code note}, {@code rollback}, {@code clear}).
+     */
     MemoryEngine openEngine() {
         return openEngine(EngineOptions.plain(resolveHome()));
+    }
+
+    /**
+     * Opens the engine of an existing home, for the read-only commands: a home that does not exist
+     * is an error (exit 1) instead of being created empty.
+     */
+    MemoryEngine openExistingEngine() {
+        Path home = resolveHome();
+        if (!Files.exists(home)) {
+            throw new Failure("the home " + home + " does not exist (check --home or $MNEMO_HOME;"
+                    + " `mnemo run` or an agent creates it)");
+        }
+        return openEngine(EngineOptions.plain(home));
+    }
+
+    private static void requireFolderIfPresent(Path home) {
+        if (Files.exists(home) && !Files.isDirectory(home)) {
+            throw new Failure("the home " + home + " is not a folder");
+        }
+    }
+
+    /** The settings with the model this run uses named as the consolidation model, so history shows it. */
+    static UnaryOperator<MemoriesConfig> namingModel(Optional<String> modelName) {
+        return config -> config.consolidationModel().isPresent() || modelName.isEmpty() ? config
+                : config.toBuilder().consolidationModel(modelName).build();
     }
 
     static Optional<LanguageModel> modelFromEnvironment(Map<String, String> environment) {
@@ -244,6 +338,62 @@ public final class MnemoCli {
             return Optional.empty();
         }
         return Optional.of(dev.mnemo.llm.openai.OpenAiLanguageModel.fromEnvironment(environment));
+    }
+
+    /**
+     * The command that starts this CLI, for tips a user can paste: the {@code mnemo} launcher the
+     * build writes beside {@code mnemo.jar}, else {@code java -jar} with the jar's path, else
+     * {@code mnemo} (not run from a jar).
+     */
+    static String launchCommand() {
+        try {
+            CodeSource source = MnemoCli.class.getProtectionDomain().getCodeSource();
+            if (source != null && source.getLocation() != null) {
+                Path jar = Path.of(source.getLocation().toURI());
+                if (Files.isRegularFile(jar) && jar.getFileName().toString().endsWith(".jar")) {
+                    Path launcher = jar.resolveSibling("mnemo");
+                    return Files.isExecutable(launcher) ? quoted(launcher) : "java -jar " + quoted(jar);
+                }
+            }
+        } catch (URISyntaxException | IllegalArgumentException | SecurityException e) {
+            // not a file location: fall through to the plain name
+        }
+        return "mnemo";
+    }
+
+    private static String quoted(Path path) {
+        String text = path.toString();
+        return text.matches("[A-Za-z0-9_./:+@=-]+") ? text : "'" + text.replace("'", "'\\''") + "'";
+    }
+
+    /** Mnemo's version, as the build wrote it into {@code mnemo-version.properties}. */
+    static String version() {
+        Properties properties = new Properties();
+        try (InputStream in = MnemoCli.class.getResourceAsStream("mnemo-version.properties")) {
+            if (in != null) {
+                properties.load(in);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return properties.getProperty("version", "unknown");
+    }
+
+    /** {@code --version}: the build's version, the one {@code mnemo mcp} reports too. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"mnemo " + version()};
+        }
+    }
+
+    /** An expected failure the message explains in full: message, exit code 1, no "-v for details". */
+    static final class Failure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Failure(String message) {
+            super(message);
+        }
     }
 
     /** A problem with how the command was called: message, exit code 2. */

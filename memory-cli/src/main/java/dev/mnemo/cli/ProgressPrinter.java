@@ -1,5 +1,6 @@
 package dev.mnemo.cli;
 
+import dev.mnemo.MemoryEngine;
 import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Outcome;
@@ -8,6 +9,7 @@ import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
 import dev.mnemo.spi.MemoryEventListener;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.Optional;
 
 /** Prints the pipeline's progress as it happens (silent with {@code -q}) and the final summaries. */
@@ -58,10 +60,16 @@ final class ProgressPrinter implements MemoryEventListener {
         line("phase 2: finished " + outcome + failure.map(f -> " (" + f + ")").orElse(""));
     }
 
-    void summary(StartupReport report) {
+    /** Says that eligibility is decided as of {@code asOf} while history and elapsed times stay real. */
+    void pipelineClock(Instant asOf) {
+        line("pipeline clock: " + asOf + " (--as-of: decides idle and age windows, leases and backoffs;"
+                + " history entries and elapsed times use the real time)");
+    }
+
+    void summary(StartupReport report, MemoryEngine engine) {
         report.skipped().ifPresent(reason -> out.println("Skipped: " + reason));
         summary(report.phase1());
-        summary(report.phase2());
+        summary(report.phase2(), engine);
         out.println("Elapsed: " + report.elapsed().toMillis() + " ms");
         out.flush();
     }
@@ -72,9 +80,22 @@ final class ProgressPrinter implements MemoryEventListener {
         out.flush();
     }
 
-    void summary(Phase2Report p) {
-        out.printf("Phase 2: %s, %d input(s), %d tokens%s%n", p.outcome(), p.inputs(), p.usage().totalTokens(),
-                p.failure().map(f -> "; " + f).orElse(""));
+    /** The Phase 2 outcome; a cooldown or backoff says when it ends (read from the engine's status). */
+    void summary(Phase2Report p, MemoryEngine engine) {
+        out.printf("Phase 2: %s, %d input(s), %d tokens%s%s%n", p.outcome(), p.inputs(), p.usage().totalTokens(),
+                p.failure().map(f -> "; " + f).orElse(""), lockOpens(p.outcome(), engine));
         out.flush();
+    }
+
+    private static String lockOpens(Phase2Outcome outcome, MemoryEngine engine) {
+        String what = switch (outcome) {
+            case SKIPPED_COOLDOWN -> "; a consolidation succeeded less than 6 h ago, the cooldown ends at ";
+            case SKIPPED_RETRY_BACKOFF -> "; the last consolidation failed, the next attempt is allowed at ";
+            default -> null;
+        };
+        if (what == null) {
+            return "";
+        }
+        return engine.admin().status().phase2NotBefore().map(at -> what + at + " (pipeline clock)").orElse("");
     }
 }

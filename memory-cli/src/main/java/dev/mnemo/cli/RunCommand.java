@@ -2,6 +2,9 @@ package dev.mnemo.cli;
 
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.Phase1Preview;
+import dev.mnemo.Phase1Report;
+import dev.mnemo.Phase2Outcome;
+import dev.mnemo.Phase2Report;
 import dev.mnemo.SessionContext;
 import dev.mnemo.StartupReport;
 import dev.mnemo.llm.LanguageModel;
@@ -20,8 +23,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code mnemo run}: the startup pipeline in the foreground, or a dry run of Phase 1. */
-@Command(name = "run", description = "Run the memory pipeline now (sync threads, prune, Phase 1, Phase 2).")
+/**
+ * {@code mnemo run}: the startup pipeline in the foreground, or a dry run of Phase 1. Exits 1 when a
+ * phase failed (an extraction failed, or Phase 2 ended {@code FAILED}); 0 when every phase succeeded
+ * or was skipped for a documented reason (nothing to do, cooldown, backoff, another process running).
+ */
+@Command(name = "run", description = "Run the memory pipeline now (sync threads, prune, Phase 1, Phase 2).",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every phase succeeded or was skipped for a documented reason",
+                "1:a phase failed (an extraction, or the consolidation)", "2:bad usage, or no model configured"})
 final class RunCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -41,7 +51,8 @@ final class RunCommand implements Callable<Integer> {
     List<Path> codexSessions = new ArrayList<>();
 
     @Option(names = "--as-of", paramLabel = "INSTANT",
-            description = "Evaluate idle and age windows as of this time (ISO-8601, e.g. 2025-09-26T12:00:00Z).")
+            description = "Decide eligibility (idle and age windows, leases, backoffs) as of this time (ISO-8601,"
+                    + " e.g. 2025-09-26T12:00:00Z). History and elapsed times keep the real time.")
     String asOf;
 
     @Option(names = "--dry-run", description = "No model calls, no writes but the thread registry: show what"
@@ -73,24 +84,52 @@ final class RunCommand implements Callable<Integer> {
         }
         LanguageModel model = root.requireModel("run");
         ProgressPrinter progress = new ProgressPrinter(root.out(), root.quiet);
+        at.ifPresent(progress::pipelineClock);
         try (MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, model, at, codexSessions,
-                UnaryOperator.identity(), progress))) {
-            run(engine, progress, phase1Only, phase2Only);
+                MnemoCli.namingModel(root.configuredModelName()), progress))) {
+            return exitCode(root, run(engine, progress, phase1Only, phase2Only));
         }
-        return 0;
     }
 
-    /** Runs the whole startup task, or one phase, printing progress and a summary. */
-    static void run(MemoryEngine engine, ProgressPrinter progress, boolean phase1Only, boolean phase2Only) {
+    /** Runs the whole startup task, or one phase, printing progress and a summary; the failures, if any. */
+    static List<String> run(MemoryEngine engine, ProgressPrinter progress, boolean phase1Only, boolean phase2Only) {
         if (phase1Only) {
             progress.threadsSynced(engine.admin().syncThreads());
-            progress.summary(engine.admin().runPhase1(MnemoCli.CLI_THREAD_ID));
-        } else if (phase2Only) {
-            progress.summary(engine.admin().runPhase2());
-        } else {
-            StartupReport report = engine.startStartupTask(SessionContext.root(MnemoCli.CLI_THREAD_ID)).completion().join();
-            progress.summary(report);
+            Phase1Report phase1 = engine.admin().runPhase1(MnemoCli.CLI_THREAD_ID);
+            progress.summary(phase1);
+            return failures(phase1, null);
         }
+        if (phase2Only) {
+            Phase2Report phase2 = engine.admin().runPhase2();
+            progress.summary(phase2, engine);
+            return failures(null, phase2);
+        }
+        StartupReport report = engine.startStartupTask(SessionContext.root(MnemoCli.CLI_THREAD_ID)).completion().join();
+        progress.summary(report, engine);
+        return failures(report.phase1(), report.phase2());
+    }
+
+    /** 1 when a phase failed (said on stderr), else 0. */
+    static int exitCode(MnemoCli root, List<String> failures) {
+        if (failures.isEmpty()) {
+            return 0;
+        }
+        root.err().println("mnemo run: " + String.join("; ", failures));
+        root.err().flush();
+        return CommandLine.ExitCode.SOFTWARE;
+    }
+
+    private static List<String> failures(Phase1Report phase1, Phase2Report phase2) {
+        List<String> failures = new ArrayList<>();
+        if (phase1 != null && phase1.failed() > 0) {
+            failures.add("Phase 1 failed for " + phase1.failed() + " of " + phase1.claimed() + " rollout(s)"
+                    + " (the reasons are above; a later run retries them)");
+        }
+        if (phase2 != null && phase2.outcome() == Phase2Outcome.FAILED) {
+            failures.add("Phase 2 failed: " + phase2.failure().orElse("no reason recorded")
+                    + " (see docs/operations.md for what each reason means)");
+        }
+        return failures;
     }
 
     /** Syncs the thread registry and prints what Phase 1 would do. */

@@ -1,11 +1,14 @@
 package dev.mnemo.cli;
 
+import dev.mnemo.Consolidation;
+import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -25,18 +28,21 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (MemoryEngine engine = root.openEngine()) {
+        try (MemoryEngine engine = root.openExistingEngine()) {
             MemoryStatus status = engine.admin().status();
+            Optional<Consolidation> newest = engine.admin().history().stream().findFirst();
+            MemoriesConfig config = engine.config();
             if (json) {
-                JsonOut.print(root.out(), toJson(root, status));
+                JsonOut.print(root.out(), toJson(root, status, newest, config));
             } else {
-                print(root.out(), root, status);
+                print(root.out(), root, status, newest, config);
             }
         }
         return 0;
     }
 
-    private static Map<String, Object> toJson(MnemoCli root, MemoryStatus s) {
+    private static Map<String, Object> toJson(MnemoCli root, MemoryStatus s, Optional<Consolidation> newest,
+            MemoriesConfig config) {
         return JsonOut.object(
                 "home", root.resolveHome().toString(),
                 "jobs", new TreeMap<>(s.jobCounts()),
@@ -47,17 +53,28 @@ final class StatusCommand implements Callable<Integer> {
                 "threads", s.threadCounts().entrySet().stream()
                         .collect(Collectors.toMap(e -> e.getKey().dbValue(), Map.Entry::getValue, (a, b) -> a, TreeMap::new)),
                 "stage1_memories", s.stage1Outputs(),
+                "unused_memories", s.unusedMemories().isPresent() ? s.unusedMemories().getAsInt() : null,
+                "max_unused_days", config.maxUnusedDays(),
+                "consolidation_not_before", s.phase2NotBefore().map(Object::toString).orElse(null),
+                "last_history_entry", newest.map(c -> JsonOut.object("id", c.id(), "at", c.at().toString(),
+                        "model", c.model())).orElse(null),
                 "last_startup_skip", s.lastStartupSkip().map(Enum::name).orElse(null),
                 "model_failing", s.lastModelFailure().map(f -> JsonOut.object("reason", f.reason().name(),
                         "message", f.message(), "at", f.at().toString())).orElse(null),
                 "checked_at", s.checkedAt().toString());
     }
 
-    private static void print(PrintWriter out, MnemoCli root, MemoryStatus s) {
+    private static void print(PrintWriter out, MnemoCli root, MemoryStatus s, Optional<Consolidation> newest,
+            MemoriesConfig config) {
         out.println("Home:                " + root.resolveHome());
         out.println("Threads:             " + List.of(MemoryMode.values()).stream()
                 .map(m -> m.dbValue() + " " + s.threadCounts().getOrDefault(m, 0)).collect(Collectors.joining(", ")));
         out.println("Stage-1 memories:    " + s.stage1Outputs());
+        if (s.unusedMemories().isPresent() && s.unusedMemories().getAsInt() > 0) {
+            out.println("                     " + s.unusedMemories().getAsInt() + " stored memories are not selected"
+                    + " for consolidation: unused for more than max_unused_days (" + config.maxUnusedDays()
+                    + " days); `mnemo run` prunes those no consolidation uses");
+        }
         out.println("Jobs:");
         if (s.jobCounts().isEmpty()) {
             out.println("  none yet");
@@ -71,7 +88,11 @@ final class StatusCommand implements Callable<Integer> {
         }
         s.runningLeases().forEach(l -> out.printf("  %-27s %-38s owner %s, lease until %s%n", l.kind(), l.jobKey(),
                 l.workerId(), l.leaseUntil()));
-        out.println("Last consolidation:  " + s.lastPhase2Success().map(Object::toString).orElse("never"));
+        out.println("Last consolidation:  " + s.lastPhase2Success().map(at -> at + " (pipeline clock: the real"
+                + " time unless `run --as-of` set it)").orElse("never"));
+        newest.ifPresent(c -> out.println("Last history entry:  " + c.id() + " at " + c.at() + " (real time)"));
+        s.phase2NotBefore().ifPresent(at -> out.println("Next consolidation:  not before " + at
+                + (s.lastPhase2Failure().isPresent() ? " (backoff after a failure)" : " (cooldown after a success)")));
         out.println("Last failure:        " + s.lastPhase2Failure().orElse("none"));
         s.lastStartupSkip().ifPresent(reason -> out.println("Last startup skip:   " + reason));
         s.lastModelFailure().ifPresent(f -> out.println("Model failing:       " + f.reason() + " since " + f.at()

@@ -27,7 +27,7 @@ final class ThreadsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (MemoryEngine engine = root.openEngine()) {
+        try (MemoryEngine engine = root.openExistingEngine()) {
             if (sync) {
                 engine.admin().syncThreads();
             }
@@ -90,7 +90,7 @@ final class ThreadsCommand implements Callable<Integer> {
 
     /** Applies one change to an existing thread and says what happened. */
     private int change(String id, Function<MemoryEngine, String> action) {
-        try (MemoryEngine engine = root.openEngine()) {
+        try (MemoryEngine engine = root.openExistingEngine()) {
             requireThread(engine, id);
             root.out().println("thread " + id + " " + action.apply(engine));
             root.out().flush();
@@ -100,7 +100,7 @@ final class ThreadsCommand implements Callable<Integer> {
 
     static void requireThread(MemoryEngine engine, String id) {
         if (engine.threads().get(id).isEmpty()) {
-            throw new IllegalArgumentException("no thread with id " + id + " (see `mnemo threads`)");
+            throw new MnemoCli.Failure("no thread with id " + id + " (see `mnemo threads`)");
         }
     }
 }

@@ -66,7 +66,7 @@ class McpServerIT {
 
         assertThat(init.serverInfo().name()).isEqualTo("mnemo");
         assertThat(init.serverInfo().title()).isEqualTo("Mnemo");
-        assertThat(init.serverInfo().version()).isEqualTo(McpCommand.version()).isNotEqualTo("unknown");
+        assertThat(init.serverInfo().version()).isEqualTo(MnemoCli.version()).isNotEqualTo("unknown");
         assertThat(init.capabilities().tools()).isNotNull();
         assertThat(init.capabilities().resources()).isNotNull();
         assertThat(init.capabilities().resources().subscribe()).isFalse();

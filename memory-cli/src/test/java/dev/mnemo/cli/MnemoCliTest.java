@@ -9,6 +9,10 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -238,5 +242,196 @@ class MnemoCliTest {
         Result both = mnemo(model, "--home", h, "run", "--phase1-only", "--phase2-only");
         assertThat(both.exitCode()).isEqualTo(2);
         assertThat(both.err()).contains("exclude each other");
+    }
+
+    // ---- habits of the tools people know -------------------------------------------------------
+
+    @Test
+    void globalOptions_afterTheCommand_workLikeBeforeIt() {
+        DemoSessions.install(home());
+        String h = home().toString();
+        mnemo(new RuleScriptedModel(), "run", "--as-of", AS_OF, "--home", h, "-q");
+
+        Result status = mnemo("status", "--home", h);
+        Result read = mnemo("read", "MEMORY.md", "-v", "--home", h);
+
+        assertThat(status.exitCode()).as(status.err()).isZero();
+        assertThat(status.out()).contains("Home:                " + home().toAbsolutePath());
+        assertThat(read.exitCode()).as(read.err()).isZero();
+        assertThat(read.out()).contains("tests: pnpm test");
+    }
+
+    @Test
+    void helpCommand_printsTheNamedCommandsUsage() {
+        Result r = mnemo("help", "rollback");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("Usage: mnemo rollback").contains("--home=DIR");
+    }
+
+    @Test
+    void readOnlyCommands_onAMissingHome_sayItDoesNotExistAndDoNotCreateIt() {
+        String h = home().toString();
+        for (String[] command : List.of(new String[] {"status"}, new String[] {"ls"}, new String[] {"read", "MEMORY.md"},
+                new String[] {"search", "pnpm"}, new String[] {"history"}, new String[] {"instructions"},
+                new String[] {"threads"}, new String[] {"rollback", "20261201T000000Z-000000"})) {
+            List<String> args = new ArrayList<>(List.of("--home", h));
+            args.addAll(List.of(command));
+
+            Result r = mnemo(args.toArray(String[]::new));
+
+            assertThat(r.exitCode()).as(String.join(" ", command)).isEqualTo(1);
+            assertThat(r.err()).as(String.join(" ", command)).contains("the home " + h + " does not exist")
+                    .doesNotContain("run with -v");
+        }
+        assertThat(home()).doesNotExist();
+    }
+
+    @Test
+    void home_thatIsAFile_isNotAFolder() throws IOException {
+        Path file = Files.writeString(temp.resolve("file-home"), "not a folder");
+
+        Result status = mnemo("--home", file.toString(), "status");
+        Result note = mnemo("--home", file.toString(), "note", "remember this");
+
+        for (Result r : List.of(status, note)) {
+            assertThat(r.exitCode()).isEqualTo(1);
+            assertThat(r.err()).contains("the home " + file + " is not a folder");
+        }
+        assertThat(file).hasContent("not a folder");
+    }
+
+    @Test
+    void brokenToml_namesTheLine() throws IOException {
+        Files.createDirectories(home());
+        Files.writeString(home().resolve("config.toml"), "# settings\n[memories]\nmax_unused_days = = 3\n");
+
+        Result r = mnemo("--home", home().toString(), "status");
+
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).contains(home().resolve("config.toml") + " is not valid TOML at line 3");
+    }
+
+    @Test
+    void binaryConfig_saysItIsNotUtf8Text() throws IOException {
+        Files.createDirectories(home());
+        Files.write(home().resolve("config.toml"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 0, (byte) 0xff, 1});
+
+        Result r = mnemo("--home", home().toString(), "status");
+
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).contains(home().resolve("config.toml") + " is not UTF-8 text");
+    }
+
+    @Test
+    void history_namesTheModelGivenWithTheModelFlag() {
+        DemoSessions.install(home());
+        String h = home().toString();
+
+        mnemo(new RuleScriptedModel(), "--home", h, "--model", "gpt-test-mini", "run", "--as-of", AS_OF);
+
+        assertThat(mnemo("--home", h, "history").out()).contains("model gpt-test-mini").doesNotContain("unknown");
+    }
+
+    @Test
+    void rollback_entryGetsAnIdInTheConsolidationFormat_andAnUnknownIdIsAUsageError() {
+        DemoSessions.install(home());
+        String h = home().toString();
+        mnemo(new RuleScriptedModel(), "--home", h, "run", "--as-of", AS_OF);
+        String id = mnemo("--home", h, "history").out().lines().findFirst().orElseThrow().split("\\s+")[0];
+
+        assertThat(mnemo("--home", h, "rollback", id).exitCode()).isZero();
+        Result unknown = mnemo("--home", h, "rollback", "nope");
+
+        List<String> ids = mnemo("--home", h, "history").out().lines().map(l -> l.split("\\s+")[0]).toList();
+        assertThat(ids).hasSize(2).allMatch(i -> i.matches("\\d{8}T\\d{6}Z-[0-9a-f]{6}"), "in the consolidation format");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("no consolidation has id 'nope'").contains("mnemo history");
+    }
+
+    @Test
+    void secondRun_withinTheCooldown_saysWhenTheCooldownEnds() {
+        DemoSessions.install(home());
+        String h = home().toString();
+        mnemo(new RuleScriptedModel(), "--home", h, "run", "--as-of", AS_OF);
+
+        Result again = mnemo(new RuleScriptedModel(), "--home", h, "run", "--phase2-only", "--as-of", AS_OF);
+
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(again.out()).contains("Phase 2: SKIPPED_COOLDOWN").contains("the cooldown ends at 2025-09-26T11:00:00Z");
+    }
+
+    @Test
+    void asOf_decidesEligibilityWhileHistoryAndElapsedKeepTheRealTime() {
+        DemoSessions.install(home());
+        String h = home().toString();
+        Instant before = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+
+        Result run = mnemo(new RuleScriptedModel(), "--home", h, "run", "--as-of", AS_OF);
+
+        assertThat(run.out()).contains("pipeline clock: " + AS_OF).contains("Phase 2: SUCCEEDED, 2 input(s)");
+        String entry = mnemo("--home", h, "history", "--json").out();
+        Instant at = Instant.parse(entry.replaceAll("(?s).*\"at\" : \"([^\"]+)\".*", "$1"));
+        assertThat(at).isBetween(before, Instant.now());
+        Result status = mnemo("--home", h, "status");
+        assertThat(status.out()).contains("Last consolidation:  " + AS_OF + " (pipeline clock")
+                .containsPattern("Last history entry:  " + at.toString().substring(0, 4).replace("-", "") + "\\d{4}T");
+    }
+
+    @Test
+    void status_explainsStoredMemoriesThatAreNoLongerSelected() {
+        DemoSessions.install(home());
+        String h = home().toString();
+        mnemo(new RuleScriptedModel(), "--home", h, "run", "--as-of", AS_OF);
+
+        Result status = mnemo("--home", h, "status");
+
+        assertThat(status.out()).contains("2 stored memories are not selected for consolidation: unused for more"
+                + " than max_unused_days (30 days)");
+        assertThat(mnemo("--home", h, "status", "--json").out()).contains("\"unused_memories\" : 2");
+    }
+
+    @Test
+    void apiFlag_withAnUnknownValue_namesTheFlagAndExitsTwo() {
+        Result r = mnemo("--home", home().toString(), "--api", "foo", "run");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--api must be one of chat, responses, was 'foo'");
+    }
+
+    @Test
+    void ls_onAnEmptyOrNotYetCreatedMemoryFolder_saysItIsEmpty() throws IOException {
+        Files.createDirectories(home());
+        Result notCreated = mnemo("--home", home().toString(), "ls");
+        Files.createDirectories(home().resolve("memories"));
+        Result empty = mnemo("--home", home().toString(), "ls");
+
+        for (Result r : List.of(notCreated, empty)) {
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.out()).contains("the memory folder is empty");
+        }
+    }
+
+    @Test
+    void mistypedCommand_suggestsOnlyCloseNames() {
+        Result close = mnemo("stauts");
+        Result far = mnemo("frobnicate");
+        Result option = mnemo("status", "--hom", "x");
+
+        assertThat(close.exitCode()).isEqualTo(2);
+        assertThat(close.err()).contains("Did you mean: status?");
+        assertThat(far.exitCode()).isEqualTo(2);
+        assertThat(far.err()).doesNotContain("Did you mean").contains("Usage: mnemo");
+        assertThat(option.err()).contains("Did you mean: --home?");
+    }
+
+    @Test
+    void suggestions_matchTyposAndUniquePrefixesButNotUnrelatedWords() {
+        List<String> commands = List.of("status", "run", "history", "instructions", "threads", "search");
+
+        assertThat(Suggestions.close("histroy", commands)).containsExactly("history");
+        assertThat(Suggestions.close("instr", commands)).containsExactly("instructions");
+        assertThat(Suggestions.close("foo", commands)).isEmpty();
+        assertThat(Suggestions.close("ru", commands)).isEmpty();
     }
 }

@@ -205,6 +205,15 @@ public interface MemoryStore extends AutoCloseable {
     /** Job counts, leases, last consolidation, thread counts (no startup skip reason: the engine adds it). */
     MemoryStatus status(Instant now);
 
+    /**
+     * {@link #status(Instant)} with {@link MemoryStatus#unusedMemories()}: the stored memories of
+     * enabled threads outside the {@code maxUnusedDays} window of the Phase 2 selection. The default
+     * leaves that figure unknown; stores override it with one query.
+     */
+    default MemoryStatus status(Instant now, int maxUnusedDays) {
+        return status(now);
+    }
+
     @Override
     void close();
 }

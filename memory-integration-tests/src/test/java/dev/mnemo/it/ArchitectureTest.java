@@ -53,7 +53,7 @@ class ArchitectureTest {
     /** Packages whose public types and members are Mnemo's public surface. */
     private static final String[] PUBLIC_PACKAGES = {
         "dev.mnemo", "dev.mnemo.spi", "dev.mnemo.llm", "dev.mnemo.store.sqlite", "dev.mnemo.workspace.git",
-        "dev.mnemo.llm.openai", "dev.mnemo.langchain4j"
+        "dev.mnemo.llm.openai", "dev.mnemo.langchain4j", "dev.mnemo.springai", "dev.mnemo.spring.boot"
     };
 
     /** Types that must never appear in a public signature. */
@@ -62,15 +62,19 @@ class ArchitectureTest {
     };
 
     /** Module jar name prefix → its root package (ARCHITECTURE §1). */
-    private static final Map<String, String> MODULE_ROOTS = Map.of(
-            "memory-llm-spi", "dev.mnemo.llm",
-            "memory-core", "dev.mnemo",
-            "memory-store-sqlite", "dev.mnemo.store.sqlite",
-            "memory-workspace-git", "dev.mnemo.workspace.git",
-            "memory-llm-openai", "dev.mnemo.llm.openai",
-            "memory-cli", "dev.mnemo.cli",
-            "memory-langchain4j", "dev.mnemo.langchain4j",
-            "examples", "dev.mnemo.examples");
+    private static final Map<String, String> MODULE_ROOTS = Map.ofEntries(
+            Map.entry("memory-llm-spi", "dev.mnemo.llm"),
+            Map.entry("memory-core", "dev.mnemo"),
+            Map.entry("memory-store-sqlite", "dev.mnemo.store.sqlite"),
+            Map.entry("memory-workspace-git", "dev.mnemo.workspace.git"),
+            Map.entry("memory-llm-openai", "dev.mnemo.llm.openai"),
+            Map.entry("memory-testkit", "dev.mnemo.testkit"),
+            Map.entry("memory-eval", "dev.mnemo.eval"),
+            Map.entry("memory-cli", "dev.mnemo.cli"),
+            Map.entry("memory-langchain4j", "dev.mnemo.langchain4j"),
+            Map.entry("memory-spring-ai", "dev.mnemo.springai"),
+            Map.entry("memory-spring-boot-autoconfigure", "dev.mnemo.spring.boot"),
+            Map.entry("examples", "dev.mnemo.examples"));
 
     private static JavaClasses classes;
 
@@ -83,7 +87,8 @@ class ArchitectureTest {
         assertThat(classes.stream().map(JavaClass::getName))
                 .as("the importer must see every module, or the rules below prove nothing")
                 .contains("dev.mnemo.MemoryEngine", "dev.mnemo.llm.LanguageModel",
-                        "dev.mnemo.internal.engine.EngineBuilder");
+                        "dev.mnemo.internal.engine.EngineBuilder", "dev.mnemo.springai.MnemoAdvisor",
+                        "dev.mnemo.spring.boot.MnemoAutoConfiguration");
     }
 
     @Test

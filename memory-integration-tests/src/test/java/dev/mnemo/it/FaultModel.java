@@ -4,9 +4,9 @@ import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
-import dev.mnemo.llm.Role;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolCall;
+import dev.mnemo.testkit.ScriptedLanguageModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -69,13 +69,12 @@ final class FaultModel implements LanguageModel {
     }
 
     static String stage1Json(String summary, String raw) {
-        return "{\"rollout_summary\":" + quote(summary) + ",\"rollout_slug\":\"slug\",\"raw_memory\":" + quote(raw) + "}";
+        return ScriptedLanguageModel.stage1Json(raw, summary, "slug");
     }
 
     /** First turn: write MEMORY.md and memory_summary.md; after the tool results: done. */
     static ModelResponse consolidationTurn(ModelRequest request, String summaryText) {
-        List<ModelMessage> messages = request.messages();
-        if (!messages.isEmpty() && messages.get(messages.size() - 1).role() == Role.TOOL) {
+        if (ScriptedLanguageModel.afterToolResults(request)) {
             return ModelResponse.ofText("done", USAGE);
         }
         return ModelResponse.ofToolCalls(List.of(writeFile("c1", "MEMORY.md", "# Memory\n\n- " + summaryText + "\n"),
@@ -83,26 +82,11 @@ final class FaultModel implements LanguageModel {
     }
 
     static ToolCall writeFile(String id, String path, String content) {
-        return new ToolCall(id, "write_file", "{\"path\":" + quote(path) + ",\"content\":" + quote(content) + "}");
+        return ScriptedLanguageModel.writeFile(id, path, content);
     }
 
     static String quote(String text) {
-        StringBuilder out = new StringBuilder(text.length() + 16).append('"');
-        for (char c : text.toCharArray()) {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        return out.append('"').toString();
+        return ScriptedLanguageModel.json(text);
     }
 
     static List<ToolCall> calls(ToolCall... calls) {

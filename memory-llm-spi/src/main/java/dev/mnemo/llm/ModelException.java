@@ -33,6 +33,27 @@ public class ModelException extends RuntimeException {
         public boolean retryable() {
             return retryable;
         }
+
+        /**
+         * The reason an HTTP error status stands for when the body says nothing more precise:
+         * 401/403 authentication, 408 time-out, 429 rate limit, 5xx server, other 4xx invalid
+         * request; anything else unknown. Shared by the adapters so they retry alike.
+         */
+        public static Reason forHttpStatus(int status) {
+            if (status == 401 || status == 403) {
+                return AUTHENTICATION;
+            }
+            if (status == 408) {
+                return TIMEOUT;
+            }
+            if (status == 429) {
+                return RATE_LIMITED;
+            }
+            if (status >= 500 && status <= 599) {
+                return SERVER;
+            }
+            return status >= 400 && status < 500 ? INVALID_REQUEST : UNKNOWN;
+        }
     }
 
     private final Reason reason;

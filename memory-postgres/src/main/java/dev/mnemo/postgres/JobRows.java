@@ -32,9 +32,9 @@ final class JobRows {
     private static final List<String> KINDS = List.of(STAGE1, PHASE2);
     private static final List<String> STATUSES = List.of("running", "done", "error", "pending");
 
-    /** The last Phase 2 outcome as the global row records it. */
-    record LastPhase2(Optional<Instant> success, Optional<String> failure) {
-        static final LastPhase2 NONE = new LastPhase2(Optional.empty(), Optional.empty());
+    /** The last Phase 2 outcome as the global row records it, and when the next may start. */
+    record LastPhase2(Optional<Instant> success, Optional<String> failure, Optional<Instant> notBefore) {
+        static final LastPhase2 NONE = new LastPhase2(Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /** The columns the Phase 2 claim decision reads. */
@@ -234,14 +234,25 @@ final class JobRows {
                 row.getString(3), Instant.ofEpochSecond(row.getLong(4))));
     }
 
-    /** The last consolidation success (while no error is recorded) and the last failure reason. */
-    static LastPhase2 lastPhase2(Tx tx) throws SQLException {
+    /**
+     * The last consolidation success (while no error is recorded), the last failure reason, and the
+     * time before which no consolidation may start (a backoff, else the success cooldown).
+     */
+    static LastPhase2 lastPhase2(Tx tx, Instant now) throws SQLException {
+        long nowSeconds = now.getEpochSecond();
         return tx.first("jobs.lastPhase2", row -> {
             Long finishedAt = Tx.nullableLong(row, "finished_at");
+            Long retryAt = Tx.nullableLong(row, "retry_at");
             String lastError = row.getString("last_error");
             Optional<Instant> success = lastError == null && finishedAt != null
                     ? Optional.of(Instant.ofEpochSecond(finishedAt)) : Optional.empty();
-            return new LastPhase2(success, Optional.ofNullable(lastError));
+            Optional<Instant> notBefore = Optional.empty();
+            if (retryAt != null && retryAt > nowSeconds) {
+                notBefore = Optional.of(Instant.ofEpochSecond(retryAt));
+            } else if (success.isPresent() && finishedAt + PHASE2_SUCCESS_COOLDOWN_SECONDS > nowSeconds) {
+                notBefore = Optional.of(Instant.ofEpochSecond(finishedAt + PHASE2_SUCCESS_COOLDOWN_SECONDS));
+            }
+            return new LastPhase2(success, Optional.ofNullable(lastError), notBefore);
         }).orElse(LastPhase2.NONE);
     }
 }

@@ -60,6 +60,11 @@ final class OutputRows {
         return (int) tx.queryLong("output.count");
     }
 
+    static int countUnused(Tx tx, int maxUnusedDays, Instant now) throws SQLException {
+        long cutoff = now.getEpochSecond() - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
+        return (int) tx.queryLong("output.countUnused", cutoff);
+    }
+
     static List<Stage1Output> listForGlobal(Tx tx, int limit) throws SQLException {
         return limit <= 0 ? List.of() : tx.query("output.listForGlobal", OutputRows::map, limit);
     }

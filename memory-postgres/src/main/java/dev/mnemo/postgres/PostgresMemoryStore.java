@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -386,12 +387,23 @@ final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public MemoryStatus status(Instant now) {
+        return status(now, OptionalInt.empty());
+    }
+
+    @Override
+    public MemoryStatus status(Instant now, int maxUnusedDays) {
+        return status(now, OptionalInt.of(maxUnusedDays));
+    }
+
+    private MemoryStatus status(Instant now, OptionalInt maxUnusedDays) {
         Objects.requireNonNull(now, "now");
         return read("read status", tx -> {
-            JobRows.LastPhase2 last = JobRows.lastPhase2(tx);
+            JobRows.LastPhase2 last = JobRows.lastPhase2(tx, now);
+            OptionalInt unused = maxUnusedDays.isPresent()
+                    ? OptionalInt.of(OutputRows.countUnused(tx, maxUnusedDays.getAsInt(), now)) : OptionalInt.empty();
             return new MemoryStatus(JobRows.countsByKind(tx), JobRows.runningLeases(tx), last.success(),
                     last.failure(), ThreadRows.countsByMode(tx), OutputRows.count(tx), Optional.empty(), now,
-                    Map.of(), JobRows.lastModelFailure(tx));
+                    Map.of(), JobRows.lastModelFailure(tx), unused, last.notBefore());
         });
     }
 

@@ -1,6 +1,6 @@
 package dev.mnemo.postgres;
 
-import dev.mnemo.contract.MemoryStoreContract;
+import dev.mnemo.testkit.contract.MemoryStoreContract;
 import dev.mnemo.spi.MemoryStore;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;

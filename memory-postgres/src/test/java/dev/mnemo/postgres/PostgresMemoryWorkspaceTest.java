@@ -1,6 +1,6 @@
 package dev.mnemo.postgres;
 
-import dev.mnemo.contract.MemoryWorkspaceContract;
+import dev.mnemo.testkit.contract.MemoryWorkspaceContract;
 import dev.mnemo.spi.MemoryWorkspace;
 import java.nio.file.Path;
 import java.time.Clock;

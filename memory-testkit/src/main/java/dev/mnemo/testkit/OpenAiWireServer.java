@@ -19,14 +19,15 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 /**
  * An HTTP server on 127.0.0.1 that speaks OpenAI's Chat Completions wire format
- * ({@code POST /v1/chat/completions}, plain JSON and {@code text/event-stream} streaming) with
- * scripted answers, so real clients — Mnemo's own, Spring AI's, LangChain4j's — can be tested
+ * ({@code POST /v1/chat/completions}, plain JSON and {@code text/event-stream} streaming) and the
+ * Responses API ({@code POST /v1/responses}, plain JSON only) with scripted answers, so real clients — Mnemo's own, Spring AI's, LangChain4j's — can be tested
  * offline. It is a test double for a model endpoint, not a model: it answers what the script says.
  *
  * <pre>{@code
@@ -51,6 +52,7 @@ public final class OpenAiWireServer implements AutoCloseable {
     private final Function<WireRequest, WireReply> responder;
     private final Deque<WireReply> queue = new ArrayDeque<>();
     private final List<WireRequest> requests = new CopyOnWriteArrayList<>();
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     private OpenAiWireServer(Function<WireRequest, WireReply> responder) throws IOException {
         this.responder = responder;
@@ -61,7 +63,8 @@ public final class OpenAiWireServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(executor);
-        server.createContext("/v1/chat/completions", this::chatCompletions);
+        server.createContext("/v1/chat/completions", exchange -> serve(exchange, false));
+        server.createContext("/v1/responses", exchange -> serve(exchange, true));
         server.start();
     }
 
@@ -110,11 +113,12 @@ public final class OpenAiWireServer implements AutoCloseable {
 
     @Override
     public void close() {
+        closed.countDown();
         server.stop(0);
         executor.shutdownNow();
     }
 
-    private void chatCompletions(HttpExchange exchange) throws IOException {
+    private void serve(HttpExchange exchange, boolean responsesApi) throws IOException {
         try (exchange) {
             if (!"POST".equals(exchange.getRequestMethod())) {
                 send(exchange, 405, error("only POST is served here", "invalid_request_error"));
@@ -127,20 +131,76 @@ public final class OpenAiWireServer implements AutoCloseable {
                 send(exchange, 400, error("request body is not JSON: " + e.getMessage(), "invalid_request_error"));
                 return;
             }
-            WireRequest request = new WireRequest(body.toString(), body);
+            WireRequest request = new WireRequest(body.toString(), body, exchange.getRequestURI().getPath());
             requests.add(request);
             WireReply reply = nextReply(request);
+            while (reply instanceof WireReply.Delayed delayed) {
+                if (!pause(delayed.delay())) {
+                    return;
+                }
+                reply = delayed.reply();
+            }
             if (reply == null) {
                 send(exchange, 500, error("the test server has no scripted reply left for request #" + requests.size(),
                         "server_error"));
             } else if (reply instanceof WireReply.Failure failure) {
                 send(exchange, failure.status(), failure.body());
+            } else if (reply instanceof WireReply.Stall) {
+                awaitClose();
+            } else if (responsesApi && request.stream()) {
+                send(exchange, 400, error("this test server does not stream the Responses API", "invalid_request_error"));
+            } else if (responsesApi) {
+                send(exchange, 200, response(request, reply).toString());
             } else if (request.stream()) {
                 stream(exchange, request, reply);
             } else {
                 send(exchange, 200, completion(request, reply).toString());
             }
         }
+    }
+
+    /** Holds a delayed reply back; false when the server is closing meanwhile. */
+    private static boolean pause(java.time.Duration delay) {
+        try {
+            Thread.sleep(delay.toMillis());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void awaitClose() {
+        try {
+            closed.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A Responses API answer: {@code output} items (a message, or function calls) and usage. */
+    private static ObjectNode response(WireRequest request, WireReply reply) {
+        ObjectNode root = JSON.createObjectNode().put("id", "resp_test").put("object", "response")
+                .put("created_at", 1_700_000_000L).put("status", "completed").put("model", request.model());
+        ArrayNode output = root.putArray("output");
+        if (reply instanceof WireReply.Text text) {
+            ObjectNode message = output.addObject().put("type", "message").put("id", "msg_test")
+                    .put("status", "completed").put("role", "assistant");
+            message.putArray("content").addObject().put("type", "output_text").put("text", text.text())
+                    .putArray("annotations");
+        } else if (reply instanceof WireReply.ToolCalls calls) {
+            int n = 0;
+            for (WireReply.Call call : calls.calls()) {
+                output.addObject().put("type", "function_call").put("id", "fc_test_" + n++).put("call_id", call.id())
+                        .put("name", call.name()).put("arguments", call.argumentsJson()).put("status", "completed");
+            }
+        }
+        ObjectNode usage = root.putObject("usage").put("input_tokens", reply.inputTokens());
+        usage.putObject("input_tokens_details").put("cached_tokens", 0);
+        usage.put("output_tokens", reply.outputTokens());
+        usage.putObject("output_tokens_details").put("reasoning_tokens", 0);
+        usage.put("total_tokens", reply.inputTokens() + reply.outputTokens());
+        return root;
     }
 
     private WireReply nextReply(WireRequest request) {

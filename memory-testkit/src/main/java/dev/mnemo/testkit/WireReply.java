@@ -1,5 +1,6 @@
 package dev.mnemo.testkit;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -38,6 +39,22 @@ public sealed interface WireReply {
         return new ToolCalls(List.of(new Call(id, name, argumentsJson)));
     }
 
+    /**
+     * {@code reply}, sent only after {@code delay}: a slow model, for testing a client's time-out.
+     * The server's own thread waits; the test does not.
+     */
+    static WireReply delayed(Duration delay, WireReply reply) {
+        return new Delayed(delay, reply);
+    }
+
+    /**
+     * No answer at all until the server closes: for testing a client's request time-out without the
+     * test sleeping (the client gives up on its own clock; closing the server releases the request).
+     */
+    static WireReply stall() {
+        return new Stall();
+    }
+
     /** An HTTP error; {@code body} is sent as given (use OpenAI's {@code {"error": {...}}} shape). */
     static WireReply failure(int status, String body) {
         return new Failure(status, body);
@@ -73,6 +90,17 @@ public sealed interface WireReply {
         }
     }
 
+    /** A reply the server holds back for a while. */
+    record Delayed(Duration delay, WireReply reply) implements WireReply {
+        public Delayed {
+            Objects.requireNonNull(delay, "delay");
+            Objects.requireNonNull(reply, "reply");
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("a delay is not negative, was " + delay);
+            }
+        }
+    }
+
     /** An HTTP error status with its body. */
     record Failure(int status, String body) implements WireReply {
         public Failure {
@@ -82,4 +110,7 @@ public sealed interface WireReply {
             Objects.requireNonNull(body, "body");
         }
     }
+
+    /** No answer until the server closes. */
+    record Stall() implements WireReply {}
 }

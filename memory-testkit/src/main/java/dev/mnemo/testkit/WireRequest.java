@@ -6,17 +6,34 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One Chat Completions request {@link OpenAiWireServer} received, with accessors for what tests
- * usually check. {@link #json()} is the body as received.
+ * One request {@link OpenAiWireServer} received — Chat Completions, or Responses when
+ * {@link #path()} says {@code /v1/responses} — with accessors for what tests usually check; each
+ * reads either format. {@link #json()} is the body as received.
  */
 public final class WireRequest {
 
     private final String json;
     private final JsonNode body;
+    private final String path;
 
     WireRequest(String json, JsonNode body) {
+        this(json, body, "/v1/chat/completions");
+    }
+
+    WireRequest(String json, JsonNode body, String path) {
         this.json = Objects.requireNonNull(json, "json");
         this.body = Objects.requireNonNull(body, "body");
+        this.path = Objects.requireNonNull(path, "path");
+    }
+
+    /** The path it was sent to: {@code /v1/chat/completions} or {@code /v1/responses}. */
+    public String path() {
+        return path;
+    }
+
+    /** Whether it is a Responses API request (the conversation in {@code input} items). */
+    public boolean isResponses() {
+        return path.endsWith("/responses");
     }
 
     /** The request body, as JSON text. */
@@ -40,7 +57,12 @@ public final class WireRequest {
 
     /** The text of every {@code system} and {@code developer} message, joined by blank lines. */
     public String systemText() {
-        return String.join("\n\n", texts("system", "developer"));
+        List<String> texts = new ArrayList<>();
+        if (isResponses() && body.hasNonNull("instructions")) {
+            texts.add(body.path("instructions").asText());
+        }
+        texts.addAll(texts("system", "developer"));
+        return String.join("\n\n", texts);
     }
 
     /** The text of the last {@code user} message, or {@code ""}. */
@@ -52,37 +74,97 @@ public final class WireRequest {
     /** The roles of the messages, in order ({@code system}, {@code user}, {@code assistant}, {@code tool}). */
     public List<String> roles() {
         List<String> roles = new ArrayList<>();
-        body.path("messages").forEach(m -> roles.add(m.path("role").asText()));
+        for (JsonNode item : conversation()) {
+            roles.add(switch (item.path("type").asText("message")) {
+                case "function_call" -> "assistant";
+                case "function_call_output" -> "tool";
+                default -> item.path("role").asText();
+            });
+        }
         return roles;
+    }
+
+    /** The ids of the tool calls in assistant turns ({@code function_call} items), in order. */
+    public List<String> assistantToolCallIds() {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode item : conversation()) {
+            if (isResponses() && item.path("type").asText().equals("function_call")) {
+                ids.add(item.path("call_id").asText());
+            }
+            item.path("tool_calls").forEach(call -> ids.add(call.path("id").asText()));
+        }
+        return ids;
+    }
+
+    /** The call ids the tool results answer ({@code tool_call_id}, or {@code call_id} of {@code function_call_output}). */
+    public List<String> toolResultCallIds() {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode item : conversation()) {
+            if (item.path("type").asText().equals("function_call_output")) {
+                ids.add(item.path("call_id").asText());
+            } else if (item.path("role").asText().equals("tool")) {
+                ids.add(item.path("tool_call_id").asText());
+            }
+        }
+        return ids;
     }
 
     /** The outputs of {@code tool} messages, in order. */
     public List<String> toolOutputs() {
-        return texts("tool");
+        List<String> outputs = new ArrayList<>(texts("tool"));
+        for (JsonNode item : conversation()) {
+            if (item.path("type").asText().equals("function_call_output")) {
+                outputs.add(item.path("output").asText());
+            }
+        }
+        return outputs;
     }
 
     /** The names of the functions offered in {@code tools}. */
     public List<String> toolNames() {
         List<String> names = new ArrayList<>();
-        body.path("tools").forEach(t -> names.add(t.path("function").path("name").asText()));
+        body.path("tools").forEach(t -> names.add(t.has("function") ? t.path("function").path("name").asText()
+                : t.path("name").asText()));
         return names;
     }
 
     /** The {@code response_format.type}, or {@code ""}: {@code json_schema} for a structured-output request. */
     public String responseFormatType() {
-        return body.path("response_format").path("type").asText("");
+        return isResponses() ? body.path("text").path("format").path("type").asText("")
+                : body.path("response_format").path("type").asText("");
     }
 
     /** The JSON schema's {@code name} of a {@code json_schema} response format, or {@code ""}. */
     public String responseSchemaName() {
-        return body.path("response_format").path("json_schema").path("name").asText("");
+        return schemaFormat().path("name").asText("");
+    }
+
+    /** Whether the {@code json_schema} response format asks for strict adherence ({@code strict: true}). */
+    public boolean responseSchemaStrict() {
+        return schemaFormat().path("strict").asBoolean(false);
+    }
+
+    /** The JSON schema of a {@code json_schema} response format, as JSON text, or {@code ""}. */
+    public String responseSchema() {
+        JsonNode schema = schemaFormat().path("schema");
+        return schema.isMissingNode() ? "" : schema.toString();
+    }
+
+    private JsonNode schemaFormat() {
+        return isResponses() ? body.path("text").path("format") : body.path("response_format").path("json_schema");
+    }
+
+    /** The conversation: Chat Completions {@code messages}, or Responses {@code input} items. */
+    private JsonNode conversation() {
+        return isResponses() ? body.path("input") : body.path("messages");
     }
 
     private List<String> texts(String... roles) {
         List<String> wanted = List.of(roles);
         List<String> out = new ArrayList<>();
-        for (JsonNode message : body.path("messages")) {
-            if (!wanted.contains(message.path("role").asText())) {
+        for (JsonNode message : conversation()) {
+            if (!message.path("type").asText("message").equals("message")
+                    || !wanted.contains(message.path("role").asText())) {
                 continue;
             }
             JsonNode content = message.path("content");

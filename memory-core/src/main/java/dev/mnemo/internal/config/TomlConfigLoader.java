@@ -1,11 +1,16 @@
 package dev.mnemo.internal.config;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryConfigurationException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -31,11 +36,11 @@ public final class TomlConfigLoader {
         Objects.requireNonNull(file, "configToml");
         JsonNode root;
         try {
-            root = TOML.readTree(Files.readString(file));
+            root = TOML.readTree(text(file));
         } catch (NoSuchFileException e) {
             return MemoriesConfig.defaults();
         } catch (JacksonException e) {
-            throw new MemoryConfigurationException(file + " is not valid TOML: " + e.getOriginalMessage(), e);
+            throw new MemoryConfigurationException(file + " is not valid TOML" + where(e) + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new MemoryConfigurationException("cannot read " + file + ": " + e, e);
         }
@@ -53,6 +58,35 @@ public final class TomlConfigLoader {
             apply(builder, new Value(file, field.getKey(), field.getValue()));
         }
         return builder.build();
+    }
+
+    /** The file as text; a file that is not UTF-8 text (or holds NUL bytes, as binary files do) fails saying so. */
+    private static String text(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+            if (text.indexOf('\0') >= 0) {
+                throw new CharacterCodingException();
+            }
+            return text;
+        } catch (CharacterCodingException e) {
+            throw new MemoryConfigurationException(file + " is not UTF-8 text (a config.toml is a UTF-8 TOML file;"
+                    + " is it a binary file?)", e);
+        }
+    }
+
+    /** {@code " at line N, column M"} when the parser knows where it failed. */
+    private static String where(JacksonException e) {
+        JsonLocation location = e.getLocation();
+        if (location == null || location.getLineNr() < 1) {
+            return "";
+        }
+        return " at line " + location.getLineNr()
+                + (location.getColumnNr() > 0 ? ", column " + location.getColumnNr() : "");
     }
 
     private static void apply(MemoriesConfig.Builder b, Value v) {

@@ -25,6 +25,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,15 +58,18 @@ public final class Phase2Runner {
      * What Phase 2 works with.
      *
      * @param model the consolidation model name recorded in history (may be empty)
+     * @param wallClock times and names the history entry (the pipeline {@code clock} may be fixed for a replay)
      */
     public record Dependencies(MemoryStore store, MemoryWorkspace workspace, ConsolidationAgent agent,
-            MemoriesConfig config, Clock clock, String workerId, String model, MemoryEventListener listener) {
+            MemoriesConfig config, Clock clock, Clock wallClock, String workerId, String model,
+            MemoryEventListener listener) {
         public Dependencies {
             Objects.requireNonNull(store, "store");
             Objects.requireNonNull(workspace, "workspace");
             Objects.requireNonNull(agent, "agent");
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(wallClock, "wallClock");
             Objects.requireNonNull(workerId, "workerId");
             Objects.requireNonNull(model, "model");
             Objects.requireNonNull(listener, "listener");
@@ -219,8 +223,9 @@ public final class Phase2Runner {
             // 10. The new baseline and history entry; history squashed when it holds forgotten text.
             try {
                 WorkspaceDiffFile.delete(root);
-                deps.workspace().commit(new ConsolidationRecord(ConsolidationIds.next(deps.clock()),
-                        deps.clock().instant(), snapshots(selection), deps.model(), usage),
+                Instant finishedAt = deps.wallClock().instant();
+                deps.workspace().commit(new ConsolidationRecord(ConsolidationRecord.newId(finishedAt),
+                        finishedAt, snapshots(selection), deps.model(), usage),
                         deps.config().historyRetention());
                 forgetIfNeeded();
             } catch (Exception e) {

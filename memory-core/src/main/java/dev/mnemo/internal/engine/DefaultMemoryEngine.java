@@ -98,7 +98,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.phase2 = phase2Runner(parts);
         this.startup = new StartupRunner(new StartupRunner.Dependencies(parts.memoryRoot(), parts.config(), parts.store(),
                 sources, parts.extractionModel() != null ? parts.extractionModel() : parts.consolidationModel(),
-                phase1 == null ? null : phase1::run, phase2 == null ? null : phase2::run, parts.clock(), listener));
+                phase1 == null ? null : phase1::run, phase2 == null ? null : phase2::run, parts.clock(), parts.wallClock(),
+                listener));
         this.admin = new EngineAdmin(this);
         LOG.debug("memory engine {} ready: home {}, memory root {}", workerId, parts.home(), parts.memoryRoot());
     }
@@ -120,7 +121,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
             return null;
         }
         return new Phase2Runner(new Phase2Runner.Dependencies(parts.store(), parts.workspace(), agent, parts.config(),
-                parts.clock(), workerId, parts.config().consolidationModel().orElse(""), listener), workers);
+                parts.clock(), parts.wallClock(), workerId, parts.config().consolidationModel().orElse(""), listener),
+                workers);
     }
 
     /** The memory tools, reading the workspace's files after it has refreshed them. */

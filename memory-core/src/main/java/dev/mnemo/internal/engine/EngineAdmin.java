@@ -81,7 +81,7 @@ final class EngineAdmin implements MemoryAdmin {
         for (RolloutSource source : engine.sources) {
             source.unreadable().forEach((path, reason) -> unreadable.put(path.toString(), reason));
         }
-        return engine.parts.store().status(engine.parts.clock().instant())
+        return engine.parts.store().status(engine.parts.clock().instant(), engine.parts.config().maxUnusedDays())
                 .withEngineFacts(Optional.ofNullable(engine.lastStartupSkip.get()), unreadable);
     }
 

@@ -50,6 +50,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     private SecretRedactor redactor;
     private final List<MemoryEventListener> listeners = new ArrayList<>();
     private Clock clock = Clock.systemUTC();
+    private Clock wallClock;
     private ExecutorService executor;
     private Duration closeTimeout = Duration.ofSeconds(10);
 
@@ -146,6 +147,12 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     }
 
     @Override
+    public EngineBuilder wallClock(Clock clock) {
+        this.wallClock = Objects.requireNonNull(clock, "wallClock");
+        return this;
+    }
+
+    @Override
     public EngineBuilder executor(ExecutorService executor) {
         this.executor = Objects.requireNonNull(executor, "executor");
         return this;
@@ -197,7 +204,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
                 consolidationAgent, resolvedStore, ownsStore, resolvedWorkspace, ownsWorkspace,
                 List.copyOf(rolloutSources),
                 sessionStore != null ? sessionStore : new FileSessionStore(resolvedHome.resolve("sessions"), clock),
-                redactor, List.copyOf(listeners), clock, executor, closeTimeout);
+                redactor, List.copyOf(listeners), clock, wallClock != null ? wallClock : clock, executor, closeTimeout);
         return new DefaultMemoryEngine(parts);
     }
 

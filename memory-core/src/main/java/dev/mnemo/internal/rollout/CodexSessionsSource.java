@@ -76,7 +76,9 @@ public final class CodexSessionsSource implements RolloutSource {
         }
         seen.keySet().retainAll(files);
         unregistered.keySet().retainAll(files);
-        LOG.info("Scanned {}: {} new or changed rollouts registered, {} unchanged, {} not registrable",
+        // What this source read is not what the registry gained (a new process reads every file once):
+        // ThreadSync logs the registry's real changes, and only when there are some.
+        LOG.debug("Scanned {}: {} rollout(s) read, {} unchanged since this process last looked, {} not registrable",
                 name(), threads.size(), unchanged, unregistered.size());
         return threads;
     }

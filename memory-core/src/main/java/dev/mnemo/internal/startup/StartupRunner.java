@@ -42,16 +42,18 @@ public final class StartupRunner {
      * @param rateLimitModel the model whose rate limits the guard reads (null: none configured)
      * @param phase1 runs Phase 1 for the current thread id (null: no extraction model)
      * @param phase2 runs Phase 2 (null: no consolidation model or agent)
+     * @param wallClock times the elapsed duration (the pipeline clock may be fixed for a replay)
      */
     public record Dependencies(Path memoryRoot, MemoriesConfig config, MemoryStore store, List<RolloutSource> sources,
             LanguageModel rateLimitModel, Function<String, Phase1Report> phase1, Supplier<Phase2Report> phase2,
-            Clock clock, MemoryEventListener listener) {
+            Clock clock, Clock wallClock, MemoryEventListener listener) {
         public Dependencies {
             Objects.requireNonNull(memoryRoot, "memoryRoot");
             Objects.requireNonNull(config, "config");
             Objects.requireNonNull(store, "store");
             sources = List.copyOf(sources);
             Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(wallClock, "wallClock");
             Objects.requireNonNull(listener, "listener");
         }
     }
@@ -81,7 +83,7 @@ public final class StartupRunner {
 
     /** Runs the pipeline for {@code session}; {@code cancelled} is checked between steps. */
     public StartupReport run(SessionContext session, BooleanSupplier cancelled) {
-        Instant started = deps.clock().instant();
+        Instant started = deps.wallClock().instant();
         // 1. Gates: nothing is written when one applies.
         Optional<SkipReason> skip = gate(session);
         if (skip.isPresent()) {
@@ -126,7 +128,7 @@ public final class StartupRunner {
     }
 
     private Duration elapsedSince(Instant started) {
-        Duration elapsed = Duration.between(started, deps.clock().instant());
+        Duration elapsed = Duration.between(started, deps.wallClock().instant());
         return elapsed.isNegative() ? Duration.ZERO : elapsed;
     }
 

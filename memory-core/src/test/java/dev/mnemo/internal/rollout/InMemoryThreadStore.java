@@ -22,9 +22,11 @@ import java.util.Optional;
 
 /**
  * A test double of {@link MemoryStore} for thread rows only (the SQLite store is built
- * elsewhere); every other operation throws.
+ * elsewhere); every other operation throws. Like every store, a polluted thread stays polluted
+ * whatever a later upsert says. Public for one reason: memory-integration-tests runs the test kit's
+ * {@code ThreadStoreContract} against it (memory-core cannot depend on the test kit).
  */
-final class InMemoryThreadStore implements MemoryStore {
+public final class InMemoryThreadStore implements MemoryStore {
 
     final Map<String, ThreadInfo> threads = new LinkedHashMap<>();
     final List<ThreadInfo> upserts = new ArrayList<>();

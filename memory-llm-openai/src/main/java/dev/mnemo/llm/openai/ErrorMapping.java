@@ -104,22 +104,7 @@ final class ErrorMapping {
                 return Reason.CONTENT_FILTERED;
             }
         }
-        if (status == 401 || status == 403) {
-            return Reason.AUTHENTICATION;
-        }
-        if (status == 408) {
-            return Reason.TIMEOUT;
-        }
-        if (status == 429) {
-            return Reason.RATE_LIMITED;
-        }
-        if (status >= 500) {
-            return Reason.SERVER;
-        }
-        if (status >= 400) {
-            return Reason.INVALID_REQUEST;
-        }
-        return Reason.UNKNOWN;
+        return Reason.forHttpStatus(status);
     }
 
     /** OpenAI says {@code context_length_exceeded}; compatible servers often only say it in words. */

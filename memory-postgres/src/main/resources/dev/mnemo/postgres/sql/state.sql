@@ -212,7 +212,7 @@ SELECT kind, job_key, COALESCE(worker_id, ''), lease_until FROM jobs
 WHERE status = 'running' AND lease_until IS NOT NULL ORDER BY lease_until, kind, job_key
 
 -- name: jobs.lastPhase2
-SELECT finished_at, last_error FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
+SELECT finished_at, retry_at, last_error FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
 
 -- ---- stage1_outputs ------------------------------------------------------------------------------
 
@@ -243,6 +243,12 @@ DELETE FROM stage1_outputs
 
 -- name: output.count
 SELECT COUNT(*) FROM stage1_outputs
+
+-- name: output.countUnused
+-- Memories of enabled threads outside the Phase 2 selection's unused window. Binds: cutoff.
+SELECT COUNT(*) FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
+WHERE t.memory_mode = 'enabled' AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
+    AND COALESCE(so.last_usage, so.source_updated_at) < ?
 
 -- name: output.listForGlobal
 SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug, so.generated_at,

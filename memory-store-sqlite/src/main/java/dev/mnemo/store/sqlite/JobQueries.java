@@ -2,6 +2,7 @@ package dev.mnemo.store.sqlite;
 
 import static dev.mnemo.store.sqlite.JobKinds.GLOBAL_KEY;
 import static dev.mnemo.store.sqlite.JobKinds.PHASE2;
+import static dev.mnemo.store.sqlite.JobKinds.PHASE2_SUCCESS_COOLDOWN_SECONDS;
 import static dev.mnemo.store.sqlite.JobKinds.STAGE1;
 import static dev.mnemo.store.sqlite.JobKinds.fromSeconds;
 import static dev.mnemo.store.sqlite.JobKinds.seconds;
@@ -23,8 +24,8 @@ final class JobQueries {
             List.of(JobKinds.RUNNING, JobKinds.DONE, JobKinds.ERROR, JobKinds.PENDING);
 
     /** The last Phase 2 outcome as the global row records it. */
-    record LastPhase2(Optional<Instant> success, Optional<String> failure) {
-        static final LastPhase2 NONE = new LastPhase2(Optional.empty(), Optional.empty());
+    record LastPhase2(Optional<Instant> success, Optional<String> failure, Optional<Instant> notBefore) {
+        static final LastPhase2 NONE = new LastPhase2(Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     private record StatusCount(String kind, String status, int count) {
@@ -77,14 +78,23 @@ final class JobQueries {
      * The last consolidation success ({@code finished_at} while no error is recorded; a later
      * enqueue keeps it) and the last failure reason (while it is the latest outcome).
      */
-    static LastPhase2 lastPhase2(Connection connection) throws SQLException {
-        return Jdbc.queryFirst(connection, "SELECT finished_at, last_error FROM jobs WHERE kind = ? AND job_key = ?",
+    static LastPhase2 lastPhase2(Connection connection, Instant now) throws SQLException {
+        long nowSeconds = seconds(now);
+        return Jdbc.queryFirst(connection, "SELECT finished_at, retry_at, last_error FROM jobs"
+                + " WHERE kind = ? AND job_key = ?",
                 row -> {
                     Long finishedAt = Jdbc.nullableLong(row, "finished_at");
+                    Long retryAt = Jdbc.nullableLong(row, "retry_at");
                     String lastError = row.getString("last_error");
                     Optional<Instant> success = lastError == null && finishedAt != null
                             ? Optional.of(fromSeconds(finishedAt)) : Optional.empty();
-                    return new LastPhase2(success, Optional.ofNullable(lastError));
+                    Optional<Instant> notBefore = Optional.empty();
+                    if (retryAt != null && retryAt > nowSeconds) {
+                        notBefore = Optional.of(fromSeconds(retryAt));
+                    } else if (success.isPresent() && finishedAt + PHASE2_SUCCESS_COOLDOWN_SECONDS > nowSeconds) {
+                        notBefore = Optional.of(fromSeconds(finishedAt + PHASE2_SUCCESS_COOLDOWN_SECONDS));
+                    }
+                    return new LastPhase2(success, Optional.ofNullable(lastError), notBefore);
                 }, PHASE2, GLOBAL_KEY).orElse(LastPhase2.NONE);
     }
 }

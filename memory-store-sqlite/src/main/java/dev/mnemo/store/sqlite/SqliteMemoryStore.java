@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -405,13 +406,25 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public MemoryStatus status(Instant now) {
+        return status(now, OptionalInt.empty());
+    }
+
+    @Override
+    public MemoryStatus status(Instant now, int maxUnusedDays) {
+        return status(now, OptionalInt.of(maxUnusedDays));
+    }
+
+    private MemoryStatus status(Instant now, OptionalInt maxUnusedDays) {
         Objects.requireNonNull(now, "now");
         return database.readSnapshot("read status", connection -> {
-            JobQueries.LastPhase2 last = JobQueries.lastPhase2(connection);
+            JobQueries.LastPhase2 last = JobQueries.lastPhase2(connection, now);
+            OptionalInt unused = maxUnusedDays.isPresent()
+                    ? OptionalInt.of(Stage1OutputQueries.countUnused(connection, maxUnusedDays.getAsInt(), now))
+                    : OptionalInt.empty();
             return new MemoryStatus(JobQueries.countsByKind(connection), JobQueries.runningLeases(connection),
                     last.success(), last.failure(), ThreadQueries.countsByMode(connection),
                     Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of(),
-                    Stage1JobQueries.lastModelFailure(connection));
+                    Stage1JobQueries.lastModelFailure(connection), unused, last.notBefore());
         });
     }
 

@@ -94,6 +94,17 @@ final class Stage1OutputQueries {
         return (int) Jdbc.queryLong(connection, "SELECT COUNT(*) FROM stage1_outputs");
     }
 
+    /**
+     * The non-empty memories of enabled threads that {@link #phase2Selection} leaves out because
+     * their last use (or, never used, their rollout update) is older than {@code maxUnusedDays}.
+     */
+    static int countUnused(Connection connection, int maxUnusedDays, Instant now) throws SQLException {
+        long cutoff = seconds(now) - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
+        return (int) Jdbc.queryLong(connection, "SELECT COUNT(*) FROM stage1_outputs so JOIN threads t"
+                + " ON t.id = so.thread_id WHERE t.memory_mode = 'enabled' AND " + NOT_EMPTY
+                + " AND COALESCE(so.last_usage, so.source_updated_at) < ?", cutoff);
+    }
+
     /** Codex's {@code list_stage1_outputs_for_global}: non-empty memories of enabled threads, newest first. */
     static List<Stage1Output> listForGlobal(Connection connection, int limit) throws SQLException {
         if (limit <= 0) {

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -22,7 +23,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
-import java.util.UUID;
 import org.eclipse.jgit.lib.ObjectId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -218,7 +218,8 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
         }
         try {
             working.restore(repository.files(target.id()), repository::blob);
-            ConsolidationRecord entry = new ConsolidationRecord(UUID.randomUUID().toString(), clock.instant(),
+            Instant at = clock.instant();
+            ConsolidationRecord entry = new ConsolidationRecord(ConsolidationRecord.newId(at), at,
                     restored.selected(), restored.model(), TokenUsage.ZERO);
             ObjectId parent = repository.head().orElseThrow();
             ObjectId commit = repository.commit(target.tree(), List.of(parent),

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mnemo.Consolidation;
-import dev.mnemo.contract.MemoryWorkspaceContract;
+import dev.mnemo.testkit.contract.MemoryWorkspaceContract;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationRecord;
 import dev.mnemo.spi.MemoryWorkspace;
@@ -19,6 +19,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -131,6 +132,20 @@ class GitMemoryWorkspaceTest extends MemoryWorkspaceContract {
         Files.setPosixFilePermissions(root.resolve("run.sh"), PosixFilePermissions.fromString("rw-r--r--"));
         workspace.rollback("c1");
         assertThat(Files.isExecutable(root.resolve("run.sh"))).isTrue();
+    }
+
+    @Test
+    void rollback_entry_gets_an_id_in_the_consolidation_format_at_the_workspace_clock() throws IOException {
+        workspace.prepare();
+        write("MEMORY.md", "first\n");
+        workspace.commit(record("c1", 1), 10);
+
+        workspace.rollback("c1");
+
+        Consolidation entry = workspace.history().get(0);
+        assertThat(entry.id()).matches("\\d{8}T\\d{6}Z-[0-9a-f]{6}")
+                .startsWith(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(NOW));
+        assertThat(entry.at()).isEqualTo(NOW);
     }
 
     @Test

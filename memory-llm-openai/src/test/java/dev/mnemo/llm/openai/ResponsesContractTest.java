@@ -1,0 +1,17 @@
+package dev.mnemo.llm.openai;
+
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.openai.OpenAiLanguageModel.Api;
+import dev.mnemo.testkit.contract.LanguageModelContract;
+import java.net.URI;
+import java.time.Duration;
+
+/** The published {@link LanguageModelContract} run against {@link OpenAiLanguageModel} on the Responses API. */
+class ResponsesContractTest extends LanguageModelContract {
+
+    @Override
+    protected LanguageModel model(URI baseUrl, Duration requestTimeout) {
+        return OpenAiLanguageModel.builder().baseUrl(baseUrl).apiKey("sk-test").model("gpt-test")
+                .api(Api.RESPONSES).requestTimeout(requestTimeout).maxRetries(0).build();
+    }
+}

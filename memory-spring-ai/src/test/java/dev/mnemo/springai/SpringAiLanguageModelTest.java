@@ -1,0 +1,154 @@
+package dev.mnemo.springai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mnemo.llm.FinishReason;
+import dev.mnemo.llm.ModelException;
+import dev.mnemo.llm.ModelMessage;
+import dev.mnemo.llm.ModelRequest;
+import dev.mnemo.llm.ModelResponse;
+import dev.mnemo.llm.RateLimitSnapshot;
+import dev.mnemo.llm.ToolCall;
+import dev.mnemo.llm.ToolSpec;
+import dev.mnemo.testkit.WireReply;
+import dev.mnemo.testkit.WireRequest;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.metadata.ChatResponseMetadata;
+import org.springframework.ai.chat.metadata.DefaultUsage;
+import org.springframework.ai.chat.metadata.RateLimit;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.prompt.ChatOptions;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.openai.OpenAiChatOptions;
+
+/** {@link SpringAiLanguageModel} over Spring AI's OpenAI {@link ChatModel}, talking HTTP to the wire server. */
+@ExtendWith(SharedChatApp.Resolver.class)
+class SpringAiLanguageModelTest {
+
+    static SharedChatApp shared;
+    static SpringAiLanguageModel model;
+
+    @BeforeAll
+    static void start(SharedChatApp fixture) {
+        shared = fixture;
+        model = SpringAiLanguageModel.of(fixture.context.getBean(ChatModel.class));
+    }
+
+    static final ToolSpec ECHO = new ToolSpec("echo", "Echoes its text.",
+            "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}");
+
+    @Test
+    void respond_returnsToolCallsToTheCaller_andSendsTheirOutputsBack() {
+        shared.script.enqueue(WireReply.toolCall("call_7", "echo", "{\"text\":\"hi\"}"));
+        shared.script.enqueue(WireReply.text("Echoed."));
+
+        ModelResponse first = model.respond(ModelRequest.builder().model("gpt-tools").instructions("Use tools.")
+                .message(ModelMessage.user("echo hi")).tools(List.of(ECHO)).build());
+
+        assertThat(first.finishReason()).isEqualTo(FinishReason.TOOL_CALLS);
+        assertThat(first.toolCalls()).containsExactly(new ToolCall("call_7", "echo", "{\"text\":\"hi\"}"));
+        assertThat(first.usage().inputTokens()).isEqualTo(10);
+        assertThat(first.usage().outputTokens()).isEqualTo(5);
+        WireRequest sent = shared.lastChatRequest();
+        assertThat(sent.model()).isEqualTo("gpt-tools");
+        assertThat(sent.toolNames()).containsExactly("echo");
+        assertThat(sent.systemText()).isEqualTo("Use tools.");
+
+        ModelResponse second = model.respond(ModelRequest.builder().instructions("Use tools.")
+                .message(ModelMessage.user("echo hi")).message(ModelMessage.assistant("", first.toolCalls()))
+                .message(ModelMessage.tool("call_7", "hi")).tools(List.of(ECHO)).build());
+
+        assertThat(second.text()).isEqualTo("Echoed.");
+        assertThat(second.finishReason()).isEqualTo(FinishReason.STOP);
+        assertThat(shared.lastChatRequest().roles()).containsExactly("system", "user", "assistant", "tool");
+        assertThat(shared.lastChatRequest().toolOutputs()).containsExactly("hi");
+        assertThat(shared.lastChatRequest().model()).isEqualTo("gpt-test");
+    }
+
+    @ParameterizedTest(name = "HTTP {0} -> {1}")
+    @CsvSource({"429, RATE_LIMITED, true", "500, SERVER, true", "503, SERVER, true", "400, INVALID_REQUEST, false",
+        "401, AUTHENTICATION, false", "403, AUTHENTICATION, false"})
+    void respond_mapsHttpErrorsToReasons_retryableForRateLimitsAndServerErrors(int status, ModelException.Reason reason,
+            boolean retryable) {
+        shared.script.enqueue(WireReply.failure(status, "{\"error\":{\"message\":\"scripted failure\",\"type\":\"x\","
+                + "\"param\":null,\"code\":null}}"));
+
+        assertThatThrownBy(() -> model.respond(ModelRequest.builder().message(ModelMessage.user("fail")).build()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(reason);
+                    assertThat(e.retryable()).isEqualTo(retryable);
+                    assertThat(e.getMessage()).contains(String.valueOf(status));
+                });
+    }
+
+    @Test
+    void respond_mapsAContextWindowError_toItsOwnReason() {
+        shared.script.enqueue(WireReply.failure(400, "{\"error\":{\"message\":\"This model's maximum context length "
+                + "is 8192 tokens\",\"type\":\"invalid_request_error\",\"param\":null,"
+                + "\"code\":\"context_length_exceeded\"}}"));
+
+        assertThatThrownBy(() -> model.respond(ModelRequest.builder().message(ModelMessage.user("long")).build()))
+                .isInstanceOfSatisfying(ModelException.class,
+                        e -> assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED));
+    }
+
+    @Test
+    void respond_mapsAClientTimeOut_toRetryableTimeout() {
+        ChatModel openAi = shared.context.getBean(ChatModel.class);
+        ChatModel impatient = new ChatModel() {
+            @Override
+            public ChatResponse call(Prompt prompt) {
+                return openAi.call(prompt);
+            }
+
+            @Override
+            public ChatOptions getOptions() {
+                return ((OpenAiChatOptions) openAi.getOptions()).mutate().timeout(Duration.ofMillis(300)).build();
+            }
+        };
+        shared.script.enqueue(WireReply.delayed(Duration.ofSeconds(3), WireReply.text("too late")));
+
+        assertThatThrownBy(() -> SpringAiLanguageModel.of(impatient)
+                .respond(ModelRequest.builder().message(ModelMessage.user("slow")).build()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ModelException.Reason.TIMEOUT);
+                    assertThat(e.retryable()).isTrue();
+                });
+    }
+
+    /**
+     * Spring AI's OpenAI module reports no rate limits; providers that do put them in the response
+     * metadata. A provider of that kind, written here in a few lines, stands in for one.
+     */
+    @Test
+    void rateLimits_areReadFromTheResponseMetadata_whenTheProviderReportsThem() {
+        RateLimit limits = new Limits(100L, 20L, Duration.ofSeconds(30), 1000L, 0L, Duration.ofSeconds(30));
+        ChatModel provider = prompt -> new ChatResponse(List.of(new Generation(new AssistantMessage("ok"))),
+                ChatResponseMetadata.builder().rateLimit(limits).usage(new DefaultUsage(3, 2)).build());
+        SpringAiLanguageModel limited = SpringAiLanguageModel.of(provider);
+        assertThat(limited.rateLimits()).isEmpty();
+
+        ModelResponse response = limited.respond(ModelRequest.builder().message(ModelMessage.user("hi")).build());
+
+        assertThat(response.text()).isEqualTo("ok");
+        assertThat(response.usage().totalTokens()).isEqualTo(5);
+        RateLimitSnapshot snapshot = limited.rateLimits().orElseThrow();
+        assertThat(snapshot.primaryUsedPercent()).hasValue(80.0);
+        assertThat(snapshot.secondaryUsedPercent()).hasValue(100.0);
+        assertThat(snapshot.limitReached()).isTrue();
+    }
+
+    /** Rate-limit figures as a provider reports them; the components are the interface's getters. */
+    record Limits(Long getRequestsLimit, Long getRequestsRemaining, Duration getRequestsReset, Long getTokensLimit,
+            Long getTokensRemaining, Duration getTokensReset) implements RateLimit {}
+}

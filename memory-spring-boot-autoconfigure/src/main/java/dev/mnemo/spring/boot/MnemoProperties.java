@@ -1,0 +1,358 @@
+package dev.mnemo.spring.boot;
+
+import dev.mnemo.MemoriesConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * Mnemo's settings in a Spring Boot application: {@code mnemo.home}, every {@code [memories]} key
+ * of {@code config.toml} as {@code mnemo.memories.<kebab-case-key>} with the same defaults and
+ * clamps, and {@code mnemo.chat-client.advisor.enabled}. The properties replace
+ * {@code <home>/config.toml}, which is not read when the engine comes from this auto-configuration.
+ */
+@ConfigurationProperties(MnemoProperties.PREFIX)
+public class MnemoProperties {
+
+    /** The prefix of every Mnemo property. */
+    public static final String PREFIX = "mnemo";
+
+    /**
+     * The folder for state, recorded conversations and memories. Default: {@code $MNEMO_HOME}, else
+     * {@code ~/.mnemo}.
+     */
+    private Path home;
+
+    private final Memories memories = new Memories();
+
+    private final ChatClient chatClient = new ChatClient();
+
+    private final Model model = new Model();
+
+    public Path getHome() {
+        return home;
+    }
+
+    public void setHome(Path home) {
+        this.home = home;
+    }
+
+    public Memories getMemories() {
+        return memories;
+    }
+
+    public ChatClient getChatClient() {
+        return chatClient;
+    }
+
+    public Model getModel() {
+        return model;
+    }
+
+    /** The home, checked: a path that exists must be a folder. */
+    Optional<Path> checkedHome() {
+        if (home != null && Files.exists(home) && !Files.isDirectory(home)) {
+            throw new InvalidConfigurationPropertyValueException(PREFIX + ".home", home,
+                    "it is a file; Mnemo's home must be a folder (it is created when missing)");
+        }
+        return Optional.ofNullable(home);
+    }
+
+    /** The {@code [memories]} keys; defaults and clamps as in {@code config.toml}. */
+    public static class Memories {
+
+        private static final Logger LOG = LoggerFactory.getLogger(MnemoProperties.class);
+        private static final String KEY = PREFIX + ".memories.";
+
+        /** Whether new conversations are distilled into memories; off: the startup task skips. */
+        private boolean generateMemories = true;
+
+        /** Whether the memory summary is added to the model's instructions. */
+        private boolean useMemories = true;
+
+        /** Whether the model is handed the memory tools (memories_list, _read, _search, _add_ad_hoc_note). */
+        private boolean dedicatedTools = false;
+
+        /** Whether content from outside a conversation (web, MCP) marks it polluted. */
+        private boolean disableOnExternalContext = false;
+
+        /** Phase 2 selection size (1..4096). */
+        private int maxRawMemoriesForConsolidation = 256;
+
+        /** Days an unused memory stays eligible for Phase 2 and is kept (0..365). */
+        private int maxUnusedDays = 30;
+
+        /** Phase 1 considers conversations at most this many days old (0..90). */
+        private int maxRolloutAgeDays = 10;
+
+        /** Phase 1 claims per startup run, also the global running cap (1..128). */
+        private int maxRolloutsPerStartup = 2;
+
+        /** A conversation must be idle this many hours before Phase 1 distils it (1..48). */
+        private int minRolloutIdleHours = 6;
+
+        /** The pipeline skips when less than this share of the rate limit remains (0..100). */
+        private int minRateLimitRemainingPercent = 25;
+
+        /** The model name for Phase 1 requests; default the ChatModel's own. */
+        private String extractModel;
+
+        /** The model name for the consolidation agent; default the ChatModel's own. */
+        private String consolidationModel;
+
+        /** Conversation sources eligible for Phase 1 ("app" = conversations recorded through Mnemo). */
+        private List<String> memorySources = new ArrayList<>(List.of("cli", "vscode", "app"));
+
+        /** Parallel Phase 1 jobs (1..64). */
+        private int phase1Concurrency = 8;
+
+        /** Consolidations kept in the memory folder's history (0..1000; 0 = baseline only). */
+        private int historyRetention = 10;
+
+        /** Bound on one consolidation agent run, in minutes (1..240). */
+        private int consolidationTimeoutMinutes = 30;
+
+        /** Cap on the summary added to the instructions, in tokens (500..20000). */
+        private int summaryTokenLimit = 2500;
+
+        /**
+         * The settings, clamped as {@link MemoriesConfig.Builder#build()} clamps (each clamp logged
+         * with the property's name).
+         *
+         * @throws InvalidConfigurationPropertyValueException for a blank model name or source
+         */
+        public MemoriesConfig toConfig() {
+            requireNotBlank("extract-model", extractModel);
+            requireNotBlank("consolidation-model", consolidationModel);
+            for (int i = 0; i < memorySources.size(); i++) {
+                if (memorySources.get(i) == null || memorySources.get(i).isBlank()) {
+                    throw new InvalidConfigurationPropertyValueException(KEY + "memory-sources[" + i + "]",
+                            memorySources.get(i), "a memory source must not be blank");
+                }
+            }
+            MemoriesConfig config = MemoriesConfig.builder().generateMemories(generateMemories)
+                    .useMemories(useMemories).dedicatedTools(dedicatedTools)
+                    .disableOnExternalContext(disableOnExternalContext)
+                    .maxRawMemoriesForConsolidation(maxRawMemoriesForConsolidation).maxUnusedDays(maxUnusedDays)
+                    .maxRolloutAgeDays(maxRolloutAgeDays).maxRolloutsPerStartup(maxRolloutsPerStartup)
+                    .minRolloutIdleHours(minRolloutIdleHours)
+                    .minRateLimitRemainingPercent(minRateLimitRemainingPercent)
+                    .extractModel(Optional.ofNullable(extractModel)).consolidationModel(Optional.ofNullable(consolidationModel))
+                    .memorySources(memorySources).phase1Concurrency(phase1Concurrency)
+                    .historyRetention(historyRetention).consolidationTimeoutMinutes(consolidationTimeoutMinutes)
+                    .summaryTokenLimit(summaryTokenLimit).build();
+            logClamp("max-raw-memories-for-consolidation", maxRawMemoriesForConsolidation,
+                    config.maxRawMemoriesForConsolidation());
+            logClamp("max-unused-days", maxUnusedDays, config.maxUnusedDays());
+            logClamp("max-rollout-age-days", maxRolloutAgeDays, config.maxRolloutAgeDays());
+            logClamp("max-rollouts-per-startup", maxRolloutsPerStartup, config.maxRolloutsPerStartup());
+            logClamp("min-rollout-idle-hours", minRolloutIdleHours, config.minRolloutIdleHours());
+            logClamp("min-rate-limit-remaining-percent", minRateLimitRemainingPercent,
+                    config.minRateLimitRemainingPercent());
+            logClamp("phase1-concurrency", phase1Concurrency, config.phase1Concurrency());
+            logClamp("history-retention", historyRetention, config.historyRetention());
+            logClamp("consolidation-timeout-minutes", consolidationTimeoutMinutes,
+                    config.consolidationTimeoutMinutes());
+            logClamp("summary-token-limit", summaryTokenLimit, config.summaryTokenLimit());
+            return config;
+        }
+
+        private static void requireNotBlank(String name, String value) {
+            if (value != null && value.isBlank()) {
+                throw new InvalidConfigurationPropertyValueException(KEY + name, value,
+                        "a model name must not be blank; leave the property out to use the ChatModel's own");
+            }
+        }
+
+        private static void logClamp(String name, int given, int used) {
+            if (given != used) {
+                LOG.warn("{}{} = {} is out of range; using {}", KEY, name, given, used);
+            }
+        }
+
+        public boolean isGenerateMemories() {
+            return generateMemories;
+        }
+
+        public void setGenerateMemories(boolean generateMemories) {
+            this.generateMemories = generateMemories;
+        }
+
+        public boolean isUseMemories() {
+            return useMemories;
+        }
+
+        public void setUseMemories(boolean useMemories) {
+            this.useMemories = useMemories;
+        }
+
+        public boolean isDedicatedTools() {
+            return dedicatedTools;
+        }
+
+        public void setDedicatedTools(boolean dedicatedTools) {
+            this.dedicatedTools = dedicatedTools;
+        }
+
+        public boolean isDisableOnExternalContext() {
+            return disableOnExternalContext;
+        }
+
+        public void setDisableOnExternalContext(boolean disableOnExternalContext) {
+            this.disableOnExternalContext = disableOnExternalContext;
+        }
+
+        public int getMaxRawMemoriesForConsolidation() {
+            return maxRawMemoriesForConsolidation;
+        }
+
+        public void setMaxRawMemoriesForConsolidation(int maxRawMemoriesForConsolidation) {
+            this.maxRawMemoriesForConsolidation = maxRawMemoriesForConsolidation;
+        }
+
+        public int getMaxUnusedDays() {
+            return maxUnusedDays;
+        }
+
+        public void setMaxUnusedDays(int maxUnusedDays) {
+            this.maxUnusedDays = maxUnusedDays;
+        }
+
+        public int getMaxRolloutAgeDays() {
+            return maxRolloutAgeDays;
+        }
+
+        public void setMaxRolloutAgeDays(int maxRolloutAgeDays) {
+            this.maxRolloutAgeDays = maxRolloutAgeDays;
+        }
+
+        public int getMaxRolloutsPerStartup() {
+            return maxRolloutsPerStartup;
+        }
+
+        public void setMaxRolloutsPerStartup(int maxRolloutsPerStartup) {
+            this.maxRolloutsPerStartup = maxRolloutsPerStartup;
+        }
+
+        public int getMinRolloutIdleHours() {
+            return minRolloutIdleHours;
+        }
+
+        public void setMinRolloutIdleHours(int minRolloutIdleHours) {
+            this.minRolloutIdleHours = minRolloutIdleHours;
+        }
+
+        public int getMinRateLimitRemainingPercent() {
+            return minRateLimitRemainingPercent;
+        }
+
+        public void setMinRateLimitRemainingPercent(int minRateLimitRemainingPercent) {
+            this.minRateLimitRemainingPercent = minRateLimitRemainingPercent;
+        }
+
+        public String getExtractModel() {
+            return extractModel;
+        }
+
+        public void setExtractModel(String extractModel) {
+            this.extractModel = extractModel;
+        }
+
+        public String getConsolidationModel() {
+            return consolidationModel;
+        }
+
+        public void setConsolidationModel(String consolidationModel) {
+            this.consolidationModel = consolidationModel;
+        }
+
+        public List<String> getMemorySources() {
+            return memorySources;
+        }
+
+        public void setMemorySources(List<String> memorySources) {
+            this.memorySources = memorySources;
+        }
+
+        public int getPhase1Concurrency() {
+            return phase1Concurrency;
+        }
+
+        public void setPhase1Concurrency(int phase1Concurrency) {
+            this.phase1Concurrency = phase1Concurrency;
+        }
+
+        public int getHistoryRetention() {
+            return historyRetention;
+        }
+
+        public void setHistoryRetention(int historyRetention) {
+            this.historyRetention = historyRetention;
+        }
+
+        public int getConsolidationTimeoutMinutes() {
+            return consolidationTimeoutMinutes;
+        }
+
+        public void setConsolidationTimeoutMinutes(int consolidationTimeoutMinutes) {
+            this.consolidationTimeoutMinutes = consolidationTimeoutMinutes;
+        }
+
+        public int getSummaryTokenLimit() {
+            return summaryTokenLimit;
+        }
+
+        public void setSummaryTokenLimit(int summaryTokenLimit) {
+            this.summaryTokenLimit = summaryTokenLimit;
+        }
+    }
+
+    /** Which of the application's models the pipeline uses. */
+    public static class Model {
+
+        /**
+         * The name of the ChatModel bean Phase 1 and Phase 2 run on. Default: the application's only
+         * ChatModel; needed when it has several.
+         */
+        private String chatModel;
+
+        public String getChatModel() {
+            return chatModel;
+        }
+
+        public void setChatModel(String chatModel) {
+            this.chatModel = chatModel;
+        }
+    }
+
+    /** How Mnemo joins the application's {@code ChatClient}s. */
+    public static class ChatClient {
+
+        private final Advisor advisor = new Advisor();
+
+        public Advisor getAdvisor() {
+            return advisor;
+        }
+
+        /** The {@code MnemoAdvisor} on {@code ChatClient}s built from Boot's {@code ChatClient.Builder}. */
+        public static class Advisor {
+
+            /** Whether every ChatClient built from Boot's ChatClient.Builder gets the MnemoAdvisor. */
+            private boolean enabled = true;
+
+            public boolean isEnabled() {
+                return enabled;
+            }
+
+            public void setEnabled(boolean enabled) {
+                this.enabled = enabled;
+            }
+        }
+    }
+}

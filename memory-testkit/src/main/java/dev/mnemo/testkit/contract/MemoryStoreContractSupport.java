@@ -1,0 +1,184 @@
+package dev.mnemo.testkit.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mnemo.MemoryMode;
+import dev.mnemo.ThreadInfo;
+import dev.mnemo.spi.ClaimOutcome;
+import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.SelectedInput;
+import dev.mnemo.spi.Stage1ClaimParams;
+import dev.mnemo.spi.Stage1Output;
+import dev.mnemo.spi.Stage1Result;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fixtures shared by the {@link MemoryStore} contract suites: a fresh store per test in a temp
+ * folder, a fixed clock value {@link #NOW}, thread rows and shorthands for claims and completions.
+ * Time is always passed explicitly; nothing sleeps.
+ */
+public abstract class MemoryStoreContractSupport {
+
+    /** The tests' "now"; everything else is an offset from it. */
+    protected static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
+    /** Stage-1 versions are written as {@code version(100)}: a base a day before NOW plus an offset. */
+    protected static final long VERSION_BASE = NOW.getEpochSecond() - Duration.ofDays(1).toSeconds();
+    protected static final Duration LEASE = Duration.ofHours(1);
+    protected static final Duration RETRY_DELAY = Duration.ofHours(1);
+    protected static final String WORKER = "worker-a";
+    protected static final String OTHER_WORKER = "worker-b";
+    protected static final String STAGE1 = "memory_stage1";
+    protected static final String PHASE2 = "memory_consolidate_global";
+    protected static final String GLOBAL = "global";
+
+    @TempDir
+    protected Path dir;
+
+    protected MemoryStore store;
+
+    /**
+     * Opens (creating when needed) the store kept in {@code dir}; calling it twice for the same
+     * folder must give two handles on the same data.
+     */
+    protected abstract MemoryStore openStore(Path dir);
+
+    /**
+     * Sets the job's {@code ownership_token} to NULL behind the store's back, as a crashed or
+     * buggy writer could leave it (Codex's test 39 does the same with SQL).
+     */
+    protected abstract void dropOwnershipToken(MemoryStore store, String kind, String jobKey);
+
+    @BeforeEach
+    void openStoreUnderTest() {
+        store = openStore(dir);
+    }
+
+    @AfterEach
+    void closeStoreUnderTest() {
+        store.close();
+    }
+
+    protected static Instant version(long offset) {
+        return Instant.ofEpochSecond(VERSION_BASE + offset);
+    }
+
+    protected static ThreadInfo.Builder threadRow(String id, Instant updatedAt) {
+        return ThreadInfo.builder(id)
+                .rolloutPath(Path.of("/rollouts/rollout-" + id + ".jsonl"))
+                .createdAt(updatedAt.minus(Duration.ofHours(1)))
+                .updatedAt(updatedAt)
+                .source("cli")
+                .preview("fix the flaky build in " + id);
+    }
+
+    /** Upserts an enabled, eligible thread updated at {@code updatedAt}. */
+    protected ThreadInfo addThread(String id, Instant updatedAt) {
+        ThreadInfo thread = threadRow(id, updatedAt).build();
+        store.upsertThread(thread);
+        return thread;
+    }
+
+    /** Upserts an eligible thread that was idle long enough to be claimed at {@link #NOW}. */
+    protected ThreadInfo addThread(String id) {
+        return addThread(id, NOW.minus(Duration.ofDays(1)));
+    }
+
+    protected static Stage1Result result(String threadId) {
+        return new Stage1Result("raw memory of " + threadId, "summary of " + threadId, Optional.empty());
+    }
+
+    protected JobClaim tryClaim(String threadId, Instant version, Instant now) {
+        return store.tryClaimStage1Job(threadId, WORKER, version, LEASE, 64, now);
+    }
+
+    /** Claims the Phase 1 job of {@code threadId} for {@code version}, asserting it worked. */
+    protected String claim(String threadId, Instant version) {
+        JobClaim claim = tryClaim(threadId, version, NOW);
+        assertThat(claim.outcome()).as("claim of %s at %s", threadId, version).isEqualTo(ClaimOutcome.CLAIMED);
+        return claim.token();
+    }
+
+    /** Stores a memory for the thread (creating the row when missing) through claim and success. */
+    protected void storeMemory(String threadId, Instant version, Instant generatedAt) {
+        if (store.thread(threadId).isEmpty()) {
+            addThread(threadId);
+        }
+        String token = claim(threadId, version);
+        assertThat(store.markStage1Succeeded(threadId, token, version, result(threadId), generatedAt)).isTrue();
+    }
+
+    protected void storeMemory(String threadId, Instant version) {
+        storeMemory(threadId, version, NOW);
+    }
+
+    /** Runs a Phase 2 that selects exactly {@code selected} (the current versions), succeeding at {@code now}. */
+    protected void consolidate(Instant now, String... selected) {
+        JobClaim claim = store.tryClaimPhase2Job(WORKER, LEASE, now);
+        assertThat(claim.outcome()).as("Phase 2 claim at %s", now).isEqualTo(ClaimOutcome.CLAIMED);
+        List<SelectedInput> inputs = new ArrayList<>();
+        for (String threadId : selected) {
+            inputs.add(store.stage1Output(threadId).orElseThrow().snapshot());
+        }
+        assertThat(store.markPhase2Succeeded(claim.token(), claim.inputWatermark(), inputs, now)).isTrue();
+    }
+
+    protected Stage1ClaimParams claimParams(int scanLimit, int maxClaimed) {
+        return new Stage1ClaimParams("current-thread", WORKER, scanLimit, maxClaimed, 30, 12,
+                List.of("cli", "vscode", "app"), LEASE);
+    }
+
+    protected int jobCount(String kind, String status) {
+        return store.status(NOW).jobCounts().getOrDefault(kind, Map.of()).getOrDefault(status, 0);
+    }
+
+    protected MemoryMode mode(String threadId) {
+        return store.thread(threadId).orElseThrow().memoryMode();
+    }
+
+    protected List<String> ids(List<Stage1Output> outputs) {
+        return outputs.stream().map(Stage1Output::threadId).toList();
+    }
+
+    /** Runs {@code tasks} tasks at the same moment on separate threads and returns their results in order. */
+    protected static <T> List<T> concurrently(int tasks, IntFunction<T> task) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(tasks);
+        try {
+            CountDownLatch ready = new CountDownLatch(tasks);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<T>> futures = new ArrayList<>();
+            for (int i = 0; i < tasks; i++) {
+                int index = i;
+                futures.add(pool.submit(() -> {
+                    ready.countDown();
+                    go.await();
+                    return task.apply(index);
+                }));
+            }
+            ready.await();
+            go.countDown();
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                results.add(future.get(30, TimeUnit.SECONDS));
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

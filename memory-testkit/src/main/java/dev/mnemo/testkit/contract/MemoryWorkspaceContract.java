@@ -1,0 +1,373 @@
+package dev.mnemo.testkit.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.mnemo.Consolidation;
+import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.ConsolidationRecord;
+import dev.mnemo.spi.MemoryWorkspace;
+import dev.mnemo.spi.SelectedInput;
+import dev.mnemo.spi.WorkspaceDiff;
+import dev.mnemo.spi.WorkspaceDiff.Change;
+import dev.mnemo.spi.WorkspaceDiff.Status;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The behaviour every {@link MemoryWorkspace} must have. An implementation's test extends this
+ * class and provides {@link #open(Path)}: open the implementation under test for a memory root
+ * inside a test's temp folder (the root may not exist yet). The suite writes files under the root
+ * with plain {@code java.nio}, calls the workspace, and closes it after each test.
+ */
+public abstract class MemoryWorkspaceContract {
+
+    /** The name of the transient diff file Phase 2 writes; never part of a baseline. */
+    protected static final String DIFF_FILE = "phase2_workspace_diff.md";
+
+    @TempDir
+    protected Path temp;
+
+    protected Path root;
+    protected MemoryWorkspace workspace;
+
+    /** Opens the implementation under test for {@code root} (which may not exist yet). */
+    protected abstract MemoryWorkspace open(Path root);
+
+    @BeforeEach
+    void openWorkspace() {
+        root = temp.resolve("memories");
+        workspace = open(root);
+    }
+
+    @AfterEach
+    void closeWorkspace() {
+        workspace.close();
+    }
+
+    @Test
+    void prepare_createsMissingRootWithCleanDiff() {
+        workspace.prepare();
+
+        assertThat(root).isDirectory();
+        assertThat(workspace.diff().isEmpty()).isTrue();
+        assertThat(workspace.diff().unifiedDiff()).isEmpty();
+    }
+
+    @Test
+    void prepare_takesFilesAlreadyThereAsTheBaseline() throws IOException {
+        write("MEMORY.md", "# Memory\n");
+        write("rollout_summaries/a.md", "summary\n");
+
+        workspace.prepare();
+
+        assertThat(workspace.diff().changes()).isEmpty();
+    }
+
+    @Test
+    void prepare_calledAgainKeepsBaselineAndHistory() throws IOException {
+        workspace.prepare();
+        write("MEMORY.md", "one\n");
+        workspace.commit(record("c1", 1), 10);
+        write("MEMORY.md", "two\n");
+
+        workspace.prepare();
+
+        assertThat(workspace.history()).extracting(Consolidation::id).containsExactly("c1");
+        assertThat(workspace.diff().changes()).containsExactly(new Change(Status.M, "MEMORY.md"));
+    }
+
+    @Test
+    void history_isEmptyForAWorkspaceNeverPrepared() {
+        assertThat(workspace.history()).isEmpty();
+    }
+
+    @Test
+    void diff_reportsAddedModifiedAndDeletedSortedByPath() throws IOException {
+        write("keep.md", "same\n");
+        write("modify.md", "before\n");
+        write("remove.md", "gone soon\n");
+        write("sub/old.md", "old\n");
+        workspace.prepare();
+        write("modify.md", "after\n");
+        Files.delete(root.resolve("remove.md"));
+        write("added.md", "new\n");
+        write("sub/new.md", "fresh\n");
+
+        WorkspaceDiff diff = workspace.diff();
+
+        assertThat(diff.changes()).containsExactly(
+                new Change(Status.A, "added.md"),
+                new Change(Status.M, "modify.md"),
+                new Change(Status.D, "remove.md"),
+                new Change(Status.A, "sub/new.md"));
+        assertThat(diff.isEmpty()).isFalse();
+    }
+
+    @Test
+    void diff_neverReportsTheWorkspaceDiffFile() throws IOException {
+        workspace.prepare();
+        write(DIFF_FILE, "# Memory Workspace Diff\n");
+
+        assertThat(workspace.diff().changes()).isEmpty();
+        assertThat(workspace.diff().unifiedDiff()).doesNotContain(DIFF_FILE);
+    }
+
+    @Test
+    void diff_skipsEmptyDirectories() throws IOException {
+        workspace.prepare();
+        Files.createDirectories(root.resolve("skills/empty"));
+
+        assertThat(workspace.diff().changes()).isEmpty();
+    }
+
+    @Test
+    void diff_writesGitStylePatchWithThreeLinesOfContext() throws IOException {
+        write("notes.md", lines(1, 10, 0));
+        workspace.prepare();
+        write("notes.md", lines(1, 10, 5));
+
+        assertThat(workspace.diff().unifiedDiff()).isEqualTo("""
+                diff --git a/notes.md b/notes.md
+                --- a/notes.md
+                +++ b/notes.md
+                @@ -2,7 +2,7 @@
+                 line2
+                 line3
+                 line4
+                -line5
+                +LINE5
+                 line6
+                 line7
+                 line8
+                """);
+    }
+
+    @Test
+    void diff_marksNewAndDeletedFilesAgainstDevNull() throws IOException {
+        write("old.md", "bye\n");
+        workspace.prepare();
+        Files.delete(root.resolve("old.md"));
+        write("new.md", "hello\n");
+
+        assertThat(workspace.diff().unifiedDiff()).isEqualTo("""
+                diff --git a/new.md b/new.md
+                new file mode 100644
+                --- /dev/null
+                +++ b/new.md
+                @@ -0,0 +1 @@
+                +hello
+                diff --git a/old.md b/old.md
+                deleted file mode 100644
+                --- a/old.md
+                +++ /dev/null
+                @@ -1 +0,0 @@
+                -bye
+                """);
+    }
+
+    @Test
+    void commit_makesTheDiffCleanAndReturnsTheEntry() throws IOException {
+        workspace.prepare();
+        write("MEMORY.md", "# Memory\n");
+
+        Consolidation entry = workspace.commit(record("c1", 2), 10);
+
+        assertThat(workspace.diff().isEmpty()).isTrue();
+        assertThat(entry.id()).isEqualTo("c1");
+        assertThat(entry.inputs()).isEqualTo(2);
+        assertThat(entry.threadIds()).containsExactly("thread-1", "thread-2");
+        assertThat(entry.model()).isEqualTo("gpt-test");
+        assertThat(entry.at()).isEqualTo(at(1));
+    }
+
+    @Test
+    void commit_leavesTheDiffFileOutOfTheBaseline() throws IOException {
+        workspace.prepare();
+        write(DIFF_FILE, "# Memory Workspace Diff\n");
+        write("MEMORY.md", "# Memory\n");
+        workspace.commit(record("c1", 1), 10);
+        write("MEMORY.md", "# Changed\n");
+
+        workspace.rollback("c1");
+
+        assertThat(root.resolve(DIFF_FILE)).hasContent("# Memory Workspace Diff");
+        assertThat(workspace.diff().changes()).isEmpty();
+    }
+
+    @Test
+    void history_listsConsolidationsNewestFirst() throws IOException {
+        workspace.prepare();
+        for (int i = 1; i <= 3; i++) {
+            write("MEMORY.md", "version " + i + "\n");
+            workspace.commit(record("c" + i, i), 10);
+        }
+
+        List<Consolidation> history = workspace.history();
+
+        assertThat(history).extracting(Consolidation::id).containsExactly("c3", "c2", "c1");
+        assertThat(history.get(0).inputs()).isEqualTo(3);
+        assertThat(history.get(2).at()).isEqualTo(at(1));
+        assertThat(history.get(1).threadIds()).containsExactly("thread-1", "thread-2");
+    }
+
+    @Test
+    void commit_keepsAtMostRetentionEntries() throws IOException {
+        workspace.prepare();
+        for (int i = 1; i <= 4; i++) {
+            write("MEMORY.md", "version " + i + "\n");
+            workspace.commit(record("c" + i, 1), 2);
+        }
+
+        assertThat(workspace.history()).extracting(Consolidation::id).containsExactly("c4", "c3");
+        assertThat(workspace.diff().isEmpty()).isTrue();
+    }
+
+    @Test
+    void commit_withRetentionZeroKeepsNoEntryButMovesTheBaseline() throws IOException {
+        workspace.prepare();
+        write("MEMORY.md", "# Memory\n");
+
+        Consolidation entry = workspace.commit(record("c1", 1), 0);
+
+        assertThat(entry.id()).isEqualTo("c1");
+        assertThat(workspace.history()).isEmpty();
+        assertThat(workspace.diff().isEmpty()).isTrue();
+    }
+
+    @Test
+    void commit_rejectsNegativeRetention() {
+        workspace.prepare();
+
+        assertThatThrownBy(() -> workspace.commit(record("c1", 1), -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("-1");
+    }
+
+    @Test
+    void rollback_restoresTheFilesAsThatConsolidationLeftThem() throws IOException {
+        write("kept.md", "kept\n");
+        workspace.prepare();
+        write("MEMORY.md", "first\n");
+        write("skills/a/SKILL.md", "skill\n");
+        workspace.commit(record("c1", 1), 10);
+        write("MEMORY.md", "second\n");
+        Files.delete(root.resolve("skills/a/SKILL.md"));
+        write("later/added.md", "added later\n");
+        workspace.commit(record("c2", 2), 10);
+
+        workspace.rollback("c1");
+
+        assertThat(root.resolve("MEMORY.md")).hasContent("first");
+        assertThat(root.resolve("skills/a/SKILL.md")).hasContent("skill");
+        assertThat(root.resolve("kept.md")).hasContent("kept");
+        assertThat(root.resolve("later/added.md")).doesNotExist();
+        assertThat(workspace.diff().isEmpty()).isTrue();
+    }
+
+    @Test
+    void rollback_returnsTheRestoredRecordAndAddsANewEntry() throws IOException {
+        workspace.prepare();
+        write("MEMORY.md", "first\n");
+        ConsolidationRecord first = record("c1", 2);
+        workspace.commit(first, 10);
+        write("MEMORY.md", "second\n");
+        workspace.commit(record("c2", 1), 10);
+
+        ConsolidationRecord restored = workspace.rollback("c1");
+
+        assertThat(restored).isEqualTo(first);
+        List<Consolidation> history = workspace.history();
+        assertThat(history).hasSize(3);
+        assertThat(history.get(0).id()).isNotIn("c1", "c2");
+        assertThat(history.get(0).threadIds()).containsExactly("thread-1", "thread-2");
+        assertThat(history).extracting(Consolidation::id).endsWith("c2", "c1");
+    }
+
+    @Test
+    void rollback_ofAnUnknownIdFailsNamingIt() {
+        workspace.prepare();
+
+        assertThatThrownBy(() -> workspace.rollback("no-such-consolidation"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no-such-consolidation");
+    }
+
+    @Test
+    void squashHistory_keepsTheFilesAndDropsEveryEntry() throws IOException {
+        workspace.prepare();
+        write("MEMORY.md", "first\n");
+        workspace.commit(record("c1", 1), 10);
+        write("MEMORY.md", "second\n");
+
+        workspace.squashHistory();
+
+        assertThat(workspace.history()).isEmpty();
+        assertThat(workspace.diff().isEmpty()).isTrue();
+        assertThat(root.resolve("MEMORY.md")).hasContent("second");
+    }
+
+    @Test
+    void clear_deletesEveryFileAndTheHistory() throws IOException {
+        workspace.prepare();
+        write("MEMORY.md", "first\n");
+        write("skills/a/SKILL.md", "skill\n");
+        workspace.commit(record("c1", 1), 10);
+
+        workspace.clear();
+
+        assertThat(root).isEmptyDirectory();
+        assertThat(workspace.history()).isEmpty();
+        workspace.prepare();
+        assertThat(workspace.diff().isEmpty()).isTrue();
+    }
+
+    @Test
+    void history_survivesReopeningTheWorkspace() throws IOException {
+        workspace.prepare();
+        write("MEMORY.md", "first\n");
+        workspace.commit(record("c1", 1), 10);
+        workspace.close();
+
+        workspace = open(root);
+        workspace.prepare();
+
+        assertThat(workspace.history()).extracting(Consolidation::id).containsExactly("c1");
+        assertThat(workspace.diff().isEmpty()).isTrue();
+    }
+
+    /** A record with {@code threads} selected inputs; an id {@code cN} finished N hours into the test day. */
+    protected static ConsolidationRecord record(String id, int threads) {
+        List<SelectedInput> selected = IntStream.rangeClosed(1, threads)
+                .mapToObj(i -> new SelectedInput("thread-" + i, Instant.ofEpochSecond(1_700_000_000L + i)))
+                .toList();
+        int index = Integer.parseInt(id.replaceAll("\\D", ""));
+        return new ConsolidationRecord(id, at(index), selected, "gpt-test", new TokenUsage(1000, 200, 300, 50));
+    }
+
+    protected static Instant at(int index) {
+        return Instant.parse("2026-03-01T00:00:00Z").plusSeconds(3600L * index);
+    }
+
+    protected void write(String path, String content) throws IOException {
+        Path file = root.resolve(path);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, content, StandardCharsets.UTF_8);
+    }
+
+    private static String lines(int from, int to, int upper) {
+        return IntStream.rangeClosed(from, to)
+                .mapToObj(i -> i == upper ? "LINE" + i : "line" + i)
+                .collect(Collectors.joining("\n", "", "\n"));
+    }
+}

@@ -1,0 +1,402 @@
+package dev.mnemo.testkit.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mnemo.MemoryMode;
+import dev.mnemo.MemoryStatus;
+import dev.mnemo.ModelFailure;
+import dev.mnemo.llm.ModelException;
+import dev.mnemo.spi.ClaimOutcome;
+import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.Stage1Claim;
+import dev.mnemo.spi.Stage1Output;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Phase 1 state: claims, leases, retries, completions, usage and retention — Codex's state-DB
+ * tests (write-sheet §10.5, numbers in the comments) that concern stage-1 rows and jobs.
+ *
+ * <p>Part of {@link MemoryStoreContract}, which a store's test extends; extend this part alone
+ * only while building a store up, the whole contract is what a store must pass.
+ */
+public abstract class Stage1StoreContract extends ThreadStoreContract {
+
+    @Test // §10.5 #1
+    void stage1_claim_skips_when_up_to_date() {
+        addThread("a");
+        String token = claim("a", version(100));
+        assertThat(store.markStage1Succeeded("a", token, version(100), result("a"), NOW)).isTrue();
+
+        assertThat(tryClaim("a", version(100), NOW).outcome()).isEqualTo(ClaimOutcome.SKIPPED_UP_TO_DATE);
+        assertThat(tryClaim("a", version(101), NOW).outcome()).isEqualTo(ClaimOutcome.CLAIMED);
+    }
+
+    @Test // §10.5 #2
+    void stage1_running_stale_can_be_stolen_but_fresh_running_is_skipped() {
+        addThread("a");
+        String first = claim("a", version(100));
+
+        JobClaim whileFresh = store.tryClaimStage1Job("a", OTHER_WORKER, version(100), LEASE, 64,
+                NOW.plus(Duration.ofMinutes(59)));
+        assertThat(whileFresh.outcome()).isEqualTo(ClaimOutcome.SKIPPED_RUNNING);
+
+        Instant leaseOver = NOW.plus(LEASE);
+        JobClaim stolen = store.tryClaimStage1Job("a", OTHER_WORKER, version(100), LEASE, 64, leaseOver);
+        assertThat(stolen.outcome()).isEqualTo(ClaimOutcome.CLAIMED);
+        assertThat(stolen.token()).isNotEqualTo(first);
+        assertThat(store.status(leaseOver).runningLeases()).singleElement()
+                .satisfies(lease -> assertThat(lease.workerId()).isEqualTo(OTHER_WORKER));
+        assertThat(store.markStage1Succeeded("a", first, version(100), result("a"), leaseOver)).isFalse();
+        assertThat(store.markStage1Succeeded("a", stolen.token(), version(100), result("a"), leaseOver)).isTrue();
+    }
+
+    @Test // §10.5 #3
+    void stage1_concurrent_claim_for_same_thread_is_conflict_safe() throws Exception {
+        addThread("a");
+        try (MemoryStore second = openStore(dir)) {
+            List<JobClaim> claims = concurrently(4, i -> (i % 2 == 0 ? store : second)
+                    .tryClaimStage1Job("a", "worker-" + i, version(100), LEASE, 64, NOW));
+            assertThat(claims).filteredOn(JobClaim::isClaimed).hasSize(1);
+            assertThat(claims).filteredOn(claim -> !claim.isClaimed())
+                    .allSatisfy(claim -> assertThat(claim.outcome()).isEqualTo(ClaimOutcome.SKIPPED_RUNNING));
+        }
+    }
+
+    @Test // §10.5 #4
+    void stage1_concurrent_claims_respect_running_cap() throws Exception {
+        addThread("a");
+        addThread("b");
+        List<JobClaim> claims = concurrently(2, i -> store.tryClaimStage1Job(i == 0 ? "a" : "b", "worker-" + i,
+                version(100), LEASE, 1, NOW));
+        assertThat(claims).filteredOn(JobClaim::isClaimed).hasSize(1);
+        assertThat(claims).filteredOn(claim -> !claim.isClaimed()).singleElement()
+                .satisfies(claim -> assertThat(claim.outcome()).isEqualTo(ClaimOutcome.SKIPPED_RUNNING));
+    }
+
+    @Test // §10.5 #5
+    void claim_stage1_jobs_filters_by_age_idle_and_current_thread() {
+        addThread("current-thread", NOW.minus(Duration.ofHours(12)).minusSeconds(30));
+        addThread("one-hour", NOW.minus(Duration.ofHours(1)));
+        addThread("just-inside-idle", NOW.minus(Duration.ofHours(12)).plus(Duration.ofMinutes(1)));
+        addThread("just-past-idle", NOW.minus(Duration.ofHours(12)).minus(Duration.ofMinutes(1)));
+        addThread("too-old", NOW.minus(Duration.ofDays(31)));
+
+        List<Stage1Claim> claims = store.claimStage1Jobs(claimParams(1, 64), NOW);
+
+        assertThat(claims).extracting(claim -> claim.thread().id()).containsExactly("just-past-idle");
+        Stage1Claim claim = claims.get(0);
+        assertThat(claim.sourceUpdatedAt())
+                .isEqualTo(Instant.ofEpochSecond(claim.thread().updatedAt().getEpochSecond()));
+    }
+
+    @Test // §10.5 #6
+    void claim_stage1_jobs_bounds_state_scan_before_memory_probes() {
+        Instant newer = NOW.minus(Duration.ofHours(13));
+        addThread("up-to-date", newer);
+        storeMemory("up-to-date", Instant.ofEpochSecond(newer.getEpochSecond()));
+        addThread("stale", NOW.minus(Duration.ofHours(14)));
+
+        assertThat(store.claimStage1Jobs(claimParams(1, 64), NOW)).isEmpty();
+        assertThat(store.claimStage1Jobs(claimParams(2, 64), NOW)).extracting(claim -> claim.thread().id())
+                .containsExactly("stale");
+    }
+
+    @Test // §10.5 #7
+    void claim_stage1_jobs_skips_threads_with_disabled_memory_mode() {
+        store.upsertThread(threadRow("disabled", NOW.minus(Duration.ofDays(1))).memoryMode(MemoryMode.DISABLED)
+                .build());
+        addThread("enabled", NOW.minus(Duration.ofDays(2)));
+
+        assertThat(store.claimStage1Jobs(claimParams(10, 64), NOW)).extracting(claim -> claim.thread().id())
+                .containsExactly("enabled");
+    }
+
+    @Test // §10.5 #8
+    void clear_memory_data_clears_rows_and_preserves_thread_memory_modes() {
+        storeMemory("a", version(100));
+        store.upsertThread(threadRow("b", NOW.minus(Duration.ofDays(1))).memoryMode(MemoryMode.DISABLED).build());
+        storeMemory("b", version(100));
+        addThread("c-running");
+        claim("c-running", version(100));
+
+        store.clearMemoryData();
+
+        MemoryStatus status = store.status(NOW);
+        assertThat(status.stage1Outputs()).isZero();
+        assertThat(status.jobCounts().values()).allSatisfy(byStatus -> assertThat(byStatus.values())
+                .allSatisfy(count -> assertThat(count).isZero()));
+        assertThat(mode("a")).isEqualTo(MemoryMode.ENABLED);
+        assertThat(mode("b")).isEqualTo(MemoryMode.DISABLED);
+    }
+
+    @Test // §10.5 #9
+    void claim_stage1_jobs_enforces_global_running_cap() {
+        for (int i = 0; i < 80; i++) {
+            addThread(String.format("candidate-%02d", i), NOW.minus(Duration.ofDays(1)).minusSeconds(i));
+        }
+        for (int i = 0; i < 10; i++) {
+            String id = String.format("running-%02d", i);
+            addThread(id, NOW.minus(Duration.ofDays(2)));
+            assertThat(store.tryClaimStage1Job(id, OTHER_WORKER, version(100), LEASE, 64, NOW).isClaimed()).isTrue();
+        }
+
+        assertThat(store.claimStage1Jobs(claimParams(5_000, 64), NOW)).hasSize(54);
+        assertThat(jobCount(STAGE1, "running")).isEqualTo(64);
+        assertThat(store.claimStage1Jobs(claimParams(5_000, 64), NOW)).isEmpty();
+    }
+
+    @Test // §10.5 #10
+    void claim_stage1_jobs_processes_two_full_batches_across_startup_passes() {
+        for (int i = 0; i < 200; i++) {
+            addThread(String.format("thread-%03d", i), NOW.minus(Duration.ofDays(1)).minusSeconds(i));
+        }
+        List<Stage1Claim> first = store.claimStage1Jobs(claimParams(5_000, 64), NOW);
+        assertThat(first).hasSize(64);
+        for (Stage1Claim claim : first) {
+            assertThat(store.markStage1Succeeded(claim.thread().id(), claim.ownershipToken(), claim.sourceUpdatedAt(),
+                    result(claim.thread().id()), NOW)).isTrue();
+        }
+
+        List<Stage1Claim> second = store.claimStage1Jobs(claimParams(5_000, 64), NOW);
+
+        assertThat(second).hasSize(64);
+        Set<String> ids = new HashSet<>();
+        first.forEach(claim -> ids.add(claim.thread().id()));
+        second.forEach(claim -> assertThat(ids.add(claim.thread().id())).as("claimed twice").isTrue());
+    }
+
+    @Test // §10.5 #12
+    void mark_stage1_job_succeeded_no_output_skips_phase2_when_output_was_already_absent() {
+        addThread("a");
+        String token = claim("a", version(100));
+
+        assertThat(store.markStage1SucceededNoOutput("a", token, NOW)).isTrue();
+
+        assertThat(store.stage1Output("a")).isEmpty();
+        assertThat(tryClaim("a", version(100), NOW).outcome()).isEqualTo(ClaimOutcome.SKIPPED_UP_TO_DATE);
+        assertThat(store.status(NOW).jobCounts().getOrDefault(PHASE2, Map.of()).values())
+                .allSatisfy(count -> assertThat(count).isZero());
+    }
+
+    @Test // §10.5 #13
+    void mark_stage1_job_succeeded_no_output_enqueues_phase2_when_deleting_output() {
+        storeMemory("a", version(100));
+        String token = claim("a", version(101));
+
+        assertThat(store.markStage1SucceededNoOutput("a", token, NOW)).isTrue();
+
+        assertThat(store.stage1Output("a")).isEmpty();
+        JobClaim phase2 = store.tryClaimPhase2Job(WORKER, LEASE, NOW);
+        assertThat(phase2.isClaimed()).isTrue();
+        assertThat(phase2.inputWatermark()).isEqualTo(version(101).getEpochSecond());
+    }
+
+    @Test // §10.5 #14
+    void stage1_retry_exhaustion_does_not_block_newer_watermark() {
+        addThread("a");
+        failThreeTimes("a", version(100));
+        assertThat(tryClaim("a", version(100), NOW).outcome()).isEqualTo(ClaimOutcome.SKIPPED_RETRY_EXHAUSTED);
+
+        // a newer rollout resets the budget to three attempts, backoff or not
+        failThreeTimes("a", version(101));
+        assertThat(tryClaim("a", version(101), NOW).outcome()).isEqualTo(ClaimOutcome.SKIPPED_RETRY_EXHAUSTED);
+        String token = claim("a", version(102));
+        assertThat(store.markStage1Succeeded("a", token, version(102), result("a"), NOW)).isTrue();
+        assertThat(store.stage1Output("a").orElseThrow().sourceUpdatedAt()).isEqualTo(version(102));
+    }
+
+    private void failThreeTimes(String threadId, Instant version) {
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            String token = claim(threadId, version);
+            assertThat(store.markStage1Failed(threadId, token, "attempt " + attempt + " failed", Duration.ZERO, NOW))
+                    .isTrue();
+        }
+    }
+
+    @Test
+    void stage1_failure_backs_off_until_retry_delay_passes() {
+        addThread("a");
+        String token = claim("a", version(100));
+        assertThat(store.markStage1Failed("a", token, "model timed out", RETRY_DELAY, NOW)).isTrue();
+
+        assertThat(tryClaim("a", version(100), NOW.plus(Duration.ofMinutes(30))).outcome())
+                .isEqualTo(ClaimOutcome.SKIPPED_RETRY_BACKOFF);
+        assertThat(tryClaim("a", version(100), NOW.plus(RETRY_DELAY)).outcome()).isEqualTo(ClaimOutcome.CLAIMED);
+        assertThat(store.markStage1Failed("a", token, "stale owner", RETRY_DELAY, NOW)).isFalse();
+    }
+
+    private static final Duration MODEL_BACKOFF = Duration.ofMinutes(5);
+
+    private static ModelFailure modelFailure(ModelException.Reason reason, Instant at) {
+        return new ModelFailure(reason, "could not reach http://127.0.0.1:11434/v1/chat/completions", at);
+    }
+
+    @Test // Mnemo: a model failure is not the rollout's fault
+    void stage1_model_failure_backs_off_but_never_spends_a_retry() {
+        addThread("a");
+        Instant at = NOW;
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            JobClaim claim = tryClaim("a", version(100), at);
+            assertThat(claim.outcome()).as("attempt %s", attempt).isEqualTo(ClaimOutcome.CLAIMED);
+            assertThat(store.releaseStage1AfterModelFailure("a", claim.token(),
+                    modelFailure(ModelException.Reason.NETWORK, at), MODEL_BACKOFF, at)).isTrue();
+            assertThat(tryClaim("a", version(100), at.plus(Duration.ofMinutes(4))).outcome())
+                    .isEqualTo(ClaimOutcome.SKIPPED_RETRY_BACKOFF);
+            at = at.plus(MODEL_BACKOFF);
+        }
+        // Five model failures later the rollout still has its three attempts for bad extractions.
+        failThreeTimesAt("a", version(100), at);
+        assertThat(tryClaim("a", version(100), at).outcome()).isEqualTo(ClaimOutcome.SKIPPED_RETRY_EXHAUSTED);
+    }
+
+    private void failThreeTimesAt(String threadId, Instant version, Instant at) {
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            JobClaim claim = tryClaim(threadId, version, at);
+            assertThat(claim.outcome()).as("attempt %s", attempt).isEqualTo(ClaimOutcome.CLAIMED);
+            assertThat(store.markStage1Failed(threadId, claim.token(), "bad reply", Duration.ZERO, at)).isTrue();
+        }
+    }
+
+    @Test
+    void stage1_model_failure_is_the_status_last_model_failure_until_a_job_succeeds() {
+        addThread("a");
+        addThread("b");
+        assertThat(store.status(NOW).lastModelFailure()).isEmpty();
+        String a = claim("a", version(100));
+        String b = claim("b", version(100));
+        store.releaseStage1AfterModelFailure("a", a, modelFailure(ModelException.Reason.NETWORK, NOW), MODEL_BACKOFF,
+                NOW);
+        Instant later = NOW.plusSeconds(30);
+        store.releaseStage1AfterModelFailure("b", b, modelFailure(ModelException.Reason.AUTHENTICATION, later),
+                MODEL_BACKOFF, later);
+
+        MemoryStatus status = store.status(later);
+
+        assertThat(status.lastModelFailure()).hasValueSatisfying(failure -> {
+            assertThat(failure.reason()).isEqualTo(ModelException.Reason.AUTHENTICATION);
+            assertThat(failure.message()).isEqualTo("could not reach http://127.0.0.1:11434/v1/chat/completions");
+            assertThat(failure.at()).isEqualTo(later);
+        });
+        assertThat(status.jobCounts().get(STAGE1)).containsEntry("error", 2).containsEntry("running", 0);
+
+        Instant afterBackoff = later.plus(MODEL_BACKOFF);
+        String again = tryClaim("a", version(100), afterBackoff).token();
+        assertThat(store.markStage1Succeeded("a", again, version(100), result("a"), afterBackoff)).isTrue();
+        assertThat(store.status(afterBackoff).lastModelFailure()).isEmpty();
+    }
+
+    @Test
+    void stage1_model_failure_from_a_stale_owner_changes_nothing() {
+        addThread("a");
+        String first = claim("a", version(100));
+        Instant leaseOver = NOW.plus(LEASE);
+        String second = store.tryClaimStage1Job("a", OTHER_WORKER, version(100), LEASE, 64, leaseOver).token();
+
+        assertThat(store.releaseStage1AfterModelFailure("a", first, modelFailure(ModelException.Reason.TIMEOUT,
+                leaseOver), MODEL_BACKOFF, leaseOver)).isFalse();
+
+        assertThat(store.status(leaseOver).lastModelFailure()).isEmpty();
+        assertThat(store.status(leaseOver).runningLeases()).singleElement()
+                .satisfies(lease -> assertThat(lease.workerId()).isEqualTo(OTHER_WORKER));
+        assertThat(store.markStage1Succeeded("a", second, version(100), result("a"), leaseOver)).isTrue();
+    }
+
+    @Test
+    void clear_memory_data_forgets_the_last_model_failure() {
+        addThread("a");
+        String token = claim("a", version(100));
+        store.releaseStage1AfterModelFailure("a", token, modelFailure(ModelException.Reason.SERVER, NOW),
+                MODEL_BACKOFF, NOW);
+
+        store.clearMemoryData();
+
+        assertThat(store.status(NOW).lastModelFailure()).isEmpty();
+    }
+
+    @Test // §10.5 #28
+    void record_stage1_output_usage_updates_usage_metadata() {
+        storeMemory("a", version(100));
+        storeMemory("b", version(100));
+        Instant citedAt = NOW.plusSeconds(5);
+
+        assertThat(store.recordUsage(List.of("a", "a", "b", "missing"), citedAt)).isEqualTo(3);
+
+        Stage1Output a = store.stage1Output("a").orElseThrow();
+        Stage1Output b = store.stage1Output("b").orElseThrow();
+        assertThat(a.usageCount()).isEqualTo(2);
+        assertThat(b.usageCount()).isEqualTo(1);
+        assertThat(a.lastUsage()).contains(citedAt);
+        assertThat(b.lastUsage()).contains(citedAt);
+    }
+
+    @Test // §10.5 #32
+    void prune_stage1_outputs_for_retention_prunes_stale_unselected_rows_only() {
+        storeMemory("stale-unused", Instant.ofEpochSecond(NOW.minus(Duration.ofDays(60)).getEpochSecond()));
+        storeMemory("stale-used", Instant.ofEpochSecond(NOW.minus(Duration.ofDays(60)).getEpochSecond()));
+        store.recordUsage(List.of("stale-used"), NOW.minus(Duration.ofDays(40)));
+        storeMemory("stale-selected", Instant.ofEpochSecond(NOW.minus(Duration.ofDays(45)).getEpochSecond()));
+        storeMemory("fresh-used", Instant.ofEpochSecond(NOW.minus(Duration.ofDays(50)).getEpochSecond()));
+        store.recordUsage(List.of("fresh-used"), NOW.minus(Duration.ofDays(2)));
+        consolidate(NOW.minus(Duration.ofDays(1)), "stale-selected");
+        int stage1Jobs = jobCount(STAGE1, "done");
+
+        assertThat(store.pruneStage1Outputs(30, 200, NOW)).isEqualTo(2);
+
+        assertThat(store.stage1Output("stale-unused")).isEmpty();
+        assertThat(store.stage1Output("stale-used")).isEmpty();
+        assertThat(store.stage1Output("stale-selected")).isPresent();
+        assertThat(store.stage1Output("fresh-used")).isPresent();
+        assertThat(jobCount(STAGE1, "done")).isEqualTo(stage1Jobs).isEqualTo(4);
+    }
+
+    @Test // §10.5 #33
+    void prune_stage1_outputs_for_retention_respects_batch_limit() {
+        for (String id : List.of("a", "b", "c")) {
+            storeMemory(id, Instant.ofEpochSecond(NOW.minus(Duration.ofDays(60)).getEpochSecond()));
+        }
+
+        assertThat(store.pruneStage1Outputs(30, 2, NOW)).isEqualTo(2);
+        assertThat(store.pruneStage1Outputs(30, 0, NOW)).isZero();
+
+        assertThat(store.status(NOW).stage1Outputs()).isEqualTo(1);
+    }
+
+    @Test // §10.5 #34
+    void mark_stage1_job_succeeded_enqueues_global_consolidation() {
+        storeMemory("a", version(101));
+
+        JobClaim phase2 = store.tryClaimPhase2Job(WORKER, LEASE, NOW);
+
+        assertThat(phase2.isClaimed()).isTrue();
+        assertThat(phase2.inputWatermark()).isEqualTo(version(101).getEpochSecond());
+    }
+
+    @Test
+    void claim_stage1_jobs_claims_newest_first_and_stops_at_max_claimed() {
+        IntStream.range(0, 5).forEach(i -> addThread("t" + i, NOW.minus(Duration.ofDays(1)).minusSeconds(i * 60L)));
+
+        assertThat(store.claimStage1Jobs(claimParams(5_000, 2), NOW)).extracting(claim -> claim.thread().id())
+                .containsExactly("t0", "t1");
+        assertThat(store.claimStage1Jobs(claimParams(0, 2), NOW)).isEmpty();
+    }
+
+    @Test
+    void claim_stage1_jobs_skips_archived_unpreviewed_and_disallowed_sources() {
+        Instant idle = NOW.minus(Duration.ofDays(1));
+        store.upsertThread(threadRow("archived", idle).archived(true).build());
+        store.upsertThread(threadRow("no-preview", idle).preview("").build());
+        store.upsertThread(threadRow("exec", idle).source("exec").build());
+        addThread("eligible", idle.minusSeconds(1));
+
+        assertThat(store.claimStage1Jobs(claimParams(10, 10), NOW)).extracting(claim -> claim.thread().id())
+                .containsExactly("eligible");
+    }
+}
