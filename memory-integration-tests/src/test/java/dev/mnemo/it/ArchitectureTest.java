@@ -72,6 +72,7 @@ class ArchitectureTest {
             Map.entry("memory-eval", "dev.mnemo.eval"),
             Map.entry("memory-cli", "dev.mnemo.cli"),
             Map.entry("memory-langchain4j", "dev.mnemo.langchain4j"),
+            Map.entry("memory-postgres", "dev.mnemo.postgres"),
             Map.entry("memory-spring-ai", "dev.mnemo.springai"),
             Map.entry("memory-spring-boot-autoconfigure", "dev.mnemo.spring.boot"),
             Map.entry("examples", "dev.mnemo.examples"));
