@@ -89,7 +89,9 @@ public final class CitationStreamParser implements CitationStreamFilter {
             } else {
                 visible.append(text, pos, take);
             }
-            pending.append(text, take, length);
+            if (take < length) {
+                pending.append(text, take, length);
+            }
             break;
         }
         return visible == null ? single : visible.toString();
@@ -127,6 +129,12 @@ public final class CitationStreamParser implements CitationStreamFilter {
         int length = text.length();
         for (int at = text.indexOf('<', from); at >= 0; at = text.indexOf('<', at + 1)) {
             int rest = length - at;
+            if (rest == 1) {
+                return at; // a lone '<' at the end may still become the tag
+            }
+            if (text.charAt(at + 1) != OPEN_TAG.charAt(1)) {
+                continue; // most '<' are other markup: one char rules them out
+            }
             if (rest >= OPEN_TAG.length() ? text.startsWith(OPEN_TAG, at) : OPEN_TAG.regionMatches(0, text, at, rest)) {
                 return at;
             }
