@@ -305,6 +305,7 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
     /** For tests: folder times are compared with {@code clock} instead of the system clock. */
     synchronized void useWallClock(Clock clock) {
         wallClock = Objects.requireNonNull(clock, "clock");
+        working.useWallClock(clock);
         if (repository != null) {
             repository.useWallClock(clock);
         }

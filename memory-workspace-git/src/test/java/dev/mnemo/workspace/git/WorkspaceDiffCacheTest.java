@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,11 +22,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A diff does not re-check every baseline blob while the object folder's stamp is unchanged, yet
- * still notices a baseline object that vanished — deleted by another process, with the folder's
- * times put back, after a clock step back — and re-creates the history as before.
+ * The two things a diff keeps between calls never hide a change. The baseline check is not repeated
+ * while the object folder's stamp is unchanged, yet a baseline object that vanished is noticed —
+ * deleted by another process, with the folder's times put back, after a clock step back — and the
+ * history re-created. A working file is not re-hashed while its stat is unchanged, yet a rewrite is
+ * seen — by another process, by rename with the same size and time, in place with the time put
+ * back, after a clock step back.
  */
-class BaselineCheckCacheTest {
+class WorkspaceDiffCacheTest {
 
     private static final Instant COMMIT_TIME = Instant.parse("2026-04-01T12:00:00Z");
 
@@ -128,5 +132,62 @@ class BaselineCheckCacheTest {
         assertThat(workspace.diff().isEmpty()).isTrue();
         assertThat(head()).isNotEqualTo(before);
         assertThat(blobFile("notes.md")).exists();
+    }
+
+    private void agePath(Path file) throws IOException {
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
+    }
+
+    @Test
+    void diff_seesAWorkingFileRewrittenByAnotherProcess() throws Exception {
+        workspace.useWallClock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))); // stats are trusted
+        agePath(root.resolve("MEMORY.md"));
+        assertThat(workspace.diff().isEmpty()).isTrue(); // hashed once; the blob id is kept
+
+        Process writer = new ProcessBuilder("sh", "-c", "printf 'MEMORY\\n' > \"$1\"", "sh",
+                root.resolve("MEMORY.md").toString()).inheritIO().start();
+        assertThat(writer.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(Files.size(root.resolve("MEMORY.md"))).isEqualTo("memory\n".length());
+        assertThat(workspace.diff().unifiedDiff()).contains("-memory").contains("+MEMORY");
+    }
+
+    @Test
+    void diff_seesAWorkingFileReplacedByRenameWithTheSameSizeAndModificationTime() throws IOException {
+        workspace.useWallClock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1)));
+        agePath(root.resolve("MEMORY.md"));
+        FileTime time = Files.getLastModifiedTime(root.resolve("MEMORY.md"));
+        assertThat(workspace.diff().isEmpty()).isTrue();
+
+        Path next = Files.writeString(temp.resolve("MEMORY.md.next"), "MEMORY\n", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(next, time);
+        Files.move(next, root.resolve("MEMORY.md"), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+
+        assertThat(workspace.diff().unifiedDiff()).contains("+MEMORY");
+    }
+
+    @Test
+    void diff_seesAWorkingFileRewrittenInPlaceRightAfterAScanWithTheTimePutBack() throws IOException {
+        workspace.useWallClock(Clock.systemUTC()); // written just now: racy, hashed again every scan
+        FileTime time = Files.getLastModifiedTime(root.resolve("MEMORY.md"));
+        assertThat(workspace.diff().isEmpty()).isTrue();
+
+        Files.writeString(root.resolve("MEMORY.md"), "MEMORY\n", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(root.resolve("MEMORY.md"), time);
+
+        assertThat(workspace.diff().unifiedDiff()).contains("+MEMORY");
+    }
+
+    @Test
+    void diff_afterTheClockStepsBack_seesAWorkingFileRewrittenInPlaceWithTheTimePutBack() throws IOException {
+        workspace.useWallClock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-1)));
+        agePath(root.resolve("MEMORY.md"));
+        FileTime time = Files.getLastModifiedTime(root.resolve("MEMORY.md"));
+        assertThat(workspace.diff().isEmpty()).isTrue();
+
+        Files.writeString(root.resolve("MEMORY.md"), "MEMORY\n", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(root.resolve("MEMORY.md"), time);
+
+        assertThat(workspace.diff().unifiedDiff()).contains("+MEMORY");
     }
 }
