@@ -62,7 +62,6 @@ public final class DeveloperInstructions {
     private static final String TOOLS_RAW_LAYOUT = String.join("\n",
             "  - Paths here are relative to the memory folder, which is how the memory tools take them. The raw",
             "    session logs that recaps name under `rollout_path` lie outside it; the tools cannot open them.");
-    private static final List<Segment> TEMPLATE = parseTemplate(loadTemplate());
 
     private final Path memoryRoot;
     private final MemoriesConfig config;
@@ -180,10 +179,15 @@ public final class DeveloperInstructions {
                                 + " search the raw `rollout_path` logs those files name.",
                         "note_how", "write one small new file per change into " + base + "/extensions/ad_hoc/notes/.");
         StringBuilder out = new StringBuilder(summary.length() + 8192);
-        for (Segment segment : TEMPLATE) {
+        for (Segment segment : Template.SEGMENTS) {
             out.append(segment.placeholder() ? values.get(segment.text()) : segment.text());
         }
         return out.toString();
+    }
+
+    /** The parsed template, loaded when first rendered (an engine that never renders skips it). */
+    private static final class Template {
+        static final List<Segment> SEGMENTS = parseTemplate(loadTemplate());
     }
 
     /** A piece of the template: literal text, or the name of a value inserted at render time. */

@@ -5,13 +5,16 @@ import java.io.InputStream;
 import java.net.JarURLConnection;
 import java.net.URL;
 import java.net.URLConnection;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.zip.CRC32;
@@ -30,7 +33,8 @@ import org.sqlite.util.LibraryLoaderUtil;
  * this user may enter, named after the jar entry's CRC-32 and size; each JVM checks the folder's
  * owner and permissions and the copy's size and CRC-32 against the jar entry (a CRC over 1 MB is
  * well under a millisecond) and points sqlite-jdbc at it with {@code org.sqlite.lib.path} and
- * {@code org.sqlite.lib.name}. Anything unexpected — the properties already set by the user, the
+ * {@code org.sqlite.lib.name}. Which of the jar's libraries fits this platform is remembered there
+ * too (sqlite-jdbc's own probe runs a process). Anything unexpected — the properties already set by the user, the
  * driver not in a jar, no POSIX file system, a folder owned by someone else, a mismatching copy
  * that cannot be replaced — leaves sqlite-jdbc to do what it always does.
  */
@@ -80,8 +84,12 @@ final class SqliteNativeLibrary {
      * needed), or null when there is none to trust.
      */
     static Path cachedCopy(Path rootFolder) throws IOException {
+        Path root = privateFolder(rootFolder);
+        if (root == null) {
+            return null;
+        }
         String name = LibraryLoaderUtil.getNativeLibName();
-        String resource = LibraryLoaderUtil.getNativeLibResourcePath() + "/" + name;
+        String resource = platformResourcePath(root) + "/" + name;
         URL url = LibraryLoaderUtil.class.getResource(resource);
         if (url == null || !"jar".equals(url.getProtocol())) {
             return null;
@@ -94,10 +102,6 @@ final class SqliteNativeLibrary {
         long crc = entry.getCrc();
         long size = entry.getSize();
         if (crc < 0 || size < 0) {
-            return null;
-        }
-        Path root = privateFolder(rootFolder);
-        if (root == null) {
             return null;
         }
         Path folder = root.resolve(Long.toHexString(crc) + "-" + size);
@@ -118,6 +122,49 @@ final class SqliteNativeLibrary {
             }
         }
         return library;
+    }
+
+    /**
+     * sqlite-jdbc's resource folder for this platform ({@code /org/sqlite/native/Linux/x86_64}).
+     * Its own answer spawns {@code uname -o}, lists {@code /proc/self/map_files} and reads
+     * {@code /etc/os-release} (tens of milliseconds), so it is remembered in the private folder under
+     * a key naming the JVM: {@code os.name}, {@code os.arch}, {@code java.home} and the inode, size
+     * and time of its {@code libjvm} (a musl and a glibc JDK never share one). A wrong memo would
+     * only make the load fail, and sqlite-jdbc then extracts its library as usual.
+     */
+    private static String platformResourcePath(Path root) throws IOException {
+        String key = String.join("|", System.getProperty("os.name"), System.getProperty("os.arch"),
+                System.getProperty("java.home"), jvmStamp());
+        CRC32 keyHash = new CRC32();
+        keyHash.update(key.getBytes(StandardCharsets.UTF_8));
+        Path memo = root.resolve("platform-" + Long.toHexString(keyHash.getValue()) + ".txt");
+        if (Files.isRegularFile(memo, LinkOption.NOFOLLOW_LINKS)) {
+            List<String> lines = Files.readAllLines(memo, StandardCharsets.UTF_8);
+            if (lines.size() == 2 && lines.get(0).equals(key)) {
+                return lines.get(1);
+            }
+        }
+        String resourcePath = LibraryLoaderUtil.getNativeLibResourcePath();
+        Path partial = Files.createTempFile(root, "platform-", ".partial");
+        try {
+            Files.write(partial, List.of(key, resourcePath), StandardCharsets.UTF_8);
+            Files.move(partial, memo, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(partial);
+        }
+        return resourcePath;
+    }
+
+    private static String jvmStamp() throws IOException {
+        Path home = Path.of(System.getProperty("java.home"));
+        for (String vm : List.of("server", "client", "minimal", "zero")) {
+            Path jvm = home.resolve("lib").resolve(vm).resolve(System.mapLibraryName("jvm"));
+            if (Files.isRegularFile(jvm)) {
+                BasicFileAttributes a = Files.readAttributes(jvm, BasicFileAttributes.class);
+                return vm + ":" + a.fileKey() + ":" + a.size() + ":" + a.lastModifiedTime().toMillis();
+            }
+        }
+        return "no-libjvm";
     }
 
     /** {@code folder}, created owner-only if missing; null unless it is a real folder of ours that only we can use. */

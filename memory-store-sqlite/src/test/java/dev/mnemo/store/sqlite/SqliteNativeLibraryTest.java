@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,6 +59,23 @@ class SqliteNativeLibraryTest {
     void cachedCopy_refusesASymbolicLinkInPlaceOfTheFolder() throws IOException {
         Path elsewhere = Files.createDirectory(temp.resolve("elsewhere"));
         Path root = Files.createSymbolicLink(temp.resolve("native"), elsewhere);
+
+        assertThat(SqliteNativeLibrary.cachedCopy(root)).isNull();
+    }
+
+    @Test
+    void cachedCopy_remembersThePlatformAndTrustsNoMemoThatNamesNoLibrary() throws IOException {
+        Path root = temp.resolve("native");
+        Path library = SqliteNativeLibrary.cachedCopy(root);
+        Path memo;
+        try (var files = Files.list(root)) {
+            memo = files.filter(p -> p.getFileName().toString().startsWith("platform-")).findFirst().orElseThrow();
+        }
+        List<String> lines = Files.readAllLines(memo);
+        assertThat(lines.get(1)).startsWith("/org/sqlite/native/");
+        assertThat(SqliteNativeLibrary.cachedCopy(root)).isEqualTo(library);
+
+        Files.write(memo, List.of(lines.get(0), "/org/sqlite/native/Nowhere/none"));
 
         assertThat(SqliteNativeLibrary.cachedCopy(root)).isNull();
     }
