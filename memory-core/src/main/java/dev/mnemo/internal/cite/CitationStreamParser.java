@@ -43,9 +43,8 @@ public final class CitationStreamParser implements CitationStreamFilter {
         if (finished) {
             throw new IllegalStateException("push after finish(): a citation filter serves one answer");
         }
-        // Work on the chunk itself (plus the few held-back characters, if any): one indexOf('<') pass
-        // (an intrinsic) finds both a tag and a partial tag at the end, and a chunk without a tag in
-        // it is returned as it is, without a copy.
+        // Work on the chunk itself (plus the few held-back characters, if any): String.indexOf is an
+        // intrinsic, and a chunk without a tag in it is returned as it is, without a copy.
         String text = chunk;
         if (pending.length() > 0) {
             text = pending.append(chunk).toString();
@@ -70,8 +69,8 @@ public final class CitationStreamParser implements CitationStreamFilter {
                 pending.append(text, take, length);
                 break;
             }
-            int open = openTagOrHeldBack(text, pos);
-            if (open >= 0 && text.startsWith(OPEN_TAG, open)) {
+            int open = text.indexOf(OPEN_TAG, pos);
+            if (open >= 0) {
                 if (open > pos) {
                     visible = visible == null ? new StringBuilder(single) : visible;
                     visible.append(text, pos, open);
@@ -80,7 +79,7 @@ public final class CitationStreamParser implements CitationStreamFilter {
                 activeBody = new StringBuilder();
                 continue;
             }
-            int take = open >= 0 ? open : length;
+            int take = length - heldBack(text, pos, OPEN_TAG);
             if (take > pos && Character.isHighSurrogate(text.charAt(take - 1))) {
                 take--; // keep a split surrogate pair together for the next chunk
             }
@@ -89,9 +88,7 @@ public final class CitationStreamParser implements CitationStreamFilter {
             } else {
                 visible.append(text, pos, take);
             }
-            if (take < length) {
-                pending.append(text, take, length);
-            }
+            pending.append(text, take, length);
             break;
         }
         return visible == null ? single : visible.toString();
@@ -118,28 +115,6 @@ public final class CitationStreamParser implements CitationStreamFilter {
     @Override
     public List<String> bodies() {
         return List.copyOf(bodies);
-    }
-
-    /**
-     * Where, from {@code from} on, the first opening tag starts, or else the first {@code <} that
-     * begins a suffix of {@code text} that may still grow into one; -1 if neither. One pass over
-     * the {@code <} characters (as a plain {@code indexOf('<')} scan makes), each checked in place.
-     */
-    private static int openTagOrHeldBack(String text, int from) {
-        int length = text.length();
-        for (int at = text.indexOf('<', from); at >= 0; at = text.indexOf('<', at + 1)) {
-            int rest = length - at;
-            if (rest == 1) {
-                return at; // a lone '<' at the end may still become the tag
-            }
-            if (text.charAt(at + 1) != OPEN_TAG.charAt(1)) {
-                continue; // most '<' are other markup: one char rules them out
-            }
-            if (rest >= OPEN_TAG.length() ? text.startsWith(OPEN_TAG, at) : OPEN_TAG.regionMatches(0, text, at, rest)) {
-                return at;
-            }
-        }
-        return -1;
     }
 
     /**
