@@ -6,5 +6,5 @@
 # Any other arguments go to the suite, e.g. --include 'StoreBenchmarks.*'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mvn -B -ntp -q -P bench -pl memory-benchmarks -am package -DskipTests
+mvn -B -ntp -q -P bench -pl memory-benchmarks,memory-cli -am package -DskipTests
 java -jar memory-benchmarks/target/benchmarks.jar --out memory-benchmarks/target/bench-summary.txt "$@"

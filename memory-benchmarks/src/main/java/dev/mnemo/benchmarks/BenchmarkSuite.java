@@ -10,9 +10,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.format.OutputFormat;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
@@ -52,12 +57,14 @@ public final class BenchmarkSuite {
             options.warmupIterations(3).warmupTime(TimeValue.seconds(2)).measurementIterations(5)
                     .measurementTime(TimeValue.seconds(2));
         }
-        Collection<RunResult> results = new Runner(options.build()).run();
+        Pattern selected = Pattern.compile(include);
+        Collection<RunResult> results = hasJmhBenchmark(include) ? new Runner(options.build()).run() : List.of();
         Map<String, Result<?>> byName = new HashMap<>();
         for (RunResult result : results) {
             byName.put(result.getParams().getBenchmark().substring(PACKAGE.length()), result.getPrimaryResult());
         }
         List<String> lines = summary(byName);
+        lines.addAll(EngineOpenCold.measure(name -> selected.matcher(PACKAGE + name).find()));
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.write(out, lines, StandardCharsets.UTF_8);
         System.out.println();
@@ -90,6 +97,10 @@ public final class BenchmarkSuite {
             double ideal = (double) Phase1Benchmarks.CONCURRENCY_ROLLOUTS / 8 * Phase1Benchmarks.MODEL_LATENCY_MS / 1e3;
             lines.add(line("phase1_concurrency", nanos(concurrency) / 1e9, "s", ideal));
         }
+        Result<?> warm = r.get("EngineOpenBenchmark.warm");
+        if (warm != null) {
+            lines.add(line("engine_open_warm", nanos(warm) / 1e6, "ms", null));
+        }
         fleet(lines, r);
         return lines;
     }
@@ -116,6 +127,12 @@ public final class BenchmarkSuite {
             lines.add(line("fleet_phase1", FleetBenchmarks.PHASE1_ROLLOUTS / (nanos(phase1) / 1e9), "jobs_per_s",
                     null));
         }
+    }
+
+    /** True when {@code include} selects a JMH benchmark (JMH refuses to run an empty selection). */
+    private static boolean hasJmhBenchmark(String include) {
+        OutputFormat silent = OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT);
+        return !BenchmarkList.defaultList().find(silent, List.of(include), List.of()).isEmpty();
     }
 
     /** A time metric beside its {@code <name>Reference} benchmark; ratio = time / reference time. */

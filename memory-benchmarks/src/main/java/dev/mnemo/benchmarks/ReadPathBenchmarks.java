@@ -46,16 +46,21 @@ public class ReadPathBenchmarks {
     public void setUp() throws IOException {
         home = BenchSupport.scratch("read");
         summary = home.resolve("memories/memory_summary.md");
-        StringBuilder text = new StringBuilder("v1\n");
-        for (int i = 0; text.length() < SUMMARY_BYTES; i++) {
-            text.append("- Topic ").append(i).append(": the build is hermetic; run `mvn -B verify` before pushing.\n");
-        }
-        BenchSupport.write(summary, text.substring(0, SUMMARY_BYTES));
+        BenchSupport.write(summary, summaryText());
         engine = MemoryEngine.builder().home(home).model(BenchModel.instant()).build();
         if (engine.buildDeveloperInstructions().isEmpty()) {
             throw new IllegalStateException("no memory section built from " + summary);
         }
         chunks = answerChunks();
+    }
+
+    /** The 40 KB summary: {@code v1} and numbered one-line topics. */
+    static String summaryText() {
+        StringBuilder text = new StringBuilder("v1\n");
+        for (int i = 0; text.length() < SUMMARY_BYTES; i++) {
+            text.append("- Topic ").append(i).append(": the build is hermetic; run `mvn -B verify` before pushing.\n");
+        }
+        return text.substring(0, SUMMARY_BYTES);
     }
 
     /** About 10 MB of answers, one citation block every ~2 KB, cut into 64-character chunks. */

@@ -28,15 +28,21 @@ import java.util.Optional;
  */
 public final class TomlConfigLoader {
 
-    private static final TomlMapper TOML = new TomlMapper();
-
     private TomlConfigLoader() {}
+
+    /**
+     * The TOML parser, built on first use: most homes have no {@code config.toml}, and loading
+     * Jackson's databind classes would be most of an engine's cold start.
+     */
+    private static final class Toml {
+        static final TomlMapper MAPPER = new TomlMapper();
+    }
 
     public static MemoriesConfig load(Path file) {
         Objects.requireNonNull(file, "configToml");
         JsonNode root;
         try {
-            root = TOML.readTree(text(file));
+            root = Toml.MAPPER.readTree(text(file));
         } catch (NoSuchFileException e) {
             return MemoriesConfig.defaults();
         } catch (JacksonException e) {

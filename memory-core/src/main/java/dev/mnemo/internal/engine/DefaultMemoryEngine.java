@@ -32,17 +32,16 @@ import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -78,8 +77,10 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     DefaultMemoryEngine(EngineParts parts) {
         this.parts = parts;
-        this.workerId = "mnemo-" + ManagementFactory.getRuntimeMXBean().getPid() + "-"
-                + UUID.randomUUID().toString().substring(0, 8);
+        // ProcessHandle and ThreadLocalRandom, not the management beans and UUID's SecureRandom: the
+        // same 32 random bits, without loading JMX and seeding a secure generator on every cold start.
+        String random = Integer.toHexString(ThreadLocalRandom.current().nextInt());
+        this.workerId = "mnemo-" + ProcessHandle.current().pid() + "-" + "00000000".substring(random.length()) + random;
         this.listener = new SafeListener(parts.listeners());
         this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore());
         this.ownsExecutor = parts.executor() == null;

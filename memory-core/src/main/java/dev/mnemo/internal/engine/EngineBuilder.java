@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 
@@ -32,6 +33,10 @@ public final class EngineBuilder implements MemoryEngine.Builder {
 
     /** The environment variable naming the default home folder. */
     public static final String HOME_ENV = "MNEMO_HOME";
+
+    /** Providers found through Mnemo's own class loader, by service type (see {@link #providers}). */
+    private static final ConcurrentHashMap<Class<?>, List<ServiceLoader.Provider<?>>> OWN_LOADER_PROVIDERS =
+            new ConcurrentHashMap<>();
 
     private final Map<String, String> environment;
     private final String userHome;
@@ -233,7 +238,9 @@ public final class EngineBuilder implements MemoryEngine.Builder {
 
     private <P> P discover(Class<P> type, String what, Function<P, String> name) {
         List<P> found = new ArrayList<>();
-        ServiceLoader.load(type, serviceClassLoader).forEach(found::add);
+        for (ServiceLoader.Provider<?> provider : providers(type)) {
+            found.add(type.cast(provider.get())); // a new instance each build, as ServiceLoader gives
+        }
         if (found.size() == 1) {
             return found.get(0);
         }
@@ -246,6 +253,24 @@ public final class EngineBuilder implements MemoryEngine.Builder {
         throw new MemoryConfigurationException("no " + what + " given and " + found.size() + " "
                 + type.getSimpleName() + "s found on the class path: " + names + "; choose one with MemoryEngine.builder()."
                 + what + "(..)");
+    }
+
+    /**
+     * The providers of {@code type} visible through the service class loader. For Mnemo's own
+     * loader the class path is scanned once per JVM and the providers (not their instances) kept:
+     * scanning every jar's {@code META-INF/services} was a quarter of a warm {@link #build()}, and
+     * that loader's class path does not change while the JVM runs (a jar an agent appends to the
+     * system class path later is not seen). Any other loader is scanned on every build.
+     */
+    private List<ServiceLoader.Provider<?>> providers(Class<?> type) {
+        if (serviceClassLoader != EngineBuilder.class.getClassLoader()) {
+            return scan(type, serviceClassLoader);
+        }
+        return OWN_LOADER_PROVIDERS.computeIfAbsent(type, t -> scan(t, serviceClassLoader));
+    }
+
+    private static List<ServiceLoader.Provider<?>> scan(Class<?> type, ClassLoader loader) {
+        return ServiceLoader.load(type, loader).stream().<ServiceLoader.Provider<?>>map(p -> p).toList();
     }
 
     private static String defaultModule(String what) {

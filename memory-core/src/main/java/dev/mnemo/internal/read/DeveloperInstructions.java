@@ -7,9 +7,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +25,11 @@ import org.slf4j.LoggerFactory;
  * Builds the memory section of an agent's developer instructions from
  * {@code <memoryRoot>/memory_summary.md}.
  *
- * <p>The file is read afresh on every {@link #build()} (a consolidation may have rewritten it);
- * nothing else is read or parsed. A missing, unreadable, non-UTF-8 or blank summary, or
+ * <p>Every {@link #build()} sees the summary as it is on disk now (a consolidation, possibly in
+ * another process, may have rewritten it), but it does not re-read, re-truncate and re-render an
+ * unchanged file on every turn: the rendering is kept while one {@code stat} proves the file is the
+ * one it came from ({@link SummaryFile}: inode, size, modification and change times, with git's
+ * racy-clean rule). Nothing else is read or parsed. A missing, unreadable, non-UTF-8 or blank summary, or
  * {@code use_memories = false}, gives {@code ""}: the model is then told nothing about memory. The
  * summary is trimmed, capped at {@link MemoriesConfig#summaryTokenLimit()} tokens by
  * {@link TokenTruncation}, and placed in Mnemo's template between the
@@ -59,18 +62,24 @@ public final class DeveloperInstructions {
     private static final String TOOLS_RAW_LAYOUT = String.join("\n",
             "  - Paths here are relative to the memory folder, which is how the memory tools take them. The raw",
             "    session logs that recaps name under `rollout_path` lie outside it; the tools cannot open them.");
-    private static final List<Segment> TEMPLATE = parseTemplate(loadTemplate());
 
     private final Path memoryRoot;
     private final MemoriesConfig config;
+    private final SummaryFile<Rendering> summaryFile;
 
     /**
      * @param memoryRoot the memory folder (its absolute form is shown to the model)
      * @param config supplies {@code use_memories}, {@code dedicated_tools} and {@code summary_token_limit}
      */
     public DeveloperInstructions(Path memoryRoot, MemoriesConfig config) {
+        this(memoryRoot, config, Clock.systemUTC());
+    }
+
+    /** For tests: file times are compared with {@code wallClock} instead of the system clock. */
+    DeveloperInstructions(Path memoryRoot, MemoriesConfig config, Clock wallClock) {
         this.memoryRoot = Objects.requireNonNull(memoryRoot, "memoryRoot").toAbsolutePath().normalize();
         this.config = Objects.requireNonNull(config, "config");
+        this.summaryFile = new SummaryFile<>(this.memoryRoot.resolve(SUMMARY_FILE), wallClock, this::prepare);
     }
 
     /**
@@ -90,24 +99,16 @@ public final class DeveloperInstructions {
         if (!config.useMemories()) {
             return "";
         }
-        String summary = readSummary();
-        if (summary.isEmpty()) {
-            return "";
-        }
-        String capped = TokenTruncation.truncateMiddle(summary, config.summaryTokenLimit());
-        if (!capped.equals(summary)) {
-            LOG.debug("Memory summary {} truncated to {} tokens", memoryRoot.resolve(SUMMARY_FILE),
-                    config.summaryTokenLimit());
-        }
-        return render(capped, tools);
+        Rendering rendering = readSummary();
+        return rendering == null ? "" : rendering.text(tools);
     }
 
-    /** The trimmed summary, or {@code ""} if it is missing, unreadable or not UTF-8. */
-    private String readSummary() {
+    /** The summary's renderings, or null if it is missing, unreadable, not UTF-8 or blank. */
+    private Rendering readSummary() {
         Path file = memoryRoot.resolve(SUMMARY_FILE);
         try {
             // Files.readString is strict: malformed UTF-8 is a MalformedInputException, not U+FFFD.
-            return Files.readString(file, StandardCharsets.UTF_8).strip();
+            return summaryFile.get();
         } catch (NoSuchFileException e) {
             LOG.debug("No memory summary at {}; developer instructions carry no memory section", file);
         } catch (CharacterCodingException e) {
@@ -116,7 +117,45 @@ public final class DeveloperInstructions {
             LOG.warn("Cannot read memory summary {} ({}); developer instructions carry no memory section", file,
                     e.toString());
         }
-        return "";
+        return null;
+    }
+
+    /** From the file's text: trimmed and capped once; null when blank. */
+    private Rendering prepare(String text) {
+        String summary = text.strip();
+        if (summary.isEmpty()) {
+            return null;
+        }
+        String capped = TokenTruncation.truncateMiddle(summary, config.summaryTokenLimit());
+        if (!capped.equals(summary)) {
+            LOG.debug("Memory summary {} truncated to {} tokens", memoryRoot.resolve(SUMMARY_FILE),
+                    config.summaryTokenLimit());
+        }
+        return new Rendering(capped);
+    }
+
+    /** One summary text and its two renderings, each made on first use. */
+    private final class Rendering {
+        private final String summary;
+        private volatile String forTools;
+        private volatile String forShell;
+
+        Rendering(String summary) {
+            this.summary = summary;
+        }
+
+        String text(boolean tools) {
+            String text = tools ? forTools : forShell;
+            if (text == null) {
+                text = render(summary, tools); // the same text whichever thread makes it first
+                if (tools) {
+                    forTools = text;
+                } else {
+                    forShell = text;
+                }
+            }
+            return text;
+        }
     }
 
     private String render(String summary, boolean tools) {
@@ -140,10 +179,15 @@ public final class DeveloperInstructions {
                                 + " search the raw `rollout_path` logs those files name.",
                         "note_how", "write one small new file per change into " + base + "/extensions/ad_hoc/notes/.");
         StringBuilder out = new StringBuilder(summary.length() + 8192);
-        for (Segment segment : TEMPLATE) {
+        for (Segment segment : Template.SEGMENTS) {
             out.append(segment.placeholder() ? values.get(segment.text()) : segment.text());
         }
         return out.toString();
+    }
+
+    /** The parsed template, loaded when first rendered (an engine that never renders skips it). */
+    private static final class Template {
+        static final List<Segment> SEGMENTS = parseTemplate(loadTemplate());
     }
 
     /** A piece of the template: literal text, or the name of a value inserted at render time. */

@@ -58,8 +58,6 @@ public final class LocalMemoryTools implements MemoryTools {
     private final MemorySearch search;
     private final AdHocNotes notes;
     private final Clock clock;
-    private final ObjectMapper json;
-    private final ToolSchemas schemas;
 
     /**
      * Tools whose ad-hoc notes pass through the built-in {@link DefaultSecretRedactor}.
@@ -84,14 +82,22 @@ public final class LocalMemoryTools implements MemoryTools {
         this.paths = new MemoryPaths(root);
         this.search = new MemorySearch(paths);
         this.notes = new AdHocNotes(root, Objects.requireNonNull(redactor, "redactor"));
-        this.json = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+    }
+
+    /**
+     * The JSON mapper (configured once, then only read: safe to share) and the schemas, made when
+     * a tool is first used rather than with every engine: most engines that are opened build
+     * instructions and never call a tool, and Jackson's databind would be most of a cold start.
+     */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        this.schemas = new ToolSchemas(json);
+        static final ToolSchemas SCHEMAS = new ToolSchemas(MAPPER);
     }
 
     @Override
     public List<ToolSpec> specs() {
-        return schemas.specs(LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC).format(NOTE_TIMESTAMP));
+        return Json.SCHEMAS.specs(LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC).format(NOTE_TIMESTAMP));
     }
 
     @Override
@@ -105,7 +111,7 @@ public final class LocalMemoryTools implements MemoryTools {
                 default -> throw new ToolFailure("unknown tool '" + toolName + "'; the memory tools are " + LIST
                         + ", " + READ + ", " + SEARCH + " and " + ADD_AD_HOC_NOTE);
             };
-            return json.writeValueAsString(result);
+            return Json.MAPPER.writeValueAsString(result);
         } catch (ToolFailure e) {
             LOG.debug("Memory tool {} refused the call: {}", toolName, e.getMessage());
             return error(e.getMessage());
@@ -117,7 +123,7 @@ public final class LocalMemoryTools implements MemoryTools {
     }
 
     private ObjectNode list(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(json, argumentsJson, List.of("path", "cursor", "max_results"));
+        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("path", "cursor", "max_results"));
         Optional<String> path = args.optionalString("path");
         Optional<String> cursor = args.optionalString("cursor");
         int maxResults = clamp(args.optionalCount("max_results"), MAX_LIST_RESULTS);
@@ -132,7 +138,7 @@ public final class LocalMemoryTools implements MemoryTools {
         } else {
             entries = List.of();
         }
-        ObjectNode result = json.createObjectNode();
+        ObjectNode result = Json.MAPPER.createObjectNode();
         putNullable(result, "path", path);
         ArrayNode out = result.putArray("entries");
         Page page = Page.of(cursor, entries.size(), maxResults);
@@ -144,7 +150,7 @@ public final class LocalMemoryTools implements MemoryTools {
     }
 
     private ObjectNode read(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(json, argumentsJson, List.of("path", "line_offset", "max_lines"));
+        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("path", "line_offset", "max_lines"));
         String path = args.requiredString("path");
         int lineOffset = args.optionalCount("line_offset").orElse(1);
         Optional<Integer> maxLines = args.optionalCount("max_lines");
@@ -180,7 +186,7 @@ public final class LocalMemoryTools implements MemoryTools {
         }
         String slice = text.substring(start, end);
         String content = TokenTruncation.truncateMiddle(slice, READ_MAX_TOKENS);
-        ObjectNode result = json.createObjectNode();
+        ObjectNode result = Json.MAPPER.createObjectNode();
         result.put("path", path);
         result.put("start_line_number", lineOffset);
         result.put("content", content);
@@ -189,7 +195,7 @@ public final class LocalMemoryTools implements MemoryTools {
     }
 
     private ObjectNode search(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(json, argumentsJson, List.of("queries", "match_mode", "path",
+        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("queries", "match_mode", "path",
                 "cursor", "context_lines", "case_sensitive", "normalized", "max_results"));
         List<String> queries = args.requiredStringList("queries").stream().map(String::strip).toList();
         Optional<JsonNode> modeNode = args.node("match_mode");
@@ -213,7 +219,7 @@ public final class LocalMemoryTools implements MemoryTools {
                 ? search.search(scope, attributes.isDirectory(),
                         new MemorySearch.Request(queries, mode, contextLines, caseSensitive, normalized))
                 : List.of();
-        ObjectNode result = json.createObjectNode();
+        ObjectNode result = Json.MAPPER.createObjectNode();
         ArrayNode queryArray = result.putArray("queries");
         queries.forEach(queryArray::add);
         result.set("match_mode", modeJson(mode));
@@ -254,7 +260,7 @@ public final class LocalMemoryTools implements MemoryTools {
     }
 
     private ObjectNode modeJson(MemorySearch.MatchMode mode) {
-        ObjectNode node = json.createObjectNode();
+        ObjectNode node = Json.MAPPER.createObjectNode();
         if (mode instanceof MemorySearch.AllWithinLines within) {
             node.put("type", "all_within_lines").put("line_count", within.lineCount());
         } else {
@@ -264,11 +270,11 @@ public final class LocalMemoryTools implements MemoryTools {
     }
 
     private ObjectNode addAdHocNote(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(json, argumentsJson, List.of("filename", "note"));
+        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("filename", "note"));
         String filename = args.requiredString("filename");
         String note = args.requiredString("note");
         notes.add(filename, note);
-        return json.createObjectNode();
+        return Json.MAPPER.createObjectNode();
     }
 
     /** Attributes of an existing, non-symlink scope; the root is checked too when it is the scope. */
@@ -291,7 +297,7 @@ public final class LocalMemoryTools implements MemoryTools {
 
     private String error(String message) {
         try {
-            return json.writeValueAsString(json.createObjectNode().put("error", message));
+            return Json.MAPPER.writeValueAsString(Json.MAPPER.createObjectNode().put("error", message));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise an error message", e);
         }

@@ -67,6 +67,7 @@ final class SqliteDatabase implements AutoCloseable {
 
     /** Opens the file (creating it when missing), refusing anything that is not an SQLite database. */
     static SqliteDatabase open(Path file) {
+        SqliteNativeLibrary.prepare();
         Path absolute = file.toAbsolutePath().normalize();
         requireSqliteOrEmpty(absolute);
         SqliteDatabase database = new SqliteDatabase(absolute);

@@ -23,6 +23,7 @@ final class Stage1OutputQueries {
 
     private static final Logger LOG = LoggerFactory.getLogger(Stage1OutputQueries.class);
 
+    /** The columns {@link #map} reads, in this order (it reads them by position). */
     private static final String SELECT = "SELECT so.thread_id, so.source_updated_at, so.raw_memory,"
             + " so.rollout_summary, so.rollout_slug, so.generated_at, so.usage_count, so.last_usage,"
             + " so.selected_for_phase2, so.selected_for_phase2_source_updated_at,"
@@ -173,18 +174,21 @@ final class Stage1OutputQueries {
                 + " LIMIT ?)", cutoff, limit);
     }
 
+    /** A row of {@link #SELECT}, read by position (no column-name lookups per row). */
     private static Stage1Output map(ResultSet row) throws SQLException {
-        Long lastUsage = Jdbc.nullableLong(row, "last_usage");
-        Long snapshot = Jdbc.nullableLong(row, "selected_for_phase2_source_updated_at");
-        boolean selected = row.getInt("selected_for_phase2") != 0;
-        String cwd = row.getString("cwd");
-        Stage1Result result = new Stage1Result(row.getString("raw_memory"), row.getString("rollout_summary"),
-                Optional.ofNullable(row.getString("rollout_slug")));
-        return new Stage1Output(row.getString("thread_id"), fromSeconds(row.getLong("source_updated_at")), result,
-                fromSeconds(row.getLong("generated_at")), row.getInt("usage_count"),
-                Optional.ofNullable(lastUsage).map(JobKinds::fromSeconds),
-                selected ? Optional.ofNullable(snapshot).map(JobKinds::fromSeconds) : Optional.empty(),
-                Path.of(row.getString("rollout_path")), Optional.ofNullable(cwd).map(Path::of),
-                Optional.ofNullable(row.getString("git_branch")));
+        long lastUsage = row.getLong(8);
+        boolean hasLastUsage = !row.wasNull();
+        boolean selected = row.getInt(9) != 0;
+        long snapshot = row.getLong(10);
+        boolean hasSnapshot = !row.wasNull();
+        String cwd = row.getString(12);
+        Stage1Result result = new Stage1Result(row.getString(3), row.getString(4),
+                Optional.ofNullable(row.getString(5)));
+        return new Stage1Output(row.getString(1), fromSeconds(row.getLong(2)), result,
+                fromSeconds(row.getLong(6)), row.getInt(7),
+                hasLastUsage ? Optional.of(fromSeconds(lastUsage)) : Optional.empty(),
+                selected && hasSnapshot ? Optional.of(fromSeconds(snapshot)) : Optional.empty(),
+                Path.of(row.getString(11)), cwd == null ? Optional.empty() : Optional.of(Path.of(cwd)),
+                Optional.ofNullable(row.getString(13)));
     }
 }

@@ -20,8 +20,11 @@ import java.util.Optional;
 /** The {@code threads} table (times in epoch milliseconds). */
 final class ThreadQueries {
 
+    /** The columns {@link #map} reads, in this order (it reads them by position). */
     private static final String COLUMNS =
             "id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode";
+    /** The candidate query's {@code up_to_date}, right after {@link #COLUMNS}. */
+    private static final int UP_TO_DATE_COLUMN = 11;
 
     /**
      * Inserts or replaces a row, keeping the stricter memory mode (polluted over disabled over
@@ -81,7 +84,10 @@ final class ThreadQueries {
      * source, enabled, not the current thread, inside the age window and past the idle window,
      * newest first, at most {@code scanLimit} rows.
      */
-    /** A claim candidate and whether its rollout version is already extracted. */
+    /**
+     * A claim candidate and whether its rollout version is already extracted. An up-to-date row
+     * only uses a scan slot, so its columns are not read: {@code thread} is null then.
+     */
     record Candidate(ThreadInfo thread, boolean upToDate) {
     }
 
@@ -99,7 +105,8 @@ final class ThreadQueries {
             }
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    if (!visitor.visit(new Candidate(map(rows), rows.getBoolean("up_to_date")))) {
+                    boolean upToDate = rows.getBoolean(UP_TO_DATE_COLUMN);
+                    if (!visitor.visit(new Candidate(upToDate ? null : map(rows), upToDate))) {
                         return;
                     }
                 }
@@ -155,18 +162,19 @@ final class ThreadQueries {
         return counts;
     }
 
+    /** A row whose first columns are {@link #COLUMNS}, read by position (no column-name lookups per row). */
     private static ThreadInfo map(ResultSet row) throws SQLException {
-        String cwd = row.getString("cwd");
-        return ThreadInfo.builder(row.getString("id"))
-                .rolloutPath(Path.of(row.getString("rollout_path")))
-                .createdAt(Instant.ofEpochMilli(row.getLong("created_at_ms")))
-                .updatedAt(Instant.ofEpochMilli(row.getLong("updated_at_ms")))
-                .source(row.getString("source"))
+        String cwd = row.getString(6);
+        return ThreadInfo.builder(row.getString(1))
+                .rolloutPath(Path.of(row.getString(2)))
+                .createdAt(Instant.ofEpochMilli(row.getLong(3)))
+                .updatedAt(Instant.ofEpochMilli(row.getLong(4)))
+                .source(row.getString(5))
                 .cwd(cwd == null ? null : Path.of(cwd))
-                .gitBranch(row.getString("git_branch"))
-                .preview(row.getString("preview"))
-                .memoryMode(MemoryMode.fromDbValue(row.getString("memory_mode")))
-                .archived(row.getInt("archived") != 0)
+                .gitBranch(row.getString(7))
+                .preview(row.getString(8))
+                .memoryMode(MemoryMode.fromDbValue(row.getString(10)))
+                .archived(row.getInt(9) != 0)
                 .build();
     }
 }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.ParseException;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -48,6 +49,10 @@ final class BaselineRepository implements AutoCloseable {
 
     private final Path gitDir;
     private final Repository repository;
+    private Clock wallClock = Clock.systemUTC();
+    /** The HEAD last found usable, and the object folder's stamp when it was checked. */
+    private ObjectId verifiedHead;
+    private ObjectFolderStamp verifiedObjects;
 
     private BaselineRepository(Path gitDir, Repository repository) {
         this.gitDir = gitDir;
@@ -87,22 +92,48 @@ final class BaselineRepository implements AutoCloseable {
         return created;
     }
 
-    /** True when HEAD is a commit whose whole tree and every blob in it can be read. */
+    /**
+     * True when HEAD is a commit whose whole tree and every blob in it can be read.
+     *
+     * <p>Checking every blob is thousands of lookups, and every diff asks. So the answer for a HEAD
+     * is kept with the stamp of the object folder taken just before the check
+     * ({@link ObjectFolderStamp}); while HEAD and that stamp are unchanged no object can have
+     * vanished, and the check is not repeated. A changed stamp (or none: a folder changed too
+     * recently to trust) means a full check, the tree listed afresh and every blob looked up through
+     * a fresh JGit handle (the long-lived one caches which loose objects exist).
+     */
     boolean isUsable() {
         try {
             Optional<ObjectId> head = head();
             if (head.isEmpty()) {
                 return false;
             }
-            for (FileState file : files(head.get()).values()) {
-                if (!repository.getObjectDatabase().has(file.id())) {
-                    return false;
+            ObjectFolderStamp objects = ObjectFolderStamp.take(gitDir.resolve("objects"), wallClock.millis());
+            if (objects != null && objects.equals(verifiedObjects) && head.get().equals(verifiedHead)) {
+                return true;
+            }
+            verifiedHead = null;
+            verifiedObjects = null;
+            listedCommit = null; // an object may have gone: list the tree from the object store again
+            // A fresh handle: JGit remembers loose objects it has seen and would still report a deleted one.
+            try (Repository fresh = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build()) {
+                for (FileState file : files(head.get()).values()) {
+                    if (!fresh.getObjectDatabase().has(file.id())) {
+                        return false;
+                    }
                 }
             }
+            verifiedHead = head.get().copy();
+            verifiedObjects = objects;
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
         }
+    }
+
+    /** For tests: folder times are compared with {@code clock} instead of the system clock. */
+    void useWallClock(Clock clock) {
+        this.wallClock = clock;
     }
 
     /** The commit HEAD points at, empty while unborn. */

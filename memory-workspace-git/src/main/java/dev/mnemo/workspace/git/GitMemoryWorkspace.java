@@ -48,6 +48,8 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
     private final Clock clock;
     private final WorkingFiles working;
     private BaselineRepository repository;
+    /** What file times are compared with to decide whether a stamp can be trusted (see BaselineRepository#isUsable). */
+    private Clock wallClock = Clock.systemUTC();
 
     private GitMemoryWorkspace(Path root, Clock clock) {
         this.root = root;
@@ -295,14 +297,26 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
         closeRepository();
         WorkingFiles.deleteRecursively(gitDir);
         repository = BaselineRepository.create(gitDir);
+        repository.useWallClock(wallClock);
         ObjectId tree = repository.writeTree(working, working.scan());
         repository.moveHead(repository.commit(tree, List.of(), CommitMessages.baseline(reason), clock.instant()), null);
         LOG.debug("New memory baseline in {}: {}", gitDir, reason);
     }
 
+    /** For tests: folder times are compared with {@code clock} instead of the system clock. */
+    synchronized void useWallClock(Clock clock) {
+        wallClock = Objects.requireNonNull(clock, "clock");
+        working.useWallClock(clock);
+        if (repository != null) {
+            repository.useWallClock(clock);
+        }
+    }
+
     private BaselineRepository openOrNull() {
         try {
-            return BaselineRepository.open(gitDir);
+            BaselineRepository opened = BaselineRepository.open(gitDir);
+            opened.useWallClock(wallClock);
+            return opened;
         } catch (IOException | RuntimeException e) {
             LOG.warn("Cannot open the memory history at {}: {}", gitDir, e.toString());
             return null;

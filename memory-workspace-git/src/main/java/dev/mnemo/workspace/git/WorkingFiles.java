@@ -12,6 +12,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.time.Clock;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
@@ -50,20 +51,30 @@ final class WorkingFiles {
     record FileState(FileMode mode, ObjectId id) {}
 
     /**
-     * Files whose modification time is this close to the moment they were hashed are hashed again
-     * on every scan (git's "racily clean" rule): a write in the same clock tick could keep the size
-     * and time and still change the content.
+     * Files whose modification or status-change time is this close to the moment they were hashed
+     * are hashed again on every scan (git's "racily clean" rule): a write in the same clock tick
+     * could keep the size and times and still change the content.
      */
     private static final long RACY_WINDOW_NANOS = 2_000_000_000L;
 
-    /** What a regular file looked like when it was hashed, so an unchanged file is not read again. */
-    private record Stat(FileMode mode, long size, FileTime modified, Object fileKey, ObjectId id) {}
+    /**
+     * What a regular file looked like when it was hashed, so an unchanged file is not read again.
+     * Besides size, modification time and inode, the status-change time ({@code ctime}): a program
+     * can put a rewritten file's modification time back, never its {@code ctime}.
+     */
+    private record Stat(FileMode mode, long size, FileTime modified, Object fileKey, long changedNanos, ObjectId id) {}
 
     private final Path root;
     private final Map<String, Stat> hashed = new HashMap<>();
+    private Clock wallClock = Clock.systemUTC();
 
     WorkingFiles(Path root) {
         this.root = root;
+    }
+
+    /** For tests: file times are compared with {@code clock} instead of the system clock. */
+    void useWallClock(Clock clock) {
+        this.wallClock = clock;
     }
 
     /** Every tracked file, by {@code /}-separated relative path, with blob ids computed but not written. */
@@ -73,7 +84,7 @@ final class WorkingFiles {
             return files;
         }
         ObjectInserter.Formatter hasher = new ObjectInserter.Formatter();
-        long scanStarted = System.currentTimeMillis() * 1_000_000L;
+        long scanStarted = wallClock.millis() * 1_000_000L;
         Map<String, Stat> seen = new HashMap<>();
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
@@ -89,18 +100,19 @@ final class WorkingFiles {
                 FileMode mode = modeOf(file, attrs);
                 String path = relative(file);
                 Stat before = hashed.get(path);
+                long changed = mode == FileMode.SYMLINK ? -1 : changedNanos(file);
                 ObjectId id;
-                if (mode != FileMode.SYMLINK && before != null && before.mode().equals(mode)
+                if (changed >= 0 && before != null && before.mode().equals(mode)
                         && before.size() == attrs.size() && before.modified().equals(attrs.lastModifiedTime())
-                        && Objects.equals(before.fileKey(), attrs.fileKey())) {
+                        && Objects.equals(before.fileKey(), attrs.fileKey()) && before.changedNanos() == changed) {
                     id = before.id();
                 } else {
                     id = hasher.idFor(Constants.OBJ_BLOB, read(file, mode));
                 }
                 files.put(path, new FileState(mode, id));
                 long modified = attrs.lastModifiedTime().to(TimeUnit.NANOSECONDS);
-                if (mode != FileMode.SYMLINK && scanStarted - modified > RACY_WINDOW_NANOS) {
-                    seen.put(path, new Stat(mode, attrs.size(), attrs.lastModifiedTime(), attrs.fileKey(), id));
+                if (changed >= 0 && scanStarted - modified > RACY_WINDOW_NANOS && scanStarted - changed > RACY_WINDOW_NANOS) {
+                    seen.put(path, new Stat(mode, attrs.size(), attrs.lastModifiedTime(), attrs.fileKey(), changed, id));
                 }
                 return FileVisitResult.CONTINUE;
             }
@@ -278,6 +290,15 @@ final class WorkingFiles {
                     : FileMode.REGULAR_FILE;
         }
         return isExecutable(file) ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE;
+    }
+
+    /** The file's {@code ctime} in nanoseconds, or -1 where there is no {@code unix} view (nothing is reused there). */
+    private static long changedNanos(Path file) throws IOException {
+        try {
+            return ((FileTime) Files.getAttribute(file, "unix:ctime", NOFOLLOW)).to(TimeUnit.NANOSECONDS);
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return -1;
+        }
     }
 
     private static byte[] read(Path file, FileMode mode) throws IOException {

@@ -1,0 +1,144 @@
+package dev.mnemo.internal.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mnemo.MemoriesConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The rendering kept between calls ({@link SummaryFile}) never hides a change: a rewrite by another
+ * process, a file replaced with the same size and modification time (git's racy-clean case), a
+ * clock stepped back. A wall clock an hour ahead makes entries old enough to be trusted without
+ * waiting; the system clock keeps a just-written file inside the racy window.
+ */
+class DeveloperInstructionsCacheTest {
+
+    private static final String BEGINS = "========= MEMORY_SUMMARY BEGINS =========";
+    private static final String ENDS = "========= MEMORY_SUMMARY ENDS =========";
+
+    @TempDir
+    Path temp;
+
+    private Path root;
+    private Path summary;
+
+    @BeforeEach
+    void createRoot() throws IOException {
+        root = Files.createDirectories(temp.resolve("memories"));
+        summary = root.resolve(DeveloperInstructions.SUMMARY_FILE);
+    }
+
+    private static String between(String instructions) {
+        int start = instructions.indexOf(BEGINS) + BEGINS.length() + 1;
+        return instructions.substring(start, instructions.indexOf(ENDS) - 1);
+    }
+
+    private static Clock offsetFromNow(Duration offset) {
+        return Clock.offset(Clock.systemUTC(), offset);
+    }
+
+    private DeveloperInstructions instructions(Clock wallClock) {
+        return new DeveloperInstructions(root, MemoriesConfig.defaults(), wallClock);
+    }
+
+    @Test
+    void build_returnsTheSameRenderingWhileAnOldSummaryIsUnchanged() throws IOException {
+        Files.writeString(summary, "stable summary", StandardCharsets.UTF_8);
+        DeveloperInstructions instructions = instructions(offsetFromNow(Duration.ofHours(1)));
+
+        String first = instructions.build();
+
+        assertThat(instructions.build()).isSameAs(first);
+        assertThat(instructions.forTools()).isSameAs(instructions.forTools());
+        assertThat(between(first)).isEqualTo("stable summary");
+    }
+
+    @Test
+    void build_seesASummaryRewrittenInPlaceWithTheSameSizeAndModificationTime() throws IOException {
+        Files.writeString(summary, "version AAA", StandardCharsets.UTF_8);
+        FileTime written = Files.getLastModifiedTime(summary);
+        DeveloperInstructions instructions = instructions(Clock.systemUTC()); // the write is racy: just now
+        assertThat(between(instructions.build())).isEqualTo("version AAA");
+
+        Files.writeString(summary, "version BBB", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(summary, written);
+
+        assertThat(Files.size(summary)).isEqualTo("version AAA".length());
+        assertThat(between(instructions.build())).isEqualTo("version BBB");
+    }
+
+    @Test
+    void build_seesASummaryReplacedByRenameWithTheSameSizeAndModificationTime() throws IOException {
+        Files.writeString(summary, "version AAA", StandardCharsets.UTF_8);
+        FileTime old = FileTime.from(Instant.now().minus(Duration.ofDays(1)));
+        Files.setLastModifiedTime(summary, old);
+        DeveloperInstructions instructions = instructions(offsetFromNow(Duration.ofHours(1))); // trusted entry
+        assertThat(between(instructions.build())).isEqualTo("version AAA");
+
+        Path next = root.resolve("memory_summary.md.tmp");
+        Files.writeString(next, "version BBB", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(next, old);
+        Files.move(next, summary, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+
+        assertThat(between(instructions.build())).isEqualTo("version BBB");
+    }
+
+    @Test
+    void build_seesASummaryWrittenByAnotherProcess() throws Exception {
+        Files.writeString(summary, "written here", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(summary, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
+        DeveloperInstructions instructions = instructions(offsetFromNow(Duration.ofHours(1))); // trusted entry
+        assertThat(between(instructions.build())).isEqualTo("written here");
+
+        Process writer = new ProcessBuilder("sh", "-c", "printf '%s' \"$1\" > \"$2\"", "sh", "written there",
+                summary.toString()).inheritIO().start();
+        assertThat(writer.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(writer.exitValue()).isZero();
+
+        assertThat(between(instructions.build())).isEqualTo("written there");
+        assertThat(between(instructions.forTools())).isEqualTo("written there");
+    }
+
+    @Test
+    void build_afterTheClockStepsBack_seesASameSizeSameTimeRewrite() throws IOException {
+        // The clock was stepped back an hour: every file time is now "in the future", so no entry is trusted.
+        DeveloperInstructions instructions = instructions(offsetFromNow(Duration.ofHours(-1)));
+        Files.writeString(summary, "before step", StandardCharsets.UTF_8);
+        FileTime written = Files.getLastModifiedTime(summary);
+        assertThat(between(instructions.build())).isEqualTo("before step");
+
+        Files.writeString(summary, "after  step", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(summary, written);
+
+        assertThat(between(instructions.build())).isEqualTo("after  step");
+    }
+
+    @Test
+    void build_seesTheSummaryDeletedAndBlankedAfterItWasTrusted() throws IOException {
+        Files.writeString(summary, "present", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(summary, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
+        DeveloperInstructions instructions = instructions(offsetFromNow(Duration.ofHours(1)));
+        assertThat(between(instructions.build())).isEqualTo("present");
+
+        Files.delete(summary);
+        assertThat(instructions.build()).isEmpty();
+
+        Files.writeString(summary, "   \n", StandardCharsets.UTF_8);
+        assertThat(instructions.build()).isEmpty();
+
+        Files.writeString(summary, "back", StandardCharsets.UTF_8);
+        assertThat(between(instructions.build())).isEqualTo("back");
+    }
+}

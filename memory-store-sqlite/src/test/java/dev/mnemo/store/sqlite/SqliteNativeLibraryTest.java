@@ -1,0 +1,82 @@
+package dev.mnemo.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The per-user copy of sqlite-jdbc's native library is used only when it is provably the jar's. */
+class SqliteNativeLibraryTest {
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void cachedCopy_isMadeOnceAndReusedUnchanged() throws IOException {
+        Path root = temp.resolve("native");
+
+        Path first = SqliteNativeLibrary.cachedCopy(root);
+        FileTime written = Files.getLastModifiedTime(first);
+        Path second = SqliteNativeLibrary.cachedCopy(root);
+
+        assertThat(second).isEqualTo(first);
+        assertThat(Files.getLastModifiedTime(second)).isEqualTo(written);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(root))).isEqualTo("rwx------");
+    }
+
+    @Test
+    void cachedCopy_replacesACopyAlteredWithTheSameSizeAndModificationTime() throws IOException {
+        Path root = temp.resolve("native");
+        Path library = SqliteNativeLibrary.cachedCopy(root);
+        byte[] original = Files.readAllBytes(library);
+        FileTime written = Files.getLastModifiedTime(library);
+        byte[] altered = original.clone();
+        altered[altered.length / 2] ^= 0x5a;
+        Files.write(library, altered);
+        Files.setLastModifiedTime(library, written);
+
+        Path again = SqliteNativeLibrary.cachedCopy(root);
+
+        assertThat(again).isEqualTo(library);
+        assertThat(Files.readAllBytes(again)).isEqualTo(original);
+    }
+
+    @Test
+    void cachedCopy_refusesAFolderOthersCanWriteTo() throws IOException {
+        Path root = Files.createDirectory(temp.resolve("shared"));
+        Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+        assertThat(SqliteNativeLibrary.cachedCopy(root)).isNull();
+    }
+
+    @Test
+    void cachedCopy_refusesASymbolicLinkInPlaceOfTheFolder() throws IOException {
+        Path elsewhere = Files.createDirectory(temp.resolve("elsewhere"));
+        Path root = Files.createSymbolicLink(temp.resolve("native"), elsewhere);
+
+        assertThat(SqliteNativeLibrary.cachedCopy(root)).isNull();
+    }
+
+    @Test
+    void cachedCopy_remembersThePlatformAndTrustsNoMemoThatNamesNoLibrary() throws IOException {
+        Path root = temp.resolve("native");
+        Path library = SqliteNativeLibrary.cachedCopy(root);
+        Path memo;
+        try (var files = Files.list(root)) {
+            memo = files.filter(p -> p.getFileName().toString().startsWith("platform-")).findFirst().orElseThrow();
+        }
+        List<String> lines = Files.readAllLines(memo);
+        assertThat(lines.get(1)).startsWith("/org/sqlite/native/");
+        assertThat(SqliteNativeLibrary.cachedCopy(root)).isEqualTo(library);
+
+        Files.write(memo, List.of(lines.get(0), "/org/sqlite/native/Nowhere/none"));
+
+        assertThat(SqliteNativeLibrary.cachedCopy(root)).isNull();
+    }
+}
