@@ -79,23 +79,10 @@ final class ModelErrors {
         return Reason.UNKNOWN;
     }
 
+    /** The shared status mapping, refined to a context-window error when the message says so. */
     private static Reason byStatus(int status, Throwable error) {
-        if (status == 429) {
-            return Reason.RATE_LIMITED;
-        }
-        if (status == 401 || status == 403) {
-            return Reason.AUTHENTICATION;
-        }
-        if (status == 408) {
-            return Reason.TIMEOUT;
-        }
-        if (status >= 500) {
-            return Reason.SERVER;
-        }
-        if (status >= 400) {
-            return mentionsContextWindow(error) ? Reason.CONTEXT_WINDOW_EXCEEDED : Reason.INVALID_REQUEST;
-        }
-        return Reason.UNKNOWN;
+        Reason reason = Reason.forHttpStatus(status);
+        return reason == Reason.INVALID_REQUEST && mentionsContextWindow(error) ? Reason.CONTEXT_WINDOW_EXCEEDED : reason;
     }
 
     private static boolean mentionsContextWindow(Throwable error) {
