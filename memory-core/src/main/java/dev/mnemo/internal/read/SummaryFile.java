@@ -116,11 +116,26 @@ final class SummaryFile<T> {
         return time.to(TimeUnit.NANOSECONDS);
     }
 
-    /** What one {@code stat} says about the file; equal stamps mean the same, unchanged file. */
+    /**
+     * What one {@code stat} says about the file; equal stamps mean the same, unchanged file.
+     * {@code equals} is written out: a record's generated one is bootstrapped through method
+     * handles on first use, tens of milliseconds of an engine's cold start.
+     */
     private record Stamp(long device, long inode, long size, long modifiedNanos, long changedNanos) {
         boolean olderThan(long millis) {
             long limit = TimeUnit.MILLISECONDS.toNanos(millis);
             return modifiedNanos < limit && changedNanos < limit;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Stamp o && device == o.device && inode == o.inode && size == o.size
+                    && modifiedNanos == o.modifiedNanos && changedNanos == o.changedNanos;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(inode) * 31 + Long.hashCode(modifiedNanos ^ changedNanos ^ size ^ device);
         }
     }
 
