@@ -8,6 +8,7 @@ import dev.mnemo.AssistantMessage;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemorySession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.StartupReport;
 import dev.mnemo.spi.MemoryEventListener;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -221,9 +222,17 @@ class MemorySessionTest {
     }
 
     @Test
-    void sessionStartsTheStartupTask() {
-        try (Pipeline p = new Pipeline(home); MemorySession session = open(p, "t5")) {
-            assertThat(session.startupTask().completion().join().phase1()).isNotNull();
+    void openingASession_startsThePipeline_whichExtractsAnIdlePastConversation() {
+        try (Pipeline p = new Pipeline(home)) {
+            String past = p.recordSession("how do we release?");
+            p.idle();
+            try (MemorySession session = open(p, "t5")) {
+                StartupReport report = session.startupTask().completion().join();
+
+                assertThat(report.skipped()).isEmpty();
+                assertThat(report.phase1().succeeded()).isEqualTo(1);
+                assertThat(p.store.stage1Output(past)).isPresent();
+            }
         }
     }
 }
