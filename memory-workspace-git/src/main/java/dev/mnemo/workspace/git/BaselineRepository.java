@@ -105,7 +105,7 @@ final class BaselineRepository implements AutoCloseable {
                 return false;
             }
             ObjectFolderStamp objects = ObjectFolderStamp.take(gitDir.resolve("objects"), wallClock.millis());
-            if (objects != null && objects.equals(verifiedObjects) && head.get().equals(verifiedHead)) {
+            if (objects != null && objects.sameAs(verifiedObjects) && head.get().equals(verifiedHead)) {
                 return true;
             }
             verifiedHead = null;

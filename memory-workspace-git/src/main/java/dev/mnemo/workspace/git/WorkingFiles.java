@@ -56,12 +56,14 @@ final class WorkingFiles {
     private record Hashed(String path, FileStat stat, ObjectId id) {}
 
     private final Path root;
+    private final WorkingTreeWalk walk;
     /** The settled files of the last scan, in path order: the next scan follows them in step. */
     private List<Hashed> hashed = List.of();
     private Clock wallClock = Clock.systemUTC();
 
     WorkingFiles(Path root) {
         this.root = root;
+        this.walk = new WorkingTreeWalk(root);
     }
 
     /** For tests: file times are compared with {@code clock} instead of the system clock. */
@@ -76,7 +78,7 @@ final class WorkingFiles {
             return FileListing.EMPTY;
         }
         Scan scan = new Scan(hashed, wallClock.millis() * 1_000_000L);
-        WorkingTreeWalk.walk(root, scan);
+        walk.walk(scan);
         hashed = scan.settled;
         return scan.files.build();
     }

@@ -5,8 +5,11 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Visits the tracked files under a root — regular files and symlinks, links never followed — in
@@ -15,6 +18,9 @@ import java.util.List;
  * followed by {@code /} (git's tree order rule); since every path under a folder shares that
  * prefix, visiting the sorted names depth first yields the full paths in order. Every {@code .git}
  * entry and the top-level {@link WorkingFiles#DIFF_FILE} are skipped without being read.
+ *
+ * <p>A folder the file system lists with exactly the same sort keys, in the same order, as on the
+ * previous walk is put in order with the permutation found then instead of being sorted again.
  */
 final class WorkingTreeWalk {
 
@@ -25,24 +31,31 @@ final class WorkingTreeWalk {
     }
 
     /** A folder entry: its sort key (the name, plus {@code /} for a folder), where it is and its stat. */
-    private record Entry(String key, Path path, FileStat stat) {}
+    private record Entry(String key, Path path, FileStat stat, int listed) {}
 
-    private static final Comparator<Entry> ORDER = (a, b) -> a.key().compareTo(b.key());
+    /** A folder's sort keys as listed, and the listing positions in sorted order. */
+    private record Order(String[] keys, int[] sorted) {}
 
+    private static final Comparator<Entry> BY_KEY = (a, b) -> a.key().compareTo(b.key());
+
+    private final Path root;
     private final boolean unix;
-    private final Visitor visitor;
+    /** The orders of the last walk, by folder prefix. */
+    private Map<String, Order> orders = Map.of();
 
-    private WorkingTreeWalk(Path root, Visitor visitor) {
+    WorkingTreeWalk(Path root) {
+        this.root = root;
         this.unix = FileStat.hasUnixView(root);
-        this.visitor = visitor;
     }
 
-    /** Visits every tracked file under the folder {@code root}. */
-    static void walk(Path root, Visitor visitor) throws IOException {
-        new WorkingTreeWalk(root, visitor).folder(root, "");
+    /** Visits every tracked file under the root, which must be a folder. */
+    void walk(Visitor visitor) throws IOException {
+        Map<String, Order> seen = new HashMap<>();
+        folder(root, "", visitor, seen);
+        orders = seen;
     }
 
-    private void folder(Path dir, String prefix) throws IOException {
+    private void folder(Path dir, String prefix, Visitor visitor, Map<String, Order> seen) throws IOException {
         List<Entry> entries = new ArrayList<>();
         try (DirectoryStream<Path> children = Files.newDirectoryStream(dir)) {
             for (Path child : children) {
@@ -52,19 +65,39 @@ final class WorkingTreeWalk {
                 }
                 FileStat stat = FileStat.of(child, unix);
                 if (stat.isDirectory()) {
-                    entries.add(new Entry(name + '/', child, stat));
+                    entries.add(new Entry(name + '/', child, stat, entries.size()));
                 } else if (stat.isTracked()) {
-                    entries.add(new Entry(name, child, stat));
+                    entries.add(new Entry(name, child, stat, entries.size()));
                 }
             }
         }
-        entries.sort(ORDER);
-        for (Entry entry : entries) {
+        for (int index : sortedPositions(prefix, entries, seen)) {
+            Entry entry = entries.get(index);
             if (entry.stat().isDirectory()) {
-                folder(entry.path(), prefix + entry.key());
+                folder(entry.path(), prefix + entry.key(), visitor, seen);
             } else {
                 visitor.visit(prefix + entry.key(), entry.path(), entry.stat());
             }
         }
+    }
+
+    /** The listing positions of {@code entries} in key order, reused from the last walk when its keys were the same. */
+    private int[] sortedPositions(String prefix, List<Entry> entries, Map<String, Order> seen) {
+        String[] keys = new String[entries.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = entries.get(i).key();
+        }
+        Order before = orders.get(prefix);
+        if (before == null || !Arrays.equals(before.keys(), keys)) {
+            List<Entry> sorted = new ArrayList<>(entries);
+            sorted.sort(BY_KEY);
+            int[] positions = new int[keys.length];
+            for (int i = 0; i < positions.length; i++) {
+                positions[i] = sorted.get(i).listed();
+            }
+            before = new Order(keys, positions);
+        }
+        seen.put(prefix, before);
+        return before.sorted();
     }
 }
