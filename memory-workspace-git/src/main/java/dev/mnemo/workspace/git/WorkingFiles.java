@@ -39,7 +39,19 @@ final class WorkingFiles {
     private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
 
     /** One tracked path: its git mode and blob id. */
-    record FileState(FileMode mode, ObjectId id) {}
+    record FileState(FileMode mode, ObjectId id) {
+
+        /** Written out: a diff compares thousands of states, and a record's generated equals goes through method handles. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof FileState state && mode.equals(state.mode) && id.equals(state.id);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * mode.hashCode() + id.hashCode();
+        }
+    }
 
     /**
      * Files whose modification or status-change time is this close to the moment they were hashed
@@ -119,7 +131,8 @@ final class WorkingFiles {
         private Hashed previous(String path) {
             while (next < previous.size()) {
                 Hashed candidate = previous.get(next);
-                int order = candidate.path().compareTo(path);
+                // An unchanged folder hands out the very strings of the last walk: no comparison needed.
+                int order = candidate.path() == path ? 0 : candidate.path().compareTo(path);
                 if (order > 0) {
                     return null;
                 }

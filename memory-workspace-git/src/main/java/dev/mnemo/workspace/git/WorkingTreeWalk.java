@@ -33,8 +33,11 @@ final class WorkingTreeWalk {
     /** A folder entry: its sort key (the name, plus {@code /} for a folder), where it is and its stat. */
     private record Entry(String key, Path path, FileStat stat, int listed) {}
 
-    /** A folder's sort keys as listed, and the listing positions in sorted order. */
-    private record Order(String[] keys, int[] sorted) {}
+    /**
+     * A folder's sort keys as listed, the listing positions in sorted order and the relative paths
+     * in sorted order (kept so an unchanged folder builds no path strings).
+     */
+    private record Order(String[] keys, int[] sorted, String[] paths) {}
 
     private static final Comparator<Entry> BY_KEY = (a, b) -> a.key().compareTo(b.key());
 
@@ -71,18 +74,19 @@ final class WorkingTreeWalk {
                 }
             }
         }
-        for (int index : sortedPositions(prefix, entries, seen)) {
-            Entry entry = entries.get(index);
+        Order order = inOrder(prefix, entries, seen);
+        for (int i = 0; i < order.sorted().length; i++) {
+            Entry entry = entries.get(order.sorted()[i]);
             if (entry.stat().isDirectory()) {
-                folder(entry.path(), prefix + entry.key(), visitor, seen);
+                folder(entry.path(), order.paths()[i], visitor, seen);
             } else {
-                visitor.visit(prefix + entry.key(), entry.path(), entry.stat());
+                visitor.visit(order.paths()[i], entry.path(), entry.stat());
             }
         }
     }
 
-    /** The listing positions of {@code entries} in key order, reused from the last walk when its keys were the same. */
-    private int[] sortedPositions(String prefix, List<Entry> entries, Map<String, Order> seen) {
+    /** The key order of {@code entries}, reused from the last walk when the folder listed the same keys. */
+    private Order inOrder(String prefix, List<Entry> entries, Map<String, Order> seen) {
         String[] keys = new String[entries.size()];
         for (int i = 0; i < keys.length; i++) {
             keys[i] = entries.get(i).key();
@@ -92,12 +96,14 @@ final class WorkingTreeWalk {
             List<Entry> sorted = new ArrayList<>(entries);
             sorted.sort(BY_KEY);
             int[] positions = new int[keys.length];
+            String[] paths = new String[keys.length];
             for (int i = 0; i < positions.length; i++) {
                 positions[i] = sorted.get(i).listed();
+                paths[i] = prefix + sorted.get(i).key();
             }
-            before = new Order(keys, positions);
+            before = new Order(keys, positions, paths);
         }
         seen.put(prefix, before);
-        return before.sorted();
+        return before;
     }
 }
