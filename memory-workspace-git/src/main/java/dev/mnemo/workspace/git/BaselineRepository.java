@@ -10,12 +10,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.internal.storage.file.FileRepository;
 import org.eclipse.jgit.internal.storage.file.GC;
@@ -109,7 +105,7 @@ final class BaselineRepository implements AutoCloseable {
                 return false;
             }
             ObjectFolderStamp objects = ObjectFolderStamp.take(gitDir.resolve("objects"), wallClock.millis());
-            if (objects != null && objects.equals(verifiedObjects) && head.get().equals(verifiedHead)) {
+            if (objects != null && objects.sameAs(verifiedObjects) && head.get().equals(verifiedHead)) {
                 return true;
             }
             verifiedHead = null;
@@ -117,8 +113,9 @@ final class BaselineRepository implements AutoCloseable {
             listedCommit = null; // an object may have gone: list the tree from the object store again
             // A fresh handle: JGit remembers loose objects it has seen and would still report a deleted one.
             try (Repository fresh = new FileRepositoryBuilder().setGitDir(gitDir.toFile()).setMustExist(true).build()) {
-                for (FileState file : files(head.get()).values()) {
-                    if (!fresh.getObjectDatabase().has(file.id())) {
+                FileListing files = files(head.get());
+                for (int i = 0; i < files.size(); i++) {
+                    if (!fresh.getObjectDatabase().has(files.state(i).id())) {
                         return false;
                     }
                 }
@@ -141,31 +138,31 @@ final class BaselineRepository implements AutoCloseable {
         return Optional.ofNullable(repository.resolve(Constants.HEAD + "^{commit}"));
     }
 
-    /** The files of a commit's tree, by path. */
-    SortedMap<String, FileState> files(ObjectId commit) throws IOException {
+    /** The files of a commit's tree, in path order. */
+    FileListing files(ObjectId commit) throws IOException {
         // A commit never changes: the last one listed is kept (diffs list the same baseline each time).
         if (commit.equals(listedCommit)) {
             return listedFiles;
         }
-        SortedMap<String, FileState> files = Collections.unmodifiableSortedMap(listFiles(commit));
+        FileListing files = listFiles(commit);
         listedCommit = commit.copy();
         listedFiles = files;
         return files;
     }
 
     private ObjectId listedCommit;
-    private SortedMap<String, FileState> listedFiles;
+    private FileListing listedFiles;
 
-    private SortedMap<String, FileState> listFiles(ObjectId commit) throws IOException {
-        SortedMap<String, FileState> files = new TreeMap<>();
+    private FileListing listFiles(ObjectId commit) throws IOException {
+        FileListing.Builder files = new FileListing.Builder();
         try (RevWalk walk = new RevWalk(repository); TreeWalk tree = new TreeWalk(repository)) {
             tree.addTree(walk.parseCommit(commit).getTree());
             tree.setRecursive(true);
             while (tree.next()) {
-                files.put(tree.getPathString(), new FileState(tree.getFileMode(0), tree.getObjectId(0)));
+                files.add(tree.getPathString(), new FileState(tree.getFileMode(0), tree.getObjectId(0)));
             }
         }
-        return files;
+        return files.build(); // git's order differs from String order for a few names: sorted here once
     }
 
     /** The bytes of a blob. */
@@ -174,7 +171,7 @@ final class BaselineRepository implements AutoCloseable {
     }
 
     /** Writes the blobs and trees of the working files; returns the tree id. */
-    ObjectId writeTree(WorkingFiles working, Map<String, FileState> files) throws IOException {
+    ObjectId writeTree(WorkingFiles working, FileListing files) throws IOException {
         try (ObjectInserter inserter = repository.newObjectInserter()) {
             ObjectId tree = working.writeTree(files, inserter);
             inserter.flush();

@@ -17,12 +17,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.SortedMap;
 import org.eclipse.jgit.lib.ObjectId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,26 +103,18 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
         prepare();
         try {
             ObjectId head = repository.head().orElseThrow();
-            SortedMap<String, FileState> before = repository.files(head);
-            SortedMap<String, FileState> after = working.scan();
+            FileListing before = repository.files(head);
+            FileListing after = working.scan();
             List<Change> changes = new ArrayList<>();
             PatchWriter patch = new PatchWriter();
-            // Both maps are sorted by path: walk them side by side (a merge), no union set or lookups.
-            Iterator<Map.Entry<String, FileState>> olds = before.entrySet().iterator();
-            Iterator<Map.Entry<String, FileState>> nows = after.entrySet().iterator();
-            Map.Entry<String, FileState> o = olds.hasNext() ? olds.next() : null;
-            Map.Entry<String, FileState> n = nows.hasNext() ? nows.next() : null;
-            while (o != null || n != null) {
-                int order = o == null ? 1 : n == null ? -1 : o.getKey().compareTo(n.getKey());
-                String path = order <= 0 ? o.getKey() : n.getKey();
-                FileState old = order <= 0 ? o.getValue() : null;
-                FileState now = order >= 0 ? n.getValue() : null;
-                if (order <= 0) {
-                    o = olds.hasNext() ? olds.next() : null;
-                }
-                if (order >= 0) {
-                    n = nows.hasNext() ? nows.next() : null;
-                }
+            // Both listings are sorted by path: walk them side by side (a merge), no union set or lookups.
+            int o = 0;
+            int n = 0;
+            while (o < before.size() || n < after.size()) {
+                int order = o == before.size() ? 1 : n == after.size() ? -1 : before.path(o).compareTo(after.path(n));
+                String path = order <= 0 ? before.path(o) : after.path(n);
+                FileState old = order <= 0 ? before.state(o++) : null;
+                FileState now = order >= 0 ? after.state(n++) : null;
                 Status status = old == null ? Status.A : now == null ? Status.D : old.equals(now) ? null : Status.M;
                 if (status == null) {
                     continue;

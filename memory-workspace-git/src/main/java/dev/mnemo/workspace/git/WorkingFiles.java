@@ -1,6 +1,5 @@
 package dev.mnemo.workspace.git;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -11,20 +10,12 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.FileTime;
-import java.time.Clock;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
 import org.eclipse.jgit.dircache.DirCacheEntry;
@@ -37,7 +28,7 @@ import org.eclipse.jgit.lib.ObjectInserter;
  * The files under the memory root as git sees them: regular files (mode 100644 or 100755) and
  * symlinks (mode 120000, the link target as content). Directories are walked without following
  * links; empty ones contribute nothing. Every {@code .git} entry and the top-level
- * {@code phase2_workspace_diff.md} are left out.
+ * {@code phase2_workspace_diff.md} are left out (see {@link WorkingTreeWalk}).
  */
 final class WorkingFiles {
 
@@ -48,7 +39,19 @@ final class WorkingFiles {
     private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
 
     /** One tracked path: its git mode and blob id. */
-    record FileState(FileMode mode, ObjectId id) {}
+    record FileState(FileMode mode, ObjectId id) {
+
+        /** Written out: a diff compares thousands of states, and a record's generated equals goes through method handles. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof FileState state && mode.equals(state.mode) && id.equals(state.id);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * mode.hashCode() + id.hashCode();
+        }
+    }
 
     /**
      * Files whose modification or status-change time is this close to the moment they were hashed
@@ -58,18 +61,21 @@ final class WorkingFiles {
     private static final long RACY_WINDOW_NANOS = 2_000_000_000L;
 
     /**
-     * What a regular file looked like when it was hashed, so an unchanged file is not read again.
-     * Besides size, modification time and inode, the status-change time ({@code ctime}): a program
+     * A regular file as it was when hashed, so an unchanged one is not read again. Besides size,
+     * modification time and inode the stat holds the status-change time ({@code ctime}): a program
      * can put a rewritten file's modification time back, never its {@code ctime}.
      */
-    private record Stat(FileMode mode, long size, FileTime modified, Object fileKey, long changedNanos, ObjectId id) {}
+    private record Hashed(String path, FileStat stat, ObjectId id) {}
 
     private final Path root;
-    private final Map<String, Stat> hashed = new HashMap<>();
+    private final WorkingTreeWalk walk;
+    /** The settled files of the last scan, in path order: the next scan follows them in step. */
+    private List<Hashed> hashed = List.of();
     private Clock wallClock = Clock.systemUTC();
 
     WorkingFiles(Path root) {
         this.root = root;
+        this.walk = new WorkingTreeWalk(root);
     }
 
     /** For tests: file times are compared with {@code clock} instead of the system clock. */
@@ -78,48 +84,65 @@ final class WorkingFiles {
     }
 
     /** Every tracked file, by {@code /}-separated relative path, with blob ids computed but not written. */
-    SortedMap<String, FileState> scan() throws IOException {
-        SortedMap<String, FileState> files = new TreeMap<>();
+    FileListing scan() throws IOException {
         if (!Files.isDirectory(root, NOFOLLOW)) {
-            return files;
+            hashed = List.of();
+            return FileListing.EMPTY;
         }
-        ObjectInserter.Formatter hasher = new ObjectInserter.Formatter();
-        long scanStarted = wallClock.millis() * 1_000_000L;
-        Map<String, Stat> seen = new HashMap<>();
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                return dir.equals(root) || !isExcluded(dir) ? FileVisitResult.CONTINUE : FileVisitResult.SKIP_SUBTREE;
-            }
+        Scan scan = new Scan(hashed, wallClock.millis() * 1_000_000L);
+        walk.walk(scan);
+        hashed = scan.settled;
+        return scan.files.build();
+    }
 
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                if (isExcluded(file) || !(attrs.isRegularFile() || attrs.isSymbolicLink())) {
-                    return FileVisitResult.CONTINUE;
-                }
-                FileMode mode = modeOf(file, attrs);
-                String path = relative(file);
-                Stat before = hashed.get(path);
-                long changed = mode == FileMode.SYMLINK ? -1 : changedNanos(file);
-                ObjectId id;
-                if (changed >= 0 && before != null && before.mode().equals(mode)
-                        && before.size() == attrs.size() && before.modified().equals(attrs.lastModifiedTime())
-                        && Objects.equals(before.fileKey(), attrs.fileKey()) && before.changedNanos() == changed) {
-                    id = before.id();
-                } else {
-                    id = hasher.idFor(Constants.OBJ_BLOB, read(file, mode));
-                }
-                files.put(path, new FileState(mode, id));
-                long modified = attrs.lastModifiedTime().to(TimeUnit.NANOSECONDS);
-                if (changed >= 0 && scanStarted - modified > RACY_WINDOW_NANOS && scanStarted - changed > RACY_WINDOW_NANOS) {
-                    seen.put(path, new Stat(mode, attrs.size(), attrs.lastModifiedTime(), attrs.fileKey(), changed, id));
-                }
-                return FileVisitResult.CONTINUE;
+    /**
+     * One scan: hashes each visited file unless the last scan saw the same path with the same stat,
+     * and keeps the settled ones for the next scan. Paths arrive in order, so the last scan's list
+     * is followed with a cursor instead of looked up.
+     */
+    private static final class Scan implements WorkingTreeWalk.Visitor {
+
+        private final ObjectInserter.Formatter hasher = new ObjectInserter.Formatter();
+        private final FileListing.Builder files = new FileListing.Builder();
+        private final List<Hashed> previous;
+        private final List<Hashed> settled;
+        private final long startedNanos;
+        private int next;
+
+        Scan(List<Hashed> previous, long startedNanos) {
+            this.previous = previous;
+            this.settled = new ArrayList<>(previous.size());
+            this.startedNanos = startedNanos;
+        }
+
+        @Override
+        public void visit(String path, Path file, FileStat stat) throws IOException {
+            FileMode mode = stat.fileMode();
+            Hashed before = previous(path);
+            boolean unchanged = before != null && mode != FileMode.SYMLINK && before.stat().sameAs(stat);
+            ObjectId id = unchanged ? before.id() : hasher.idFor(Constants.OBJ_BLOB, read(file, mode));
+            files.add(path, new FileState(mode, id));
+            if (mode != FileMode.SYMLINK && stat.isSettled(startedNanos, RACY_WINDOW_NANOS)) {
+                settled.add(unchanged ? before : new Hashed(path, stat, id));
             }
-        });
-        hashed.clear();
-        hashed.putAll(seen);
-        return files;
+        }
+
+        /** The last scan's entry for {@code path}, or null; moves the cursor past every smaller path. */
+        private Hashed previous(String path) {
+            while (next < previous.size()) {
+                Hashed candidate = previous.get(next);
+                // An unchanged folder hands out the very strings of the last walk: no comparison needed.
+                int order = candidate.path() == path ? 0 : candidate.path().compareTo(path);
+                if (order > 0) {
+                    return null;
+                }
+                next++;
+                if (order == 0) {
+                    return candidate;
+                }
+            }
+            return null;
+        }
     }
 
     /** The bytes git stores for {@code path}: the file content, or the target of a link. */
@@ -128,14 +151,14 @@ final class WorkingFiles {
     }
 
     /** Writes the blobs of {@code files} and the trees holding them; returns the root tree id. */
-    ObjectId writeTree(Map<String, FileState> files, ObjectInserter inserter) throws IOException {
+    ObjectId writeTree(FileListing files, ObjectInserter inserter) throws IOException {
         DirCache index = DirCache.newInCore();
         DirCacheBuilder builder = index.builder();
-        for (Map.Entry<String, FileState> file : files.entrySet()) {
-            byte[] bytes = content(file.getKey(), file.getValue());
+        for (int i = 0; i < files.size(); i++) {
+            byte[] bytes = content(files.path(i), files.state(i));
             ObjectId id = inserter.insert(Constants.OBJ_BLOB, bytes);
-            DirCacheEntry entry = new DirCacheEntry(file.getKey());
-            entry.setFileMode(file.getValue().mode());
+            DirCacheEntry entry = new DirCacheEntry(files.path(i));
+            entry.setFileMode(files.state(i).mode());
             entry.setObjectId(id);
             entry.setLength(bytes.length);
             builder.add(entry);
@@ -149,17 +172,19 @@ final class WorkingFiles {
      * folder and the diff file are never touched), changed ones rewritten through a temporary
      * file in the same folder. {@code blobs} gives the bytes of a target entry.
      */
-    void restore(SortedMap<String, FileState> target, BlobSource blobs) throws IOException {
-        SortedMap<String, FileState> current = scan();
-        for (String path : current.keySet()) {
-            if (!target.containsKey(path)) {
+    void restore(FileListing target, BlobSource blobs) throws IOException {
+        FileListing current = scan();
+        for (int i = 0; i < current.size(); i++) {
+            String path = current.path(i);
+            if (target.get(path) == null) {
                 Files.deleteIfExists(resolve(path));
                 removeEmptyParents(resolve(path).getParent());
             }
         }
-        for (Map.Entry<String, FileState> entry : target.entrySet()) {
-            if (!entry.getValue().equals(current.get(entry.getKey()))) {
-                write(entry.getKey(), entry.getValue(), blobs.bytes(entry.getValue().id()));
+        for (int i = 0; i < target.size(); i++) {
+            FileState state = target.state(i);
+            if (!state.equals(current.get(target.path(i)))) {
+                write(target.path(i), state, blobs.bytes(state.id()));
             }
         }
     }
@@ -257,48 +282,8 @@ final class WorkingFiles {
         }
     }
 
-    private boolean isExcluded(Path path) {
-        String name = path.getFileName().toString();
-        return name.equals(GIT_DIR) || path.equals(root.resolve(DIFF_FILE));
-    }
-
-    private String relative(Path file) {
-        if (File.separatorChar == '/' && file.startsWith(root)) {
-            return file.toString().substring(root.toString().length() + 1); // already /-separated
-        }
-        StringBuilder path = new StringBuilder();
-        for (Path part : root.relativize(file)) {
-            if (path.length() > 0) {
-                path.append('/');
-            }
-            path.append(part);
-        }
-        return path.toString();
-    }
-
     private Path resolve(String path) {
         return root.resolve(path.replace('/', root.getFileSystem().getSeparator().charAt(0)));
-    }
-
-    private static FileMode modeOf(Path file, BasicFileAttributes attrs) throws IOException {
-        if (attrs.isSymbolicLink()) {
-            return FileMode.SYMLINK;
-        }
-        // On POSIX systems the walk's attributes already hold the permissions: no second stat call.
-        if (attrs instanceof PosixFileAttributes posix) {
-            return posix.permissions().contains(PosixFilePermission.OWNER_EXECUTE) ? FileMode.EXECUTABLE_FILE
-                    : FileMode.REGULAR_FILE;
-        }
-        return isExecutable(file) ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE;
-    }
-
-    /** The file's {@code ctime} in nanoseconds, or -1 where there is no {@code unix} view (nothing is reused there). */
-    private static long changedNanos(Path file) throws IOException {
-        try {
-            return ((FileTime) Files.getAttribute(file, "unix:ctime", NOFOLLOW)).to(TimeUnit.NANOSECONDS);
-        } catch (UnsupportedOperationException | IllegalArgumentException e) {
-            return -1;
-        }
     }
 
     private static byte[] read(Path file, FileMode mode) throws IOException {
@@ -307,13 +292,6 @@ final class WorkingFiles {
             return target.getBytes(StandardCharsets.UTF_8);
         }
         return Files.readAllBytes(file);
-    }
-
-    private static boolean isExecutable(Path file) throws IOException {
-        if (supportsPosix(file)) {
-            return Files.getPosixFilePermissions(file, NOFOLLOW).contains(PosixFilePermission.OWNER_EXECUTE);
-        }
-        return false;
     }
 
     private static void setExecutable(Path file, boolean executable) throws IOException {

@@ -190,4 +190,25 @@ class WorkspaceDiffCacheTest {
 
         assertThat(workspace.diff().unifiedDiff()).contains("+MEMORY");
     }
+
+    @Test
+    void diff_seesAFileRewrittenInPlaceWhileOthersAroundItAreAddedAndDeleted() throws IOException {
+        workspace.useWallClock(Clock.offset(Clock.systemUTC(), Duration.ofHours(1))); // stats are trusted
+        for (String name : new String[] {"a.md", "c/one.md", "c/two.md", "d.md"}) {
+            Files.createDirectories(root.resolve(name).getParent());
+            Files.writeString(root.resolve(name), name + "\n", StandardCharsets.UTF_8);
+            agePath(root.resolve(name));
+        }
+        workspace.squashHistory();
+        assertThat(workspace.diff().isEmpty()).isTrue(); // every file hashed once; the blob ids are kept
+        FileTime time = Files.getLastModifiedTime(root.resolve("c/two.md"));
+
+        Files.delete(root.resolve("c/one.md"));
+        Files.writeString(root.resolve("b.md"), "added\n", StandardCharsets.UTF_8);
+        Files.writeString(root.resolve("c/two.md"), "C/TWO.MD\n", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(root.resolve("c/two.md"), time);
+
+        assertThat(workspace.diff().changes()).extracting(c -> c.status() + " " + c.path())
+                .containsExactly("A b.md", "D c/one.md", "M c/two.md");
+    }
 }
