@@ -81,7 +81,7 @@ class StartupWarmUpTest {
     @Test
     void realWarmUp_statusPrintsWhatItPrintsWithout() {
         String home = temp.resolve("home").toString();
-        MnemoCli.commandLine(cli(), StartupWarmUp.none()).execute("--home", home, "note", "builds use gradle 8");
+        commandLine(StartupWarmUp.none(), new StringWriter()).execute("--home", home, "note", "builds use gradle 8");
         StringWriter warmedUp = new StringWriter();
         StringWriter plain = new StringWriter();
 
