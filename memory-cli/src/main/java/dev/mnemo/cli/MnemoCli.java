@@ -122,12 +122,17 @@ public final class MnemoCli {
         this.modelFactory = modelFactory;
     }
 
-    /** Runs the CLI and exits with its exit code. */
+    /**
+     * Runs the CLI and exits with its exit code. The {@linkplain StartupWarmUp warm-up} starts as
+     * early as it may (after the log level: SLF4J reads it when it starts), so that it runs while
+     * picocli builds the command model; the command itself waits for it.
+     */
     public static void main(String[] args) {
         if (List.of(args).contains("-v") || List.of(args).contains("--verbose")) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
         }
-        System.exit(commandLine(new MnemoCli()).execute(args));
+        StartupWarmUp warmUp = StartupWarmUp.start(args);
+        System.exit(commandLine(new MnemoCli(), warmUp).execute(args));
     }
 
     /**
@@ -135,7 +140,16 @@ public final class MnemoCli {
      * {@code -v}; a mistyped command or option gets a suggestion only when one is close.
      */
     static CommandLine commandLine(MnemoCli cli) {
+        return commandLine(cli, StartupWarmUp.none());
+    }
+
+    /** {@link #commandLine(MnemoCli)} whose commands run once {@code warmUp} has finished. */
+    static CommandLine commandLine(MnemoCli cli, StartupWarmUp warmUp) {
         CommandLine commandLine = new CommandLine(cli);
+        commandLine.setExecutionStrategy(parsed -> {
+            warmUp.await();
+            return new CommandLine.RunLast().execute(parsed);
+        });
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
             PrintWriter err = cmd.getErr();
             if (e instanceof UsageProblem problem) {

@@ -3,16 +3,20 @@ package dev.mnemo.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The packaged {@code mnemo.jar} (and its {@code mnemo} launcher) run as a user runs them: exit
@@ -160,6 +164,23 @@ class CliProcessIT {
         assertThat(read.exitCode()).as(read.err()).isZero();
         assertThat(read.out()).contains("gradle 8");
         assertThat(read.err()).contains("DEBUG");
+    }
+
+    @Test
+    void status_printsWhatTheCommandPrintsInProcess() throws Exception {
+        // main starts a warm-up thread beside picocli; the output must not notice.
+        Path home = MnemoJar.homeWithMemories(dir.resolve("home"));
+        StringWriter inProcess = new StringWriter();
+        CommandLine commandLine = MnemoCli.commandLine(new MnemoCli(Map.of(), dir.resolve("user").toString(),
+                env -> Optional.empty()));
+        commandLine.setOut(new PrintWriter(inProcess));
+
+        Run status = mnemo(Map.of(), home, "status");
+
+        assertThat(commandLine.execute("--home", home.toString(), "status")).isZero();
+        assertThat(status.exitCode()).as(status.err()).isZero();
+        assertThat(status.err()).isEmpty();
+        assertThat(status.out()).startsWith("Home:                " + home).isEqualTo(inProcess.toString());
     }
 
     @Test

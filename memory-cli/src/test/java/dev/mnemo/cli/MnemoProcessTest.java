@@ -55,6 +55,9 @@ class MnemoProcessTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.err()).contains("WARN").contains("memories.max_rollouts_per_startup = 500 is outside 1..128; using 128");
         assertThat(r.err()).doesNotContain("DEBUG");
+        // as simplelogger.properties asks: time of day, the thread that logged, level, short name
+        assertThat(r.err().lines()).anyMatch(line -> line.matches(
+                "\\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\[main\\] WARN ConfigClamps - memories\\.max_rollouts_per_startup .*"));
     }
 
     @Test

@@ -42,7 +42,10 @@ public final class TomlConfigLoader {
         Objects.requireNonNull(file, "configToml");
         JsonNode root;
         try {
-            root = Toml.MAPPER.readTree(text(file));
+            // The file is read before Toml.MAPPER is touched: written as one expression, the
+            // receiver would be evaluated (and Jackson initialised) before the file was found missing.
+            String text = text(file);
+            root = Toml.MAPPER.readTree(text);
         } catch (NoSuchFileException e) {
             return MemoriesConfig.defaults();
         } catch (JacksonException e) {

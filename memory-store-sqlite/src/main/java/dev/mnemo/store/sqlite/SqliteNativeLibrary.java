@@ -14,6 +14,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.SQLException;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
 import org.sqlite.util.LibraryLoaderUtil;
 
 /**
@@ -44,8 +46,12 @@ import org.sqlite.util.LibraryLoaderUtil;
  * — the properties already set by the user, the driver not in a local jar, no POSIX file system, a
  * folder owned by someone else, a copy that does not verify — leaves sqlite-jdbc to do what it
  * always does, and a copy that fails to load makes it fall back to its own extraction.
+ *
+ * <p>Public for one use: {@link #preload()}, which an application that starts up on several threads
+ * may call on one of its own to have this done while it does other work. Opening a store needs no
+ * call: it prepares the library itself.
  */
-final class SqliteNativeLibrary {
+public final class SqliteNativeLibrary {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqliteNativeLibrary.class);
     private static final String PATH_PROPERTY = "org.sqlite.lib.path";
@@ -57,6 +63,24 @@ final class SqliteNativeLibrary {
     private static volatile boolean prepared;
 
     private SqliteNativeLibrary() {}
+
+    /**
+     * Does now, on the calling thread, what the first connection of this JVM would do before it
+     * opens its file: {@link #prepare() points} sqlite-jdbc at the cached library, then opens and
+     * closes an in-memory database, which loads the library and the driver's classes (and the
+     * JDK's locale data its date format reads). Nothing on disk is opened but the cached copy.
+     * Idempotent and thread-safe; never fails: what goes wrong here is met again, and reported, by
+     * the first real connection. The {@code mnemo} CLI calls it on its warm-up thread while it
+     * parses its arguments.
+     */
+    public static void preload() {
+        prepare();
+        try {
+            new SQLiteConfig().createConnection("jdbc:sqlite::memory:").close();
+        } catch (SQLException | RuntimeException | LinkageError e) {
+            LOG.debug("sqlite native library: preloading failed ({}); the first connection tries again", e.toString());
+        }
+    }
 
     /** Once per JVM, before the first connection. Never fails: at worst sqlite-jdbc extracts as usual. */
     static void prepare() {

@@ -7,15 +7,33 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteJDBCLoader;
 
 /** The per-user copy of sqlite-jdbc's native library is used only when it is provably the jar's. */
 class SqliteNativeLibraryTest {
 
     @TempDir
     Path temp;
+
+    @Test
+    void preload_onSeveralThreadsAtOnce_leavesTheDriverLoadedAndAStoreOpens() throws Exception {
+        List<Thread> threads = List.of(new Thread(SqliteNativeLibrary::preload), new Thread(SqliteNativeLibrary::preload));
+        threads.forEach(Thread::start);
+        SqliteNativeLibrary.preload();
+        for (Thread thread : threads) {
+            thread.join();
+        }
+
+        assertThat(SQLiteJDBCLoader.isNativeMode()).isTrue();
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(temp.resolve("home/mnemo.sqlite"))) {
+            assertThat(store.status(Instant.EPOCH).stage1Outputs()).isZero();
+        }
+        assertThat(temp.resolve("home")).isDirectoryContaining(path -> path.getFileName().toString().equals("mnemo.sqlite"));
+    }
 
     @Test
     void cachedCopy_isMadeOnceAndReusedUnchanged() throws IOException {
