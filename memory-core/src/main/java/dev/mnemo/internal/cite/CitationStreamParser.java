@@ -32,8 +32,9 @@ public final class CitationStreamParser implements CitationStreamFilter {
     /** A suffix of the text so far that may still grow into a tag; {@code null} when none. */
     private String held;
     private final List<String> bodies = new ArrayList<>();
-    /** The body of the open block; {@code null} outside a block. */
-    private StringBuilder activeBody;
+    /** The body of the open block so far, reused from block to block. */
+    private final StringBuilder body = new StringBuilder();
+    private boolean inBlock;
     private boolean finished;
 
     /** Strips every block from a complete text in one pass. */
@@ -49,7 +50,7 @@ public final class CitationStreamParser implements CitationStreamFilter {
      *
      * <p>Searches the chunk itself (after the few held-back characters, if any) for where a tag can
      * start. A chunk with no block in it and nothing to hold back is returned as it is: no copy, no
-     * allocation.
+     * allocation, no further work.
      */
     @Override
     public String push(String chunk) {
@@ -62,44 +63,60 @@ public final class CitationStreamParser implements CitationStreamFilter {
             text = held.concat(chunk);
             held = null;
         }
+        if (!inBlock) {
+            int open = tagOrTail(text, 0, OPEN_TAG, OPEN_START);
+            if (open + OPEN_TAG.length() > text.length()) {
+                return visibleUpTo(text, 0, open); // the common case: no block starts in this text
+            }
+        }
+        return cutBlocks(text);
+    }
+
+    /**
+     * Takes the blocks out of {@code text}, which has a block open at its start or opening in it
+     * (found by {@link #push} and found again here: a few chunks in a hundred get this far).
+     */
+    private String cutBlocks(String text) {
         int length = text.length();
-        StringBuilder visible = null; // only when a block is cut out of the middle of this text
+        String visible = "";
         int pos = 0;
         while (true) {
-            if (activeBody != null) {
+            if (inBlock) {
                 int close = tagOrTail(text, pos, CLOSE_TAG, CLOSE_START);
-                activeBody.append(text, pos, close);
+                body.append(text, pos, close);
                 if (close + CLOSE_TAG.length() > length) {
                     held = close < length ? text.substring(close) : null;
-                    return visible == null ? "" : visible.toString();
+                    return visible;
                 }
-                bodies.add(activeBody.toString());
-                activeBody = null;
+                bodies.add(body.toString());
+                body.setLength(0);
+                inBlock = false;
                 pos = close + CLOSE_TAG.length();
-                continue;
             }
             int open = tagOrTail(text, pos, OPEN_TAG, OPEN_START);
-            if (open + OPEN_TAG.length() <= length) {
-                if (open > pos) {
-                    visible = visible == null ? new StringBuilder() : visible;
-                    visible.append(text, pos, open);
-                }
-                activeBody = new StringBuilder();
-                pos = open + OPEN_TAG.length();
-                continue;
+            if (open + OPEN_TAG.length() > length) {
+                String rest = visibleUpTo(text, pos, open);
+                return visible.isEmpty() ? rest : visible.concat(rest);
             }
-            int take = open;
-            if (take > pos && Character.isHighSurrogate(text.charAt(take - 1))) {
-                take--; // keep a split surrogate pair together for the next chunk
-            }
-            if (take < length) {
-                held = text.substring(take);
-            }
-            if (visible != null) {
-                return visible.append(text, pos, take).toString();
-            }
-            return pos == 0 && take == length ? text : text.substring(pos, take);
+            visible = visible.concat(text.substring(pos, open));
+            inBlock = true;
+            pos = open + OPEN_TAG.length();
         }
+    }
+
+    /**
+     * {@code text} from {@code pos} up to {@code end} (where a possible cut tag starts, or the
+     * length), holding back from there and a high surrogate just before it.
+     */
+    private String visibleUpTo(String text, int pos, int end) {
+        int take = end;
+        if (take > pos && Character.isHighSurrogate(text.charAt(take - 1))) {
+            take--; // keep a split surrogate pair together for the next chunk
+        }
+        if (take < text.length()) {
+            held = text.substring(take);
+        }
+        return text.substring(pos, take);
     }
 
     @Override
@@ -110,9 +127,10 @@ public final class CitationStreamParser implements CitationStreamFilter {
         finished = true;
         String rest = held == null ? "" : held;
         held = null;
-        if (activeBody != null) {
-            bodies.add(activeBody.append(rest).toString());
-            activeBody = null;
+        if (inBlock) {
+            bodies.add(body.append(rest).toString());
+            body.setLength(0);
+            inBlock = false;
             return "";
         }
         return rest;
