@@ -24,9 +24,17 @@ public final class CitationStreamParser implements CitationStreamFilter {
     /** The closing tag, exactly as the model writes it. */
     public static final String CLOSE_TAG = "</oai-mem-citation>";
 
-    private final StringBuilder pending = new StringBuilder();
+    /** How a tag starts: only where these two characters are can a whole tag or a cut one of two or more be. */
+    private static final String OPEN_START = OPEN_TAG.substring(0, 2);
+
+    private static final String CLOSE_START = CLOSE_TAG.substring(0, 2);
+
+    /** A suffix of the text so far that may still grow into a tag; {@code null} when none. */
+    private String held;
     private final List<String> bodies = new ArrayList<>();
-    private StringBuilder activeBody;
+    /** The body of the open block so far, reused from block to block. */
+    private final StringBuilder body = new StringBuilder();
+    private boolean inBlock;
     private boolean finished;
 
     /** Strips every block from a complete text in one pass. */
@@ -37,61 +45,78 @@ public final class CitationStreamParser implements CitationStreamFilter {
         return new StrippedText(visible, parser.bodies());
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Searches the chunk itself (after the few held-back characters, if any) for where a tag can
+     * start. A chunk with no block in it and nothing to hold back is returned as it is: no copy, no
+     * allocation, no further work.
+     */
     @Override
     public String push(String chunk) {
         Objects.requireNonNull(chunk, "chunk");
         if (finished) {
             throw new IllegalStateException("push after finish(): a citation filter serves one answer");
         }
-        // Work on the chunk itself (plus the few held-back characters, if any): String.indexOf is an
-        // intrinsic, and a chunk without a tag in it is returned as it is, without a copy.
         String text = chunk;
-        if (pending.length() > 0) {
-            text = pending.append(chunk).toString();
-            pending.setLength(0);
+        if (held != null) {
+            text = held.concat(chunk);
+            held = null;
         }
-        StringBuilder visible = null;
-        String single = "";
-        int pos = 0;
+        if (!inBlock) {
+            int open = tagOrTail(text, 0, OPEN_TAG, OPEN_START);
+            if (open + OPEN_TAG.length() > text.length()) {
+                return visibleUpTo(text, 0, open); // the common case: no block starts in this text
+            }
+        }
+        return cutBlocks(text);
+    }
+
+    /**
+     * Takes the blocks out of {@code text}, which has a block open at its start or opening in it
+     * (found by {@link #push} and found again here: a few chunks in a hundred get this far).
+     */
+    private String cutBlocks(String text) {
         int length = text.length();
+        String visible = "";
+        int pos = 0;
         while (true) {
-            if (activeBody != null) {
-                int close = text.indexOf(CLOSE_TAG, pos);
-                if (close >= 0) {
-                    activeBody.append(text, pos, close);
-                    bodies.add(activeBody.toString());
-                    activeBody = null;
-                    pos = close + CLOSE_TAG.length();
-                    continue;
+            if (inBlock) {
+                int close = tagOrTail(text, pos, CLOSE_TAG, CLOSE_START);
+                body.append(text, pos, close);
+                if (close + CLOSE_TAG.length() > length) {
+                    held = close < length ? text.substring(close) : null;
+                    return visible;
                 }
-                int take = length - heldBack(text, pos, CLOSE_TAG);
-                activeBody.append(text, pos, take);
-                pending.append(text, take, length);
-                break;
+                bodies.add(body.toString());
+                body.setLength(0);
+                inBlock = false;
+                pos = close + CLOSE_TAG.length();
             }
-            int open = text.indexOf(OPEN_TAG, pos);
-            if (open >= 0) {
-                if (open > pos) {
-                    visible = visible == null ? new StringBuilder(single) : visible;
-                    visible.append(text, pos, open);
-                }
-                pos = open + OPEN_TAG.length();
-                activeBody = new StringBuilder();
-                continue;
+            int open = tagOrTail(text, pos, OPEN_TAG, OPEN_START);
+            if (open + OPEN_TAG.length() > length) {
+                String rest = visibleUpTo(text, pos, open);
+                return visible.isEmpty() ? rest : visible.concat(rest);
             }
-            int take = length - heldBack(text, pos, OPEN_TAG);
-            if (take > pos && Character.isHighSurrogate(text.charAt(take - 1))) {
-                take--; // keep a split surrogate pair together for the next chunk
-            }
-            if (visible == null) {
-                single = pos == 0 && take == length ? text : text.substring(pos, take);
-            } else {
-                visible.append(text, pos, take);
-            }
-            pending.append(text, take, length);
-            break;
+            visible = visible.concat(text.substring(pos, open));
+            inBlock = true;
+            pos = open + OPEN_TAG.length();
         }
-        return visible == null ? single : visible.toString();
+    }
+
+    /**
+     * {@code text} from {@code pos} up to {@code end} (where a possible cut tag starts, or the
+     * length), holding back from there and a high surrogate just before it.
+     */
+    private String visibleUpTo(String text, int pos, int end) {
+        int take = end;
+        if (take > pos && Character.isHighSurrogate(text.charAt(take - 1))) {
+            take--; // keep a split surrogate pair together for the next chunk
+        }
+        if (take < text.length()) {
+            held = text.substring(take);
+        }
+        return text.substring(pos, take);
     }
 
     @Override
@@ -100,15 +125,14 @@ public final class CitationStreamParser implements CitationStreamFilter {
             return "";
         }
         finished = true;
-        if (activeBody != null) {
-            activeBody.append(pending);
-            bodies.add(activeBody.toString());
-            activeBody = null;
-            pending.setLength(0);
+        String rest = held == null ? "" : held;
+        held = null;
+        if (inBlock) {
+            bodies.add(body.append(rest).toString());
+            body.setLength(0);
+            inBlock = false;
             return "";
         }
-        String rest = pending.toString();
-        pending.setLength(0);
         return rest;
     }
 
@@ -118,17 +142,22 @@ public final class CitationStreamParser implements CitationStreamFilter {
     }
 
     /**
-     * Length of the longest suffix of {@code text} (from {@code from} on) that is a proper prefix of
-     * {@code tag}: the characters that may still grow into the tag. Only a {@code <} can start one.
+     * Where the first {@code tag} at or after {@code from} starts, or else where the suffix that may
+     * still grow into it starts (a proper prefix of {@code tag} running to the end of
+     * {@code text}), or else {@code text.length()}. A whole tag is there exactly when the result
+     * plus the tag's length fits in the text. Either starts with {@code start} (the tag's first two
+     * characters) except a lone {@code <} at the very end, so one intrinsic search for
+     * {@code start} and a look at the last character cover both; plain {@code <b>}-style markup
+     * costs nothing more.
      */
-    private static int heldBack(String text, int from, String tag) {
+    private static int tagOrTail(String text, int from, String tag, String start) {
         int length = text.length();
-        int start = Math.max(from, length - (tag.length() - 1));
-        for (int at = text.indexOf('<', start); at >= 0; at = text.indexOf('<', at + 1)) {
-            if (tag.regionMatches(0, text, at, length - at)) {
-                return length - at;
+        for (int at = text.indexOf(start, from); at >= 0; at = text.indexOf(start, at + 1)) {
+            int rest = length - at;
+            if (rest >= tag.length() ? text.startsWith(tag, at) : tag.regionMatches(0, text, at, rest)) {
+                return at;
             }
         }
-        return 0;
+        return length > from && text.charAt(length - 1) == '<' ? length - 1 : length;
     }
 }

@@ -9,11 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Confines tool paths to the memory root, following Codex's {@code resolve_scoped_path}: a
@@ -105,25 +108,48 @@ final class MemoryPaths {
      */
     List<Child> children(Path directory, String display) {
         List<Child> children = new ArrayList<>();
+        list(directory, display, children::add);
+        children.sort(Comparator.comparing(child -> child.file().getFileName().toString(), UTF8_ORDER));
+        return children;
+    }
+
+    /**
+     * The visible regular files under a directory, at any depth, in no particular order: exactly
+     * the files that descending through {@link #children} reaches, for callers that sort only what
+     * they return. Each folder is listed once; every entry is judged by the attributes read, without
+     * following links, as it is listed, so a symlinked folder is never entered and a symlinked file
+     * never returned.
+     */
+    List<Child> filesUnder(Path directory, String display) {
+        List<Child> files = new ArrayList<>();
+        Deque<Child> folders = new ArrayDeque<>();
+        folders.push(new Child(directory, display, true));
+        while (!folders.isEmpty()) {
+            Child folder = folders.pop();
+            list(folder.file(), folder.display(), child -> (child.directory() ? folders : files).add(child));
+        }
+        return files;
+    }
+
+    /** Lists one directory's visible files and folders, unsorted. */
+    private static void list(Path directory, String display, Consumer<Child> sink) {
+        String prefix = display.isEmpty() ? "" : display + "/";
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
             for (Path entry : stream) {
                 String name = entry.getFileName().toString();
                 if (name.startsWith(".")) {
                     continue;
                 }
-                Optional<BasicFileAttributes> attributes = attributesOf(entry);
-                if (attributes.isEmpty() || attributes.get().isSymbolicLink()) {
+                BasicFileAttributes attributes = attributesOf(entry).orElse(null);
+                if (attributes == null || attributes.isSymbolicLink()) {
                     continue;
                 }
-                boolean isDirectory = attributes.get().isDirectory();
-                if (isDirectory || attributes.get().isRegularFile()) {
-                    children.add(new Child(entry, display.isEmpty() ? name : display + "/" + name, isDirectory));
+                if (attributes.isDirectory() || attributes.isRegularFile()) {
+                    sink.accept(new Child(entry, prefix.concat(name), attributes.isDirectory()));
                 }
             }
         } catch (IOException e) {
             throw ToolFailure.io(e);
         }
-        children.sort(Comparator.comparing(child -> child.file().getFileName().toString(), UTF8_ORDER));
-        return children;
     }
 }

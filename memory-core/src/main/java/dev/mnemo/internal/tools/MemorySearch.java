@@ -6,11 +6,9 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -53,20 +51,17 @@ final class MemorySearch {
         if (prepared.stream().anyMatch(String::isEmpty)) {
             throw new ToolFailure(LocalMemoryTools.EMPTY_QUERY);
         }
+        List<MemoryPaths.Child> files = directory
+                ? paths.filesUnder(scope.file(), scope.display())
+                : List.of(new MemoryPaths.Child(scope.file(), scope.display(), false));
+        Optional<RawByteScreen> screen = RawByteScreen.of(request);
         List<Match> matches = new ArrayList<>();
-        if (!directory) {
-            searchFile(scope.file(), scope.display(), request, prepared, matches);
-        } else {
-            Deque<MemoryPaths.Child> pending = new ArrayDeque<>(paths.children(scope.file(), scope.display()));
-            while (!pending.isEmpty()) {
-                MemoryPaths.Child child = pending.pop();
-                if (child.directory()) {
-                    paths.children(child.file(), child.display()).forEach(pending::push);
-                } else {
-                    searchFile(child.file(), child.display(), request, prepared, matches);
-                }
+        for (MemoryPaths.Child file : files) {
+            if (screen.isEmpty() || screen.get().mayMatch(file.file())) {
+                searchFile(file.file(), file.display(), request, prepared, matches);
             }
         }
+        // The only ordering: files were visited in no particular order.
         matches.sort(Comparator.comparing(Match::path, MemoryPaths.UTF8_ORDER)
                 .thenComparingInt(Match::matchLineNumber));
         return matches;
