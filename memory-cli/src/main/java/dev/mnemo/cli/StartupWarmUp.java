@@ -1,6 +1,6 @@
 package dev.mnemo.cli;
 
-import dev.mnemo.store.sqlite.SqliteNativeLibrary;
+import dev.mnemo.store.sqlite.SqliteMemoryStore;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The work: SLF4J's initialisation (provider discovery, {@code simplelogger.properties}, and
  * the JDK's locale data, which the log lines' time format loads), then
- * {@link SqliteNativeLibrary#preload()} (sqlite-jdbc's native library and classes, and its own
+ * {@link SqliteMemoryStore#preload()} (sqlite-jdbc's native library and classes, and its own
  * date format). Nothing in it writes outside sqlite-jdbc's library cache, opens a home or logs
  * unless something fails under {@code -v}.
  *
@@ -96,6 +96,6 @@ final class StartupWarmUp {
 
     private static void initialiseOnce() {
         LoggerFactory.getILoggerFactory();
-        SqliteNativeLibrary.preload();
+        SqliteMemoryStore.preload();
     }
 }

@@ -51,6 +51,18 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     /**
+     * Does now, on the calling thread, the one-time work of a JVM's first SQLite connection:
+     * loading sqlite-jdbc's native library (from Mnemo's verified per-user copy) and the driver's
+     * classes. For applications that start up on several threads and want it done while they do
+     * other work (the {@code mnemo} CLI calls it on a warm-up thread while it parses its
+     * arguments). Idempotent and thread-safe; never fails: a problem is met again, and reported,
+     * by the first {@link #open}. Opening a store needs no call.
+     */
+    public static void preload() {
+        SqliteNativeLibrary.preload();
+    }
+
+    /**
      * Opens the state database at {@code dbFile}, creating the file and its folder when missing
      * and migrating the schema to the newest version.
      *

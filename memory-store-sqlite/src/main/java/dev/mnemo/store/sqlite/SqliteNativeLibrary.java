@@ -47,11 +47,10 @@ import org.sqlite.util.LibraryLoaderUtil;
  * folder owned by someone else, a copy that does not verify — leaves sqlite-jdbc to do what it
  * always does, and a copy that fails to load makes it fall back to its own extraction.
  *
- * <p>Public for one use: {@link #preload()}, which an application that starts up on several threads
- * may call on one of its own to have this done while it does other work. Opening a store needs no
- * call: it prepares the library itself.
+ * <p>{@link #preload()} is reached through {@link SqliteMemoryStore#preload()}; opening a store
+ * needs no call: it prepares the library itself.
  */
-public final class SqliteNativeLibrary {
+final class SqliteNativeLibrary {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqliteNativeLibrary.class);
     private static final String PATH_PROPERTY = "org.sqlite.lib.path";
@@ -70,10 +69,9 @@ public final class SqliteNativeLibrary {
      * closes an in-memory database, which loads the library and the driver's classes (and the
      * JDK's locale data its date format reads). Nothing on disk is opened but the cached copy.
      * Idempotent and thread-safe; never fails: what goes wrong here is met again, and reported, by
-     * the first real connection. The {@code mnemo} CLI calls it on its warm-up thread while it
-     * parses its arguments.
+     * the first real connection.
      */
-    public static void preload() {
+    static void preload() {
         prepare();
         try {
             new SQLiteConfig().createConnection("jdbc:sqlite::memory:").close();
