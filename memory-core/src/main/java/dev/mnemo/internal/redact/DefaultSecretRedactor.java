@@ -1,6 +1,7 @@
 package dev.mnemo.internal.redact;
 
 import dev.mnemo.spi.SecretRedactor;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,8 +40,7 @@ public final class DefaultSecretRedactor implements SecretRedactor {
     private record Rule(String name, List<String> hints, List<String> lowerCaseHints, Pattern pattern,
             String replacement, boolean startsAtHint, int lookback, int valueGroup, Predicate<String> spared) {
         static Rule of(String name, String hint, String regex, String replacement) {
-            return new Rule(name, hint.isEmpty() ? List.of() : List.of(hint.split("\\|")), List.of(),
-                    Pattern.compile(regex), replacement, false, 0, 0, v -> false);
+            return new Rule(name, hints(hint), List.of(), Pattern.compile(regex), replacement, false, 0, 0, v -> false);
         }
 
         /** A rule whose every match begins where one of its {@code |}-separated hints begins. */
@@ -53,8 +53,17 @@ public final class DefaultSecretRedactor implements SecretRedactor {
          * {@code |}-separated hints begins (a URL's scheme before its {@code ://}).
          */
         static Rule startingBefore(String name, String hint, int lookback, String regex, String replacement) {
-            return new Rule(name, List.of(hint.split("\\|")), List.of(), Pattern.compile(regex), replacement, true,
-                    lookback, 0, v -> false);
+            return new Rule(name, hints(hint), List.of(), Pattern.compile(regex), replacement, true, lookback, 0,
+                    v -> false);
+        }
+
+        /**
+         * The {@code |}-separated hints as a list, the same instance for the same text, so that
+         * {@link HintStarts} answers rules with equal hints (the two {@code sk-} rules, the two PEM
+         * rules) from one search.
+         */
+        private static List<String> hints(String hint) {
+            return HINT_LISTS.computeIfAbsent(hint, h -> h.isEmpty() ? List.of() : List.of(h.split("\\|")));
         }
 
         /**
@@ -87,6 +96,9 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             return value != null && spared.test(value);
         }
     }
+
+    /** Hint lists by their text while the rules are built (see {@code Rule.hints}). */
+    private static final Map<String, List<String>> HINT_LISTS = new HashMap<>();
 
     private static final List<String> SECRET_WORDS = List.of("apikey", "api_key", "api-key", "token", "secret",
             "passw");

@@ -20,7 +20,9 @@ final class HintStarts {
     private final LowerCaseHints lowerCaseHints;
 
     private String text;
-    private final List<Object> keys = new ArrayList<>();
+    /** Answers for the current text: the hint list (compared by identity) and lookback each answers for. */
+    private final List<List<String>> answeredHints = new ArrayList<>();
+    private final List<Integer> answeredLookbacks = new ArrayList<>();
     private final List<int[]> answers = new ArrayList<>();
 
     /** @param lowerCaseHints every case-insensitive rule's hints */
@@ -52,32 +54,40 @@ final class HintStarts {
         }
     }
 
-    /** The candidate starts in {@code text}, ascending and distinct, for case-sensitive {@code hints}. */
+    /**
+     * The candidate starts in {@code text}, ascending and distinct, for case-sensitive {@code hints};
+     * rules that share a hint list instance share the answer.
+     */
     int[] of(String text, List<String> hints, int lookback) {
-        List<Object> key = List.of(hints, lookback);
-        int[] known = known(text, key);
-        return known != null ? known : remember(key, find(text, hints, lookback));
+        int[] known = known(text, hints, lookback);
+        return known != null ? known : remember(hints, lookback, find(text, hints, lookback));
     }
 
     /** The candidate starts in {@code text}, ascending and distinct, of any lower-case hint in any ASCII case. */
     int[] ignoringCase(String text) {
-        int[] known = known(text, this);
-        return known != null ? known : remember(this, findIgnoringCase(text));
+        int[] known = known(text, lowerCaseHints.all, -1);
+        return known != null ? known : remember(lowerCaseHints.all, -1, findIgnoringCase(text));
     }
 
-    private int[] known(String text, Object key) {
+    private int[] known(String text, List<String> hints, int lookback) {
         if (text != this.text) {
             this.text = text;
-            keys.clear();
+            answeredHints.clear();
+            answeredLookbacks.clear();
             answers.clear();
             return null;
         }
-        int at = keys.indexOf(key);
-        return at < 0 ? null : answers.get(at);
+        for (int i = 0; i < answers.size(); i++) {
+            if (answeredHints.get(i) == hints && answeredLookbacks.get(i) == lookback) {
+                return answers.get(i);
+            }
+        }
+        return null;
     }
 
-    private int[] remember(Object key, int[] starts) {
-        keys.add(key);
+    private int[] remember(List<String> hints, int lookback, int[] starts) {
+        answeredHints.add(hints);
+        answeredLookbacks.add(lookback);
         answers.add(starts);
         return starts;
     }
