@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 
 /**
  * Lets {@link RolloutReader} give a payload by its {@code "type"} alone without building it: the
- * bytes right after the payload's {@code {}} are looked at first, and only when they read exactly
+ * bytes right after the payload's opening brace are looked at first, and only when they read exactly
  * {@code "type":"<printable ASCII, no quote or backslash>"} (as Codex writes every payload) and the
  * caller accepts that type is the rest of the payload skipped (tokenized, so a malformed line is
  * still malformed). The bytes only choose the path: the parser confirms the first field, and a
