@@ -11,7 +11,6 @@ import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1Result;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,7 +118,7 @@ final class Phase1Job {
             return Outcome.failed("cannot read rollout " + rolloutPath + ": " + e.getMessage(), TokenUsage.ZERO);
         }
         String input = Phase1Prompts.input(rolloutPath.toString(), cwd, rendered);
-        if (utf8Length(input) + utf8Length(Phase1Prompts.SYSTEM) > budget) {
+        if (Utf8Text.size(input) + Phase1Prompts.SYSTEM_BYTES > budget) {
             return Outcome.failed("rendered rollout exceeds the input budget of " + budget + " bytes", TokenUsage.ZERO);
         }
         // 2. Ask the model; one retry when the reply does not match the schema.
@@ -202,8 +201,4 @@ final class Phase1Job {
     }
 
     private static final int MAX_ECHOED_REPLY_CHARS = 4_000;
-
-    private static long utf8Length(String text) {
-        return text.getBytes(StandardCharsets.UTF_8).length;
-    }
 }

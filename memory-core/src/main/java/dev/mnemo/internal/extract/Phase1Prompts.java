@@ -11,6 +11,9 @@ final class Phase1Prompts {
     static final String SYSTEM = load("stage_one_system.md");
     private static final String INPUT = load("stage_one_input.md");
 
+    /** UTF-8 size of {@link #SYSTEM}. */
+    static final long SYSTEM_BYTES = Utf8Text.size(SYSTEM);
+
     /** Bytes the input template adds around the rendered conversation (paths excluded). */
     static final int INPUT_TEMPLATE_BYTES = INPUT.getBytes(StandardCharsets.UTF_8).length;
 

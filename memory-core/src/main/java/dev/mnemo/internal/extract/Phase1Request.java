@@ -10,7 +10,6 @@ import dev.mnemo.llm.OutputSchema;
 import dev.mnemo.llm.ReasoningEffort;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -32,8 +31,8 @@ public final class Phase1Request {
 
     /** Bytes the system prompt and the input template take besides the rendered rollout. */
     static long overheadBytes(Path rolloutPath, String cwd) {
-        return Phase1Prompts.INPUT_TEMPLATE_BYTES + utf8Length(Phase1Prompts.SYSTEM)
-                + utf8Length(rolloutPath.toString()) + utf8Length(cwd);
+        return Phase1Prompts.INPUT_TEMPLATE_BYTES + Phase1Prompts.SYSTEM_BYTES
+                + Utf8Text.size(rolloutPath.toString()) + Utf8Text.size(cwd);
     }
 
     /** The request for a conversation that starts with the input message. */
@@ -69,9 +68,5 @@ public final class Phase1Request {
         ModelRequest request = of(config.extractModel().orElse(""), List.of(ModelMessage.user(input)));
         return new Phase1Preview.FirstRequest(thread.id(), request, budgetBytes, rendered.originalBytes(),
                 rendered.truncated(), rendered.itemsKept(), rendered.itemsDropped());
-    }
-
-    static long utf8Length(String text) {
-        return text.getBytes(StandardCharsets.UTF_8).length;
     }
 }

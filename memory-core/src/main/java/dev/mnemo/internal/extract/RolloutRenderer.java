@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds the Phase 1 model input body from a rollout file:
  * <ol>
- *   <li>stream the file line by line; only {@code response_item} lines are considered;</li>
+ *   <li>stream the file line by line; only {@code response_item} lines are considered, and of an
+ *       item that is never rendered (reasoning, …) only its type is read;</li>
  *   <li>filter each item (write sheet §4.3) and render it as a labelled text row;</li>
  *   <li>redact each row;</li>
  *   <li>fit the rows to the byte budget (see {@link BudgetFitter}).</li>
@@ -45,7 +46,8 @@ public final class RolloutRenderer {
      */
     public RenderedRollout render(Path rolloutPath, SecretRedactor redactor, long budgetBytes) {
         Objects.requireNonNull(rolloutPath, "rolloutPath");
-        return render(rolloutPath.toString(), (want, sink) -> RolloutReader.read(rolloutPath, want, sink), redactor,
+        return render(rolloutPath.toString(),
+                (want, sink) -> RolloutReader.read(rolloutPath, want, RowRenderer::neverRendered, sink), redactor,
                 budgetBytes);
     }
 
@@ -58,7 +60,8 @@ public final class RolloutRenderer {
     public RenderedRollout render(String name, InputStream in, SecretRedactor redactor, long budgetBytes) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(in, "in");
-        return render(name, (want, sink) -> RolloutReader.read(in, name, want, sink), redactor, budgetBytes);
+        return render(name, (want, sink) -> RolloutReader.read(in, name, want, RowRenderer::neverRendered, sink),
+                redactor, budgetBytes);
     }
 
     /** Streams a rollout's lines to a sink (a file or a stream). */

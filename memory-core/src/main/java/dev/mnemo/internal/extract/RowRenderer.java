@@ -5,6 +5,7 @@ import dev.mnemo.internal.rollout.ResponseItem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Filters and renders one {@code response_item} as write sheet §4.3 says: developer messages,
@@ -14,7 +15,20 @@ import java.util.Optional;
  */
 final class RowRenderer {
 
+    /** The {@code response_item} types {@link #render} may keep; every other type is always left out. */
+    private static final Set<String> RENDERED_TYPES = Set.of("message", "agent_message", "function_call",
+            "function_call_output", "local_shell_call", "custom_tool_call", "custom_tool_call_output",
+            "tool_search_call", "tool_search_output", "web_search_call");
+
     private RowRenderer() {}
+
+    /**
+     * Whether an item of this wire type is left out whatever else it holds (reasoning, compaction,
+     * image generation, unknown kinds), so its payload need not be read beyond its type.
+     */
+    static boolean neverRendered(String itemType) {
+        return !RENDERED_TYPES.contains(itemType);
+    }
 
     /** The rendered row, or empty when the item is filtered out. */
     static Optional<Row> render(ResponseItem item) {

@@ -1,15 +1,15 @@
 package dev.mnemo.internal.redact;
 
 import dev.mnemo.spi.SecretRedactor;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,37 +31,59 @@ public final class DefaultSecretRedactor implements SecretRedactor {
     /**
      * A pattern and its replacement (with {@code $n} group references). When {@code hint} is not
      * empty, text that contains none of its {@code |}-separated parts cannot match and is not scanned.
-     * When {@code valueGroup} is not 0, a match whose group of that number {@code spared} accepts
-     * (code or a reference rather than a secret; see {@link CodeValues}) is left alone.
+     * When {@code startsAtHint}, every match begins at most {@code lookback} chars before one of its
+     * hints (or, for {@code lowerCaseHints}, where one begins in any ASCII case), so the pattern is
+     * tried only there (see {@link #applyAtHints}). When {@code valueGroup} is not 0, a match whose
+     * group of that number {@code spared} accepts (code or a reference rather than a secret; see
+     * {@link CodeValues}) is left alone.
      */
     private record Rule(String name, List<String> hints, List<String> lowerCaseHints, Pattern pattern,
-            String replacement, boolean startsAtHint, int valueGroup, Predicate<String> spared) {
+            String replacement, boolean startsAtHint, int lookback, int valueGroup, Predicate<String> spared) {
         static Rule of(String name, String hint, String regex, String replacement) {
-            return new Rule(name, hint.isEmpty() ? List.of() : List.of(hint.split("\\|")), List.of(),
-                    Pattern.compile(regex), replacement, false, 0, v -> false);
+            return new Rule(name, hints(hint), List.of(), Pattern.compile(regex), replacement, false, 0, 0, v -> false);
+        }
+
+        /** A rule whose every match begins where one of its {@code |}-separated hints begins. */
+        static Rule startingAt(String name, String hint, String regex, String replacement) {
+            return startingBefore(name, hint, 0, regex, replacement);
         }
 
         /**
-         * A rule whose every match begins where one of its {@code |}-separated hints begins, so the
-         * pattern is tried only there (see {@link #applyAtHints}).
+         * A rule whose every match begins at most {@code lookback} chars before one of its
+         * {@code |}-separated hints begins (a URL's scheme before its {@code ://}).
          */
-        static Rule startingAt(String name, String hint, String regex, String replacement) {
-            return new Rule(name, List.of(hint.split("\\|")), List.of(), Pattern.compile(regex), replacement, true, 0, v -> false);
+        static Rule startingBefore(String name, String hint, int lookback, String regex, String replacement) {
+            return new Rule(name, hints(hint), List.of(), Pattern.compile(regex), replacement, true, lookback, 0,
+                    v -> false);
         }
 
-        /** A case-insensitive rule that cannot match text lacking every one of {@code lowerCaseHints}. */
+        /**
+         * The {@code |}-separated hints as a list, the same instance for the same text, so that
+         * {@link HintStarts} answers rules with equal hints (the two {@code sk-} rules, the two PEM
+         * rules) from one search.
+         */
+        private static List<String> hints(String hint) {
+            return HINT_LISTS.computeIfAbsent(hint, h -> h.isEmpty() ? List.of() : List.of(h.split("\\|")));
+        }
+
+        /**
+         * A case-insensitive rule ({@code (?i)}, which folds ASCII only) whose every match begins where
+         * one of {@code lowerCaseHints} begins, in any ASCII case.
+         */
         static Rule anyOf(String name, List<String> lowerCaseHints, String regex, String replacement) {
-            return new Rule(name, List.of(), lowerCaseHints, Pattern.compile(regex), replacement, true, 0, v -> false);
+            return new Rule(name, List.of(), lowerCaseHints, Pattern.compile(regex), replacement, true, 0, 0,
+                    v -> false);
         }
 
         /** This rule, leaving matches alone whose group {@code group} is code rather than a secret. */
         Rule unlessCode(int group) {
-            return new Rule(name, hints, lowerCaseHints, pattern, replacement, startsAtHint, group, CodeValues::isCode);
+            return new Rule(name, hints, lowerCaseHints, pattern, replacement, startsAtHint, lookback, group,
+                    CodeValues::isCode);
         }
 
         /** This rule, leaving matches alone whose group {@code group} refers to a secret kept elsewhere. */
         Rule unlessReference(int group) {
-            return new Rule(name, hints, lowerCaseHints, pattern, replacement, startsAtHint, group,
+            return new Rule(name, hints, lowerCaseHints, pattern, replacement, startsAtHint, lookback, group,
                     CodeValues::isReference);
         }
 
@@ -73,37 +95,10 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             String value = matcher.group(valueGroup);
             return value != null && spared.test(value);
         }
-
-        boolean mayMatch(String text, Lower lower) {
-            if (!hints.isEmpty()) {
-                return containsAny(text, hints);
-            }
-            return lowerCaseHints.isEmpty() || containsAny(lower.of(text), lowerCaseHints);
-        }
-
-        private static boolean containsAny(String text, List<String> parts) {
-            for (String part : parts) {
-                if (text.contains(part)) {
-                    return true;
-                }
-            }
-            return false;
-        }
     }
 
-    /** The lower-cased text for the case-insensitive hints, computed once per version of the text. */
-    private static final class Lower {
-        private String source;
-        private String folded;
-
-        String of(String text) {
-            if (text != source) {
-                source = text;
-                folded = text.toLowerCase(Locale.ROOT);
-            }
-            return folded;
-        }
-    }
+    /** Hint lists by their text while the rules are built (see {@code Rule.hints}). */
+    private static final Map<String, List<String>> HINT_LISTS = new HashMap<>();
 
     private static final List<String> SECRET_WORDS = List.of("apikey", "api_key", "api-key", "token", "secret",
             "passw");
@@ -120,7 +115,8 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             Rule.of("pem-private-key-unterminated", "PRIVATE KEY-----",
                     "-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY-----(?:(?:\\s|\\\\n)*+[A-Za-z0-9+/=]{16,}+)++",
                     "-----BEGIN $1PRIVATE KEY-----\n" + REDACTED),
-            Rule.of("url-credentials", "://",
+            // The scheme, 1 to 31 chars, ends where "://" begins.
+            Rule.startingBefore("url-credentials", "://", 31,
                     "\\b([A-Za-z][A-Za-z0-9+.\\-]{0,30}://)([^\\s:/@\"'<>\\[\\]]{1,256}):([^\\s/\"'<>]{1,256})@"
                             + "(?=[A-Za-z0-9\\[])",
                     "$1$2:" + REDACTED + "@").unlessReference(3),
@@ -151,16 +147,20 @@ public final class DefaultSecretRedactor implements SecretRedactor {
                     "(?i)\\b(api[_-]?key|token|secret|password)\\b(\\s*[:=]\\s*)([\"']?)([^\\s\"'`\\\\]{8,})",
                     "$1$2$3" + REDACTED).unlessCode(4));
 
+    /** The case-insensitive rules' hints, together: one search finds where any of those rules may match. */
+    private static final HintStarts.LowerCaseHints LOWER_CASE_HINTS = new HintStarts.LowerCaseHints(
+            RULES.stream().flatMap(rule -> rule.lowerCaseHints().stream()).collect(Collectors.toSet()));
+
     @Override
     public String redact(String text) {
         if (text == null || text.isEmpty()) {
             return text == null ? "" : text;
         }
         String result = text;
-        Lower lower = new Lower();
+        HintStarts starts = new HintStarts(LOWER_CASE_HINTS);
         try {
             for (Rule rule : RULES) {
-                result = apply(rule, result, lower);
+                result = apply(rule, result, starts);
             }
             return result;
         } catch (RuntimeException | StackOverflowError e) {
@@ -192,24 +192,19 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             if (count[0] > 0) {
                 counts.put(rule.name(), count[0]);
             }
-            current = apply(rule, current, new Lower());
+            current = apply(rule, current, new HintStarts(LOWER_CASE_HINTS));
         }
         return counts;
     }
 
-    private static String apply(Rule rule, String text, Lower lower) {
-        if (!rule.mayMatch(text, lower)) {
-            return text;
+    private static String apply(Rule rule, String text, HintStarts starts) {
+        if (rule.startsAtHint()) {
+            return applyAtHints(rule, text, rule.lowerCaseHints().isEmpty()
+                    ? starts.of(text, rule.hints(), rule.lookback())
+                    : starts.ignoringCase(text));
         }
-        if (!rule.lowerCaseHints().isEmpty()) {
-            String folded = lower.of(text);
-            if (folded.length() == text.length()) { // else (rare non-ASCII case folds) the full scan below
-                return applyAtHints(rule, text, folded, rule.lowerCaseHints());
-            }
-        } else if (rule.startsAtHint()) {
-            return applyAtHints(rule, text, text, rule.hints());
-        }
-        return scan(rule, text, null);
+        boolean mayMatch = rule.hints().isEmpty() || starts.of(text, rule.hints(), 0).length > 0;
+        return mayMatch ? scan(rule, text, null) : text;
     }
 
     /**
@@ -241,18 +236,14 @@ public final class DefaultSecretRedactor implements SecretRedactor {
     }
 
     /**
-     * {@link #apply} for a rule whose matches can only start where one of its hints starts in
-     * {@code searched} (the text itself, or its lower-case form of the same length for a
-     * case-insensitive rule): the pattern is tried there alone ({@code lookingAt}, transparent bounds so
-     * {@code \b} still sees the text before), not at every position of the text. Same result as
-     * {@code find()} from left to right.
+     * {@link #apply} for a rule whose matches can only start at one of {@code starts} (ascending,
+     * distinct): the pattern is tried there alone ({@code lookingAt}, transparent bounds so {@code \b}
+     * still sees the text before), not at every position of the text. Same result as {@code find()}
+     * from left to right.
      */
-    private static String applyAtHints(Rule rule, String text, String searched, List<String> hints) {
-        TreeSet<Integer> starts = new TreeSet<>();
-        for (String hint : hints) {
-            for (int at = searched.indexOf(hint); at >= 0; at = searched.indexOf(hint, at + 1)) {
-                starts.add(at);
-            }
+    private static String applyAtHints(Rule rule, String text, int[] starts) {
+        if (starts.length == 0) {
+            return text;
         }
         Matcher matcher = rule.pattern().matcher(text);
         StringBuilder out = null;

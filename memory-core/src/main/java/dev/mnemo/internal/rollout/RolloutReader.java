@@ -11,11 +11,15 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.CharConversionException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -44,6 +48,12 @@ public final class RolloutReader {
                     .build())
             .build();
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+
+    /** Gives no payload by its type alone. */
+    private static final Predicate<String> NO_TYPE_ALONE = type -> false;
+
     /** What a full read saw. */
     public record ReadStats(long lines, long malformedLines) {}
 
@@ -70,8 +80,19 @@ public final class RolloutReader {
      */
     public static ReadStats read(Path rollout, Predicate<RolloutLine.Kind> wantPayload, Consumer<RolloutLine> sink)
             throws IOException {
+        return read(rollout, wantPayload, NO_TYPE_ALONE, sink);
+    }
+
+    /**
+     * Like {@link #read(Path, Predicate, Consumer)}, and a wanted payload whose {@code "type"} is a
+     * string {@code typeAlone} accepts arrives as {@code {"type": …}} alone: for a reader that
+     * decides on that type only and drops the rest (Phase 1 never renders reasoning). Such a
+     * payload is still checked for well-formedness, never built.
+     */
+    public static ReadStats read(Path rollout, Predicate<RolloutLine.Kind> wantPayload, Predicate<String> typeAlone,
+            Consumer<RolloutLine> sink) throws IOException {
         try (InputStream in = CompressedRollouts.open(rollout)) {
-            return read(in, rollout.toString(), wantPayload, sink);
+            return read(in, rollout.toString(), wantPayload, typeAlone, sink);
         }
     }
 
@@ -82,6 +103,16 @@ public final class RolloutReader {
      */
     public static ReadStats read(InputStream in, String name, Predicate<RolloutLine.Kind> wantPayload,
             Consumer<RolloutLine> sink) throws IOException {
+        return read(in, name, wantPayload, NO_TYPE_ALONE, sink);
+    }
+
+    /**
+     * Like {@link #read(InputStream, String, Predicate, Consumer)}, with payloads given by their type
+     * alone as {@link #read(Path, Predicate, Predicate, Consumer)} says.
+     */
+    public static ReadStats read(InputStream in, String name, Predicate<RolloutLine.Kind> wantPayload,
+            Predicate<String> typeAlone, Consumer<RolloutLine> sink) throws IOException {
+        Objects.requireNonNull(typeAlone, "typeAlone");
         long lineNumber = 0;
         long malformed = 0;
         // Lines are split on bytes and parsed from bytes: no UTF-8 decoding into a String first.
@@ -90,7 +121,7 @@ public final class RolloutReader {
         int end = 0;
         boolean eof = false;
         while (!eof || start < end) {
-            int newline = indexOf(buffer, (byte) '\n', start, end);
+            int newline = indexOfNewline(buffer, start, end);
             if (newline < 0 && !eof) {
                 if (start > 0) { // keep the partial line, make room after it
                     System.arraycopy(buffer, start, buffer, 0, end - start);
@@ -114,7 +145,7 @@ public final class RolloutReader {
             }
             lineNumber++;
             if (!isBlank(buffer, start, length)) {
-                Optional<RolloutLine> line = parseLine(lineNumber, buffer, start, length, wantPayload);
+                Optional<RolloutLine> line = parseLine(lineNumber, buffer, start, length, wantPayload, typeAlone);
                 if (line.isPresent()) {
                     sink.accept(line.get());
                 } else {
@@ -144,20 +175,24 @@ public final class RolloutReader {
      */
     static Optional<RolloutLine> parseLine(long lineNumber, String text, Predicate<RolloutLine.Kind> wantPayload) {
         try (JsonParser parser = MAPPER.createParser(text)) {
-            return parse(lineNumber, parser, wantPayload);
+            return parse(lineNumber, parser, wantPayload, null);
         } catch (IOException e) {
             return Optional.empty();
         }
     }
 
     /**
-     * {@link #parseLine(long, String, Predicate)} on a line's UTF-8 bytes. A line that is not valid
-     * UTF-8 is decoded with replacement characters and parsed again, as a text reader would.
+     * {@link #parseLine(long, String, Predicate)} on a line's UTF-8 bytes, with payloads given by
+     * their type alone where {@code typeAlone} accepts it. A line that is not valid UTF-8 is decoded
+     * with replacement characters and parsed again (payloads built whole), as a text reader would.
      */
     static Optional<RolloutLine> parseLine(long lineNumber, byte[] bytes, int offset, int length,
-            Predicate<RolloutLine.Kind> wantPayload) {
+            Predicate<RolloutLine.Kind> wantPayload, Predicate<String> typeAlone) {
+        PayloadTypePeek peek = typeAlone == NO_TYPE_ALONE ? null : new PayloadTypePeek(bytes, offset, length, typeAlone);
         try (JsonParser parser = MAPPER.createParser(bytes, offset, length)) {
-            return parse(lineNumber, parser, wantPayload);
+            return parse(lineNumber, parser, wantPayload, peek);
+        } catch (PayloadTypePeek.Mismatch e) {
+            return parseLine(lineNumber, bytes, offset, length, wantPayload, NO_TYPE_ALONE);
         } catch (CharConversionException | JsonParseException e) {
             return parseLine(lineNumber, new String(bytes, offset, length, StandardCharsets.UTF_8), wantPayload);
         } catch (IOException e) {
@@ -165,8 +200,9 @@ public final class RolloutReader {
         }
     }
 
+    /** @param peek decides which wanted payloads are given by their type alone; null: none */
     private static Optional<RolloutLine> parse(long lineNumber, JsonParser parser,
-            Predicate<RolloutLine.Kind> wantPayload) throws IOException {
+            Predicate<RolloutLine.Kind> wantPayload, PayloadTypePeek peek) throws IOException {
         if (parser.nextToken() != JsonToken.START_OBJECT) {
             return Optional.empty();
         }
@@ -186,7 +222,8 @@ public final class RolloutReader {
                     parser.skipChildren();
                     payload = MAPPER.createObjectNode();
                 } else {
-                    payload = parser.readValueAsTree();
+                    String typeAlone = peek == null ? null : peek.typeAloneAt(parser);
+                    payload = typeAlone == null ? parser.readValueAsTree() : peek.skipRest(parser, typeAlone);
                 }
             } else {
                 parser.skipChildren();
@@ -198,9 +235,21 @@ public final class RolloutReader {
         return Optional.of(new RolloutLine(lineNumber, timestamp, RolloutLine.Kind.of(type), type, payload));
     }
 
-    private static int indexOf(byte[] bytes, byte b, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (bytes[i] == b) {
+    /**
+     * The index of the first {@code '\n'} in {@code bytes[from, to)}, or -1; eight bytes at a time
+     * (a newline byte is found as a zero byte of the word XOR {@code 0x0A…}).
+     */
+    static int indexOfNewline(byte[] bytes, int from, int to) {
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            long word = (long) LONGS.get(bytes, i) ^ NEWLINES;
+            long zeros = (word - 0x0101010101010101L) & ~word & 0x8080808080808080L;
+            if (zeros != 0) { // the lowest flagged byte is always a real zero (borrows only run upwards)
+                return i + (Long.numberOfTrailingZeros(zeros) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (bytes[i] == '\n') {
                 return i;
             }
         }

@@ -28,11 +28,12 @@ class RedactionShortcutsTest {
     }
 
     @Test
-    void sameResultAsAFullScan_onSeededMixesOfSecretsCaseAndUnicode() {
+    void sameResultAsAFullScan_onSeededMixesOfSecretsCaseUnicodeAndUrls() {
         String[] parts = {"API_KEY=", "Api-Key: ", "TOKEN = '", "Bearer ", "bearer\t", "sk-", "sk-proj-", "AKIA",
             "ghp_", "xoxb-", "AIza", "eyJ", "sk_live_", "https://", "user:", "@host", "PassWord: \"", "secret=",
             "ſecret=", "\u212Aey", "İ", "task-", "disk-", "abcdefghijklmnopqrstuvwxyz0123456789", "ABCDEFGHIJKLMNOP",
-            "0123456789", "_", "-", ".", " ", "\n", "\"", "'", "=", ":", "é", "日本"};
+            "0123456789", "_", "-", ".", " ", "\n", "\"", "'", "=", ":", "é", "日本", "://", "git+ssh://", "x.y-z",
+            "abcdefghijklmnopqrstuvwxyzabcde", "user:pa55word@", "${TOKEN}@", "[::1]", "/", "@"};
         Random random = new Random(7);
         for (int i = 0; i < 5_000; i++) {
             StringBuilder text = new StringBuilder();

@@ -127,6 +127,25 @@ class RolloutReaderTest {
     }
 
     @Test
+    void indexOfNewline_findsTheFirstNewlineLikeAByteByByteSearch() {
+        java.util.Random random = new java.util.Random(17);
+        byte[] alphabet = {'\n', '\r', 'a', '"', 0x0B, (byte) 0x8A, (byte) 0xFF, 0x00, 0x09, 0x1A};
+        for (int round = 0; round < 20_000; round++) {
+            byte[] bytes = new byte[random.nextInt(40)];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = random.nextInt(8) == 0 ? alphabet[random.nextInt(alphabet.length)] : (byte) random.nextInt(256);
+            }
+            int from = bytes.length == 0 ? 0 : random.nextInt(bytes.length + 1);
+            int to = from + random.nextInt(bytes.length - from + 1);
+            int expected = -1;
+            for (int i = from; i < to && expected < 0; i++) {
+                expected = bytes[i] == '\n' ? i : -1;
+            }
+            assertThat(RolloutReader.indexOfNewline(bytes, from, to)).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void read_handlesALineLongerThanJacksonsDefaultStringLimit() throws IOException {
         Path file = dir.resolve("big.jsonl");
         String big = "x".repeat(21_000_000);

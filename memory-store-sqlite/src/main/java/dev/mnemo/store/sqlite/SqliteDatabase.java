@@ -15,6 +15,7 @@ import java.sql.Statement;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.slf4j.Logger;
@@ -59,6 +60,8 @@ final class SqliteDatabase implements AutoCloseable {
     private final String url;
     private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Held around each write transaction of this JVM (see {@link #write}); other processes still wait in SQLite. */
+    private final ReentrantLock writers = new ReentrantLock();
 
     private SqliteDatabase(Path file) {
         this.file = file;
@@ -94,9 +97,19 @@ final class SqliteDatabase implements AutoCloseable {
         return inTransaction(what, "BEGIN", work);
     }
 
-    /** Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction; rolls back on any failure. */
+    /**
+     * Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction; rolls back on any failure.
+     * Writers of this JVM take turns on {@link #writers} first: SQLite's busy handler would make a
+     * writer that finds the lock taken sleep for 1, 2, 5, 10… ms however soon it is released, which
+     * is most of the time of short transactions run from several threads (Phase 1's jobs).
+     */
     <T> T write(String what, Work<T> work) {
-        return inTransaction(what, "BEGIN IMMEDIATE", work);
+        writers.lock();
+        try {
+            return inTransaction(what, "BEGIN IMMEDIATE", work);
+        } finally {
+            writers.unlock();
+        }
     }
 
     private <T> T inTransaction(String what, String begin, Work<T> work) {

@@ -117,7 +117,7 @@ final class ThreadQueries {
     /** Receives one candidate; returns false to stop the scan. */
     @FunctionalInterface
     interface CandidateVisitor {
-        boolean visit(Candidate candidate);
+        boolean visit(Candidate candidate) throws SQLException;
     }
 
     private record CandidateQuery(String sql, Object[] args) {
