@@ -11,6 +11,7 @@ import dev.mnemo.spi.WorkspaceDiff;
 import dev.mnemo.spi.WorkspaceDiff.Change;
 import dev.mnemo.spi.WorkspaceDiff.Status;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -38,9 +39,15 @@ import org.slf4j.LoggerFactory;
  * <p>A commit, rollback, squash or clear is one transaction that locks the tenant's workspace row,
  * refuses to run when another server changed the files since this one last saw them, and — while a
  * consolidation holds the Phase 2 lock — runs only for the lock's owner (checked against the
- * {@code jobs} row in the same transaction). {@link #refresh()} compares one version number and
- * rewrites the local files only when another server committed. Paths with a segment starting with
- * {@code .} and the top-level {@code phase2_workspace_diff.md} are never part of the files.
+ * {@code jobs} row in the same transaction). {@link #refresh()} reads two version numbers in one
+ * row and rewrites the local files only when another server committed. Paths with a segment starting
+ * with {@code .} and the top-level {@code phase2_workspace_diff.md} are never part of the files.
+ *
+ * <p>Ad-hoc notes the memory tools add are stored at once as pending notes ({@link SharedNotes}),
+ * counted by a second version that a commit's conflict check ignores; every server writes them
+ * into its local folder on its next refresh, and the commit of the consolidation that took them
+ * deletes them. While this server's own consolidation holds the Phase 2 lock, a refresh leaves
+ * newly added notes pending, so the commit takes only the notes its agent was shown.
  */
 final class PostgresMemoryWorkspace implements MemoryWorkspace {
 
@@ -48,13 +55,14 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
 
     private static final Logger LOG = LoggerFactory.getLogger(PostgresMemoryWorkspace.class);
     private static final List<String> FORGET_TABLES = List.of("tenant_workspace_files", "tenant_consolidation_files",
-            "tenant_consolidations");
+            "tenant_consolidations", "tenant_pending_notes");
 
     private final TenantDatabase database;
     private final String tenant;
     private final LocalFiles local;
     private final Phase2Lock phase2Lock;
     private final Clock clock;
+    private final SharedNotes notes;
     /** The baseline this server's local files were materialised from, and its version (-1: none yet). */
     private SortedMap<String, byte[]> baseline = new TreeMap<>();
     private long localVersion = -1;
@@ -65,6 +73,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         this.local = new LocalFiles(root.toAbsolutePath().normalize());
         this.phase2Lock = phase2Lock;
         this.clock = clock;
+        this.notes = new SharedNotes(database, tenant, local, clock);
     }
 
     @Override
@@ -72,25 +81,39 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         return local.root();
     }
 
-    /** A database version with the files it stands for. */
-    private record Snapshot(long version, SortedMap<String, byte[]> files) {
+    /** The two counters of the workspace row: the memory files' version and the pending notes' version. */
+    private record Versions(long files, long notes) {
+    }
+
+    /**
+     * A database version with the files it stands for, and the pending notes as of
+     * {@code notesVersion} ({@code null}: not read).
+     */
+    private record Snapshot(long version, SortedMap<String, byte[]> files, long notesVersion,
+            SortedMap<String, byte[]> pending) {
     }
 
     @Override
     public synchronized void prepare() {
+        prepare(true);
+    }
+
+    /** Creates the root and the workspace row (the first server's files become the baseline), then catches up. */
+    private void prepare(boolean withNotes) {
         try {
             local.createRoot();
             SortedMap<String, byte[]> here = local.scan();
-            Snapshot snapshot = database.write(tenant, SQL, "prepare the memory workspace", tx -> {
+            boolean created = database.write(tenant, SQL, "prepare the memory workspace", tx -> {
                 if (tx.update("workspace.create") > 0) { // the first server takes its files as the baseline
                     insertFiles(tx, "files.insert", null, here);
-                    return new Snapshot(1, here);
+                    return true;
                 }
-                long version = tx.queryLong("workspace.version");
-                return version == localVersion ? new Snapshot(version, baseline) : new Snapshot(version, files(tx));
+                return false;
             });
-            if (snapshot.version() != localVersion) {
-                adopt(snapshot, false);
+            Optional<Snapshot> snapshot = created ? Optional.of(new Snapshot(1, here, 0, new TreeMap<>()))
+                    : changes(withNotes);
+            if (snapshot.isPresent()) {
+                adopt(snapshot.get());
             }
         } catch (IOException e) {
             throw failure("prepare", e);
@@ -98,30 +121,87 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     }
 
     /**
-     * Brings the local files up to date with the database: one version read, and the files only when
-     * another server changed them. A database failure leaves the local copy as it is (logged).
+     * Brings the local files up to date with the database: one read of the two versions, then the
+     * files and notes only when another server changed them (or a note still waits to be stored).
+     * A database failure leaves the local copy as it is (logged).
      */
     @Override
     public synchronized void refresh() {
         try {
-            // Read committed: the version and, when it moved, the files (a newer commit between the two
-            // reads only means the next refresh fetches again).
-            Optional<Snapshot> snapshot = database.read(tenant, SQL, "check the memory files version", tx -> {
-                Optional<Long> version = tx.first("workspace.version", row -> row.getLong(1));
-                if (version.isEmpty() || version.get() == localVersion) {
-                    return Optional.empty();
+            if (localVersion < 0) {
+                local.createRoot(); // the tools may add a note before anything was materialised here
+            }
+            Optional<Versions> now = database.read(tenant, SQL, "check the memory files version",
+                    tx -> tx.first("workspace.versions", row -> new Versions(row.getLong(1), row.getLong(2))));
+            boolean withNotes = phase2Lock.held().isEmpty();
+            if (behind(now, withNotes)) {
+                Optional<Snapshot> snapshot = changes(withNotes);
+                if (snapshot.isPresent()) {
+                    adopt(snapshot.get());
+                    LOG.debug("memory files of tenant {} refreshed to version {}", tenant, localVersion);
                 }
-                return Optional.of(new Snapshot(version.get(), files(tx)));
-            });
-            if (snapshot.isPresent()) {
-                adopt(snapshot.get(), true);
-                LOG.debug("memory files of tenant {} refreshed to version {}", tenant, localVersion);
             }
         } catch (MemoryStoreException e) {
             LOG.warn("could not check the memory files of tenant {} for changes; serving the local copy: {}", tenant,
                     e.getMessage());
         } catch (IOException e) {
             throw failure("refresh", e);
+        }
+    }
+
+    /**
+     * What changed since this server's copy, read in one snapshot: the files when their version
+     * moved, the pending notes when {@code withNotes} and theirs moved (or a note waits to be stored).
+     */
+    private Optional<Snapshot> changes(boolean withNotes) {
+        return database.readSnapshot(tenant, SQL, "read the memory files", tx -> {
+            Optional<Versions> now = tx.first("workspace.versions",
+                    row -> new Versions(row.getLong(1), row.getLong(2)));
+            if (!behind(now, withNotes)) {
+                return Optional.empty();
+            }
+            Versions versions = now.orElse(new Versions(localVersion, -1));
+            boolean filesMoved = versions.files() != localVersion;
+            return Optional.of(new Snapshot(versions.files(), filesMoved ? files(tx) : baseline, versions.notes(),
+                    withNotes ? SharedNotes.pendingNotes(tx) : null));
+        });
+    }
+
+    /**
+     * Whether the local copy is behind the database's versions {@code now}: another server changed
+     * the files, or (with notes) added a note, or a note of this server still waits to be stored
+     * (then even before the tenant's workspace row exists).
+     */
+    private boolean behind(Optional<Versions> now, boolean withNotes) {
+        if (now.isEmpty()) {
+            return withNotes && notes.owed();
+        }
+        return now.get().files() != localVersion || withNotes && notes.stale(now.get().notes());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Stores the note as pending in the database at once, so every server's tools and whichever
+     * server consolidates next see it. If the database cannot be reached, the note stays local and a
+     * later {@link #refresh()} stores it (logged).
+     */
+    @Override
+    public synchronized boolean noteAdded(Path note) {
+        Objects.requireNonNull(note, "note");
+        try {
+            String path = local.relativePath(note);
+            if (!LocalFiles.isNote(path)) {
+                throw new IllegalArgumentException("an ad-hoc note must be under " + local.root().resolve(
+                        LocalFiles.NOTES) + ", was " + note);
+            }
+            byte[] content = Files.readAllBytes(note);
+            if (Arrays.equals(baseline.get(path), content)) {
+                return true; // a commit took it while the tool was writing it
+            }
+            return notes.added(path, content);
+        } catch (IOException e) {
+            throw failure("store ad-hoc note " + note + " of tenant " + tenant + " from", e);
         }
     }
 
@@ -154,11 +234,13 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         if (retention < 0) {
             throw new IllegalArgumentException("retention must not be negative, was " + retention);
         }
-        prepare();
+        prepare(false); // notes added since the diff stay pending for the next consolidation
         try {
             SortedMap<String, byte[]> files = local.scan();
+            List<String> taken = notes.takenBy(files);
             long version = change("commit consolidation " + record.id(), tx -> {
                 replaceBaseline(tx, files);
+                tx.update("notes.delete", tx.textArray(taken));
                 if (retention == 0) {
                     tx.update("history.deleteAll");
                 } else {
@@ -168,8 +250,9 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
             });
             baseline = files;
             localVersion = version;
-            LOG.info("committed consolidation {} ({} memories) of tenant {}", record.id(), record.selected().size(),
-                    tenant);
+            notes.committed(files);
+            LOG.info("committed consolidation {} ({} memories, {} ad-hoc notes taken) of tenant {}", record.id(),
+                    record.selected().size(), taken.size(), tenant);
             return summary(record);
         } catch (IOException e) {
             throw failure("commit consolidation " + record.id() + " to", e);
@@ -193,6 +276,8 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         prepare();
         ConsolidationRecord[] restored = new ConsolidationRecord[1];
         SortedMap<String, byte[]> files = new TreeMap<>();
+        List<SortedMap<String, byte[]>> pending = new ArrayList<>();
+        List<Long> notesVersion = new ArrayList<>();
         long version = change("roll back to consolidation " + id, tx -> {
             long seq = tx.query("history.all", row -> row.getString("id").equals(id) ? row.getLong("seq") : null)
                     .stream().filter(Objects::nonNull).findFirst()
@@ -204,9 +289,11 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
             replaceBaseline(tx, files);
             insertEntry(tx, new ConsolidationRecord(UUID.randomUUID().toString(), clock.instant(),
                     restored[0].selected(), restored[0].model(), TokenUsage.ZERO), id, files);
+            pending.add(SharedNotes.pendingNotes(tx));
+            notesVersion.add(tx.first("workspace.versions", row -> row.getLong(2)).orElseThrow());
         });
         try {
-            adopt(new Snapshot(version, files), false);
+            adopt(new Snapshot(version, files, notesVersion.get(0), pending.get(0)));
         } catch (IOException e) {
             throw failure("restore the files of consolidation " + id + " in", e);
         }
@@ -219,12 +306,15 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         try {
             local.createRoot();
             SortedMap<String, byte[]> files = local.scan();
+            List<String> taken = notes.takenBy(files);
             long version = change("squash the consolidation history", tx -> {
                 tx.update("history.deleteAll");
                 replaceBaseline(tx, files);
+                tx.update("notes.delete", tx.textArray(taken));
             });
             baseline = files;
             localVersion = version;
+            notes.committed(files);
             database.vacuum(FORGET_TABLES);
             LOG.info("squashed the memory history of tenant {} to one baseline", tenant);
         } catch (IOException e) {
@@ -237,6 +327,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         long version = change("clear the memory files", tx -> {
             tx.update("history.deleteAll");
             tx.update("files.deleteAll");
+            tx.update("notes.deleteAll");
         });
         try {
             local.deleteEverything();
@@ -246,8 +337,9 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         }
         baseline = new TreeMap<>();
         localVersion = version;
+        notes.cleared();
         database.vacuum(FORGET_TABLES);
-        LOG.info("cleared every memory file and the history of tenant {}", tenant);
+        LOG.info("cleared every memory file, ad-hoc note and the history of tenant {}", tenant);
     }
 
     /** The database copy belongs to every server; this one keeps nothing open. */
@@ -300,10 +392,16 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         }
     }
 
-    private void adopt(Snapshot snapshot, boolean keepLocalNotes) throws IOException {
-        local.materialize(snapshot.files(), keepLocalNotes);
+    /** Rewrites the local files from {@code snapshot}; the notes too when it holds them. */
+    private void adopt(Snapshot snapshot) throws IOException {
+        if (snapshot.version() != localVersion) {
+            local.materialize(snapshot.files());
+        }
         baseline = snapshot.files();
         localVersion = snapshot.version();
+        if (snapshot.pending() != null) {
+            notes.sync(snapshot.pending(), snapshot.files(), snapshot.notesVersion());
+        }
     }
 
     private static SortedMap<String, byte[]> files(Tx tx) throws SQLException {

@@ -1,8 +1,9 @@
--- The MemoryWorkspace's statements, over the tenant-scoped views of V3 (and V1's jobs for the
--- Phase 2 lock check).
+-- The MemoryWorkspace's statements, over the tenant-scoped views of V3 and V5 (and V1's jobs for
+-- the Phase 2 lock check).
 
--- name: workspace.version
-SELECT version FROM workspaces
+-- name: workspace.versions
+-- The files' version and the notes' version: one primary-key read tells a server whether either moved.
+SELECT version, notes_version FROM workspaces
 
 -- name: workspace.lock
 SELECT version FROM workspaces FOR UPDATE
@@ -13,6 +14,9 @@ INSERT INTO workspaces (version) VALUES (1) ON CONFLICT (tenant_id) DO NOTHING
 -- name: workspace.bump
 UPDATE workspaces SET version = version + 1 RETURNING version
 
+-- name: workspace.bumpNotes
+UPDATE workspaces SET notes_version = notes_version + 1 RETURNING notes_version
+
 -- name: files.all
 SELECT path, content FROM workspace_files
 
@@ -21,6 +25,22 @@ DELETE FROM workspace_files
 
 -- name: files.insert
 INSERT INTO workspace_files (path, content) VALUES (?, ?)
+
+-- name: notes.all
+SELECT path, content FROM pending_notes
+
+-- name: notes.insert
+-- A note is never overwritten: a second one with the same path inserts nothing.
+INSERT INTO pending_notes (path, content, added_at) VALUES (?, ?, ?) ON CONFLICT (tenant_id, path) DO NOTHING
+
+-- name: notes.content
+SELECT content FROM pending_notes WHERE path = ?
+
+-- name: notes.delete
+DELETE FROM pending_notes WHERE path = ANY (?)
+
+-- name: notes.deleteAll
+DELETE FROM pending_notes
 
 -- name: history.all
 SELECT seq, id, at_seconds, at_nanos, model, input_tokens, cached_input_tokens, output_tokens, reasoning_tokens,
