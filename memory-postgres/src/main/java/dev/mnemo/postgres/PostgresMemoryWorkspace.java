@@ -6,17 +6,14 @@ import dev.mnemo.MemoryWorkspaceException;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationRecord;
 import dev.mnemo.spi.MemoryWorkspace;
-import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.WorkspaceDiff;
 import dev.mnemo.spi.WorkspaceDiff.Change;
 import dev.mnemo.spi.WorkspaceDiff.Status;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -105,7 +102,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
             SortedMap<String, byte[]> here = local.scan();
             boolean created = database.write(tenant, SQL, "prepare the memory workspace", tx -> {
                 if (tx.update("workspace.create") > 0) { // the first server takes its files as the baseline
-                    insertFiles(tx, "files.insert", null, here);
+                    WorkspaceRows.insertFiles(tx, "files.insert", null, here);
                     return true;
                 }
                 return false;
@@ -162,7 +159,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
             }
             Versions versions = now.orElse(new Versions(localVersion, -1));
             boolean filesMoved = versions.files() != localVersion;
-            return Optional.of(new Snapshot(versions.files(), filesMoved ? files(tx) : baseline, versions.notes(),
+            return Optional.of(new Snapshot(versions.files(), filesMoved ? WorkspaceRows.files(tx) : baseline, versions.notes(),
                     withNotes ? SharedNotes.pendingNotes(tx) : null));
         });
     }
@@ -239,12 +236,12 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
             SortedMap<String, byte[]> files = local.scan();
             List<String> taken = notes.takenBy(files);
             long version = change("commit consolidation " + record.id(), tx -> {
-                replaceBaseline(tx, files);
+                WorkspaceRows.replaceBaseline(tx, files);
                 tx.update("notes.delete", tx.textArray(taken));
                 if (retention == 0) {
                     tx.update("history.deleteAll");
                 } else {
-                    insertEntry(tx, record, null, files);
+                    WorkspaceRows.insertEntry(tx, record, null, files);
                     tx.update("history.trim", retention);
                 }
             });
@@ -253,7 +250,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
             notes.committed(files);
             LOG.info("committed consolidation {} ({} memories, {} ad-hoc notes taken) of tenant {}", record.id(),
                     record.selected().size(), taken.size(), tenant);
-            return summary(record);
+            return WorkspaceRows.summary(record);
         } catch (IOException e) {
             throw failure("commit consolidation " + record.id() + " to", e);
         }
@@ -262,7 +259,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     @Override
     public synchronized List<Consolidation> history() {
         return database.readSnapshot(tenant, SQL, "read the consolidation history",
-                tx -> tx.query("history.all", row -> summary(record(row))));
+                tx -> tx.query("history.all", row -> WorkspaceRows.summary(WorkspaceRows.record(row))));
     }
 
     /**
@@ -274,31 +271,34 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     public synchronized ConsolidationRecord rollback(String id) {
         Objects.requireNonNull(id, "id");
         prepare();
-        ConsolidationRecord[] restored = new ConsolidationRecord[1];
         SortedMap<String, byte[]> files = new TreeMap<>();
-        List<SortedMap<String, byte[]>> pending = new ArrayList<>();
-        List<Long> notesVersion = new ArrayList<>();
+        Restored[] restored = new Restored[1];
         long version = change("roll back to consolidation " + id, tx -> {
             long seq = tx.query("history.all", row -> row.getString("id").equals(id) ? row.getLong("seq") : null)
                     .stream().filter(Objects::nonNull).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no kept consolidation has id '" + id
                             + "' for tenant " + tenant));
-            restored[0] = tx.query("history.all", row -> row.getLong("seq") == seq ? record(row) : null).stream()
+            ConsolidationRecord record = tx.query("history.all",
+                    row -> row.getLong("seq") == seq ? WorkspaceRows.record(row) : null).stream()
                     .filter(Objects::nonNull).findFirst().orElseThrow();
             tx.query("history.files", row -> files.put(row.getString(1), row.getBytes(2)), seq);
-            replaceBaseline(tx, files);
-            insertEntry(tx, new ConsolidationRecord(UUID.randomUUID().toString(), clock.instant(),
-                    restored[0].selected(), restored[0].model(), TokenUsage.ZERO), id, files);
-            pending.add(SharedNotes.pendingNotes(tx));
-            notesVersion.add(tx.first("workspace.versions", row -> row.getLong(2)).orElseThrow());
+            WorkspaceRows.replaceBaseline(tx, files);
+            WorkspaceRows.insertEntry(tx, new ConsolidationRecord(UUID.randomUUID().toString(), clock.instant(),
+                    record.selected(), record.model(), TokenUsage.ZERO), id, files);
+            restored[0] = new Restored(record, SharedNotes.pendingNotes(tx),
+                    tx.first("workspace.versions", row -> row.getLong(2)).orElseThrow());
         });
         try {
-            adopt(new Snapshot(version, files, notesVersion.get(0), pending.get(0)));
+            adopt(new Snapshot(version, files, restored[0].notesVersion(), restored[0].pending()));
         } catch (IOException e) {
             throw failure("restore the files of consolidation " + id + " in", e);
         }
         LOG.info("restored the memory files of consolidation {} for tenant {}", id, tenant);
-        return restored[0];
+        return restored[0].record();
+    }
+
+    /** What a rollback's transaction read: the restored record, and the pending notes with their version. */
+    private record Restored(ConsolidationRecord record, SortedMap<String, byte[]> pending, long notesVersion) {
     }
 
     @Override
@@ -309,7 +309,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
             List<String> taken = notes.takenBy(files);
             long version = change("squash the consolidation history", tx -> {
                 tx.update("history.deleteAll");
-                replaceBaseline(tx, files);
+                WorkspaceRows.replaceBaseline(tx, files);
                 tx.update("notes.delete", tx.textArray(taken));
             });
             baseline = files;
@@ -402,58 +402,6 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         if (snapshot.pending() != null) {
             notes.sync(snapshot.pending(), snapshot.files(), snapshot.notesVersion());
         }
-    }
-
-    private static SortedMap<String, byte[]> files(Tx tx) throws SQLException {
-        SortedMap<String, byte[]> files = new TreeMap<>();
-        tx.query("files.all", row -> files.put(row.getString(1), row.getBytes(2)));
-        return files;
-    }
-
-    private static void replaceBaseline(Tx tx, SortedMap<String, byte[]> files) throws SQLException {
-        tx.update("files.deleteAll");
-        insertFiles(tx, "files.insert", null, files);
-    }
-
-    private static void insertFiles(Tx tx, String key, Long seq, SortedMap<String, byte[]> files) throws SQLException {
-        for (var file : files.entrySet()) {
-            if (seq == null) {
-                tx.update(key, file.getKey(), file.getValue());
-            } else {
-                tx.update(key, seq, file.getKey(), file.getValue());
-            }
-        }
-    }
-
-    private static void insertEntry(Tx tx, ConsolidationRecord record, String restores, SortedMap<String, byte[]> files)
-            throws SQLException {
-        TokenUsage usage = record.usage();
-        long seq = tx.first("history.insert", row -> row.getLong(1), record.id(), record.at().getEpochSecond(),
-                record.at().getNano(), record.model(), usage.inputTokens(), usage.cachedInputTokens(),
-                usage.outputTokens(), usage.reasoningTokens(),
-                tx.textArray(record.selected().stream().map(SelectedInput::threadId).toList()),
-                tx.connection().createArrayOf("bigint", record.selected().stream()
-                        .map(s -> s.sourceUpdatedAt().getEpochSecond()).toArray()),
-                restores).orElseThrow();
-        insertFiles(tx, "history.insertFile", seq, files);
-    }
-
-    private static ConsolidationRecord record(ResultSet row) throws SQLException {
-        String[] threads = (String[]) row.getArray("thread_ids").getArray();
-        Long[] versions = (Long[]) row.getArray("source_updated_at").getArray();
-        List<SelectedInput> selected = new ArrayList<>();
-        for (int i = 0; i < threads.length; i++) {
-            selected.add(new SelectedInput(threads[i], Instant.ofEpochSecond(versions[i])));
-        }
-        return new ConsolidationRecord(row.getString("id"),
-                Instant.ofEpochSecond(row.getLong("at_seconds"), row.getInt("at_nanos")), selected, row.getString("model"),
-                new TokenUsage(row.getLong("input_tokens"), row.getLong("cached_input_tokens"),
-                        row.getLong("output_tokens"), row.getLong("reasoning_tokens")));
-    }
-
-    private static Consolidation summary(ConsolidationRecord record) {
-        return new Consolidation(record.id(), record.at(), record.selected().size(),
-                record.selected().stream().map(SelectedInput::threadId).toList(), record.model());
     }
 
     private static Set<String> union(SortedMap<String, byte[]> a, SortedMap<String, byte[]> b) {
