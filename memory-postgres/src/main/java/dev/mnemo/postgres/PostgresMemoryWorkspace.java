@@ -118,25 +118,26 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     }
 
     /**
-     * Brings the local files up to date with the database: one read of the two versions, then the
-     * files and notes only when another server changed them (or a note still waits to be stored).
-     * A database failure leaves the local copy as it is (logged).
+     * Brings the local files up to date with the database: one primary-key read of the two
+     * versions, then the files and notes only when another server changed them (or a note still
+     * waits to be stored). The first refresh, which always needs them, reads them at once. A
+     * database failure leaves the local copy as it is (logged).
      */
     @Override
     public synchronized void refresh() {
         try {
+            boolean withNotes = phase2Lock.held().isEmpty();
             if (localVersion < 0) {
                 local.createRoot(); // the tools may add a note before anything was materialised here
+            } else if (!behind(database.read(tenant, SQL, "check the memory files version",
+                    tx -> tx.first("workspace.versions", row -> new Versions(row.getLong(1), row.getLong(2)))),
+                    withNotes)) {
+                return;
             }
-            Optional<Versions> now = database.read(tenant, SQL, "check the memory files version",
-                    tx -> tx.first("workspace.versions", row -> new Versions(row.getLong(1), row.getLong(2))));
-            boolean withNotes = phase2Lock.held().isEmpty();
-            if (behind(now, withNotes)) {
-                Optional<Snapshot> snapshot = changes(withNotes);
-                if (snapshot.isPresent()) {
-                    adopt(snapshot.get());
-                    LOG.debug("memory files of tenant {} refreshed to version {}", tenant, localVersion);
-                }
+            Optional<Snapshot> snapshot = changes(withNotes);
+            if (snapshot.isPresent()) {
+                adopt(snapshot.get());
+                LOG.debug("memory files of tenant {} refreshed to version {}", tenant, localVersion);
             }
         } catch (MemoryStoreException e) {
             LOG.warn("could not check the memory files of tenant {} for changes; serving the local copy: {}", tenant,
@@ -147,20 +148,30 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     }
 
     /**
-     * What changed since this server's copy, read in one snapshot: the files when their version
-     * moved, the pending notes when {@code withNotes} and theirs moved (or a note waits to be stored).
+     * What changed since this server's copy, read in one statement (one snapshot): the files when
+     * their version moved, the pending notes when {@code withNotes} and either version moved (or a
+     * note waits to be stored); empty when the local copy is current.
      */
     private Optional<Snapshot> changes(boolean withNotes) {
-        return database.readSnapshot(tenant, SQL, "read the memory files", tx -> {
-            Optional<Versions> now = tx.first("workspace.versions",
-                    row -> new Versions(row.getLong(1), row.getLong(2)));
+        return database.read(tenant, SQL, "check the memory files for changes", tx -> {
+            List<Versions> versions = new ArrayList<>(1);
+            SortedMap<String, byte[]> files = new TreeMap<>();
+            SortedMap<String, byte[]> pending = new TreeMap<>();
+            tx.query("workspace.changes", row -> {
+                switch (row.getInt(1)) {
+                    case 0 -> versions.add(new Versions(row.getLong(4), row.getLong(5)));
+                    case 1 -> files.put(row.getString(2), row.getBytes(3));
+                    default -> pending.put(row.getString(2), row.getBytes(3));
+                }
+                return null;
+            }, localVersion, withNotes, localVersion, notes.seenVersion(), notes.owed());
+            Optional<Versions> now = versions.stream().findFirst();
             if (!behind(now, withNotes)) {
                 return Optional.empty();
             }
-            Versions versions = now.orElse(new Versions(localVersion, -1));
-            boolean filesMoved = versions.files() != localVersion;
-            return Optional.of(new Snapshot(versions.files(), filesMoved ? WorkspaceRows.files(tx) : baseline, versions.notes(),
-                    withNotes ? SharedNotes.pendingNotes(tx) : null));
+            long version = now.map(Versions::files).orElse(localVersion);
+            return Optional.of(new Snapshot(version, version != localVersion ? files : baseline,
+                    now.map(Versions::notes).orElse(-1L), withNotes ? pending : null));
         });
     }
 

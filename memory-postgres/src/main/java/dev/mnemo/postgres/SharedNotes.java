@@ -79,6 +79,11 @@ final class SharedNotes {
         return notesVersion != seenVersion || unpublished;
     }
 
+    /** The notes version the local notes reflect (-1: never read). */
+    long seenVersion() {
+        return seenVersion;
+    }
+
     /** Whether a note of this server failed to be stored and waits for a refresh. */
     boolean owed() {
         return unpublished;

@@ -5,6 +5,18 @@
 -- The files' version and the notes' version: one primary-key read tells a server whether either moved.
 SELECT version, notes_version FROM workspaces
 
+-- name: workspace.changes
+-- What a server needs to catch up, in one statement (so one snapshot, even at read committed): the
+-- versions row (part 0); the baseline files (part 1) only when the files' version is not the bound
+-- local one; the pending notes (part 2) only when asked for notes and either version moved or a
+-- local note waits to be stored. A server that is up to date reads the versions row alone.
+SELECT 0 AS part, NULL AS path, NULL::bytea AS content, version, notes_version FROM workspaces
+UNION ALL
+SELECT 1, path, content, NULL, NULL FROM workspace_files WHERE (SELECT version FROM workspaces) <> ?
+UNION ALL
+SELECT 2, path, content, NULL, NULL FROM pending_notes
+WHERE ? AND ((SELECT version FROM workspaces) <> ? OR (SELECT notes_version FROM workspaces) <> ? OR ?)
+
 -- name: workspace.lock
 SELECT version FROM workspaces FOR UPDATE
 
