@@ -125,10 +125,15 @@ final class LocalFiles {
         Files.deleteIfExists(resolve(path));
     }
 
-    /** The memory-file path of {@code file}, which must be a memory file under the root. */
+    /**
+     * The memory-file path of {@code file}, which must be a memory file under the root: as
+     * configured, or as its real path (the memory tools follow a linked root once and name files
+     * from there).
+     */
     String relativePath(Path file) throws IOException {
         Path absolute = file.toAbsolutePath().normalize();
-        String path = absolute.startsWith(root) ? relative(absolute) : "";
+        Path base = absolute.startsWith(root) || !Files.exists(root) ? root : root.toRealPath();
+        String path = absolute.startsWith(base) ? base.relativize(absolute).toString().replace('\\', '/') : "";
         if (!isMemoryFile(path)) {
             throw new IOException(file + " is not a memory file under " + root);
         }

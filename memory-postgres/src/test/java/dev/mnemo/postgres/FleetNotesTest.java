@@ -353,6 +353,17 @@ class FleetNotesTest {
         }
     }
 
+    @Test
+    void noteAddedThroughALinkedCacheFolder_isStored(@TempDir Path temp) throws Exception {
+        Path real = Files.createDirectories(temp.resolve("real-cache"));
+        Path linked = Files.createSymbolicLink(temp.resolve("cache-link"), real);
+        try (MemoryEngine a = engine(backend, "user-6", linked, new Fleet.TestClock(Fleet.START), Fleet.agent())) {
+            assertThat(addNote(a, "2026-06-01T08-00-00-linked.md", "NOTE: through a link")).isEqualTo("{}");
+
+            assertThat(pendingNotes("user-6")).containsExactly(NOTES + "2026-06-01T08-00-00-linked.md");
+        }
+    }
+
     private static PostgresMemoryWorkspace workspace(String tenant, Path root) {
         return new PostgresMemoryWorkspace(backend.database(), tenant, root, new Phase2Lock(), Clock.systemUTC());
     }
