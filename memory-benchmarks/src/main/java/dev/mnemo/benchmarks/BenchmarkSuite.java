@@ -108,7 +108,7 @@ public final class BenchmarkSuite {
     /** Fleet mode (PostgreSQL): no reference benchmark; compare with the SQLite lines above. */
     private static void fleet(List<String> lines, Map<String, Result<?>> r) {
         for (String[] metric : new String[][] {{"fleet_claim", "FleetBenchmarks.claim"},
-                {"fleet_selection", "FleetBenchmarks.selection"}}) {
+                {"fleet_selection", "FleetBenchmarks.selection"}, {"fleet_engine_open", "FleetBenchmarks.engineOpen"}}) {
             Result<?> value = r.get(metric[1]);
             if (value != null) {
                 lines.add(line(metric[0], nanos(value) / 1e6, "ms", null));

@@ -39,8 +39,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * Fleet mode on a throwaway PostgreSQL server (memory-postgres's TestCluster, loopback, fsync off):
  * the Phase 1 claim and the Phase 2 selection over 100,000 threads of one tenant among 100 tenants
  * (99 others with {@value #OTHER_THREADS} threads each), the instructions of an engine whose summary
- * lives in the database (p50/p99 per call, a version check each), and Phase 1 jobs per second with
- * a zero-latency model and {@value #PHASE1_WORKERS} workers.
+ * lives in the database (p50/p99 per call, a version check each), opening an engine on an existing
+ * tenant whose files are already cached locally, and Phase 1 jobs per second with a zero-latency
+ * model and {@value #PHASE1_WORKERS} workers.
  */
 public class FleetBenchmarks {
 
@@ -101,6 +102,35 @@ public class FleetBenchmarks {
 
         static long newestMs() {
             return BenchDatabases.NOW.minus(Duration.ofHours(7)).toEpochMilli();
+        }
+
+        /** Tenant {@code reader}'s files as another server committed them: a 10 KB summary and MEMORY.md. */
+        void commitSummary() throws SQLException {
+            StringBuilder text = new StringBuilder("v1\n");
+            for (int i = 0; text.length() < 10_000; i++) {
+                text.append("- Topic ").append(i).append(": the build is hermetic; run `mvn -B verify` before pushing.\n");
+            }
+            try (Connection c = pool.getConnection();
+                    PreparedStatement file = c.prepareStatement("INSERT INTO mnemo.tenant_workspace_files"
+                            + " (tenant_id, path, content) VALUES ('reader', ?, ?)")) {
+                c.createStatement().execute("INSERT INTO mnemo.tenant_workspaces (tenant_id, version) VALUES ('reader', 1)");
+                file.setString(1, "memory_summary.md");
+                file.setBytes(2, text.toString().getBytes(StandardCharsets.UTF_8));
+                file.execute();
+                file.setString(1, "MEMORY.md");
+                file.setBytes(2, "# Memory\n".getBytes(StandardCharsets.UTF_8));
+                file.execute();
+            }
+        }
+
+        /** An engine of tenant {@code reader} on {@code cache}, its instructions built once (files materialised). */
+        MemoryEngine openReader(Path cache) {
+            MemoryEngine engine = backend.engineBuilder("reader", cache).model(BenchModel.instant()).build();
+            if (engine.buildDeveloperInstructions().isEmpty()) {
+                engine.close();
+                throw new IllegalStateException("no memory section built from the database's summary");
+            }
+            return engine;
         }
 
         void close() {
@@ -185,31 +215,37 @@ public class FleetBenchmarks {
         @Setup(Level.Trial)
         public void setUp() throws SQLException {
             open();
-            StringBuilder text = new StringBuilder("v1\n");
-            for (int i = 0; text.length() < 10_000; i++) {
-                text.append("- Topic ").append(i).append(": the build is hermetic; run `mvn -B verify` before pushing.\n");
-            }
-            try (Connection c = pool.getConnection();
-                    PreparedStatement file = c.prepareStatement("INSERT INTO mnemo.tenant_workspace_files"
-                            + " (tenant_id, path, content) VALUES ('reader', ?, ?)")) {
-                c.createStatement().execute("INSERT INTO mnemo.tenant_workspaces (tenant_id, version) VALUES ('reader', 1)");
-                file.setString(1, "memory_summary.md");
-                file.setBytes(2, text.toString().getBytes(StandardCharsets.UTF_8));
-                file.execute();
-                file.setString(1, "MEMORY.md");
-                file.setBytes(2, "# Memory\n".getBytes(StandardCharsets.UTF_8));
-                file.execute();
-            }
+            commitSummary();
             cache = BenchSupport.scratch("fleet-read");
-            engine = backend.engineBuilder("reader", cache).model(BenchModel.instant()).build();
-            if (engine.buildDeveloperInstructions().isEmpty()) {
-                throw new IllegalStateException("no memory section built from the database's summary");
-            }
+            engine = openReader(cache);
         }
 
         @TearDown(Level.Trial)
         public void tearDown() {
             engine.close();
+            close();
+            BenchSupport.deleteRecursively(cache);
+        }
+    }
+
+    /**
+     * The reader tenant (10 KB summary in the database) and a cache folder an earlier engine already
+     * filled: each opening finds its files on disk and only checks them against the database.
+     */
+    @State(Scope.Benchmark)
+    public static class OpenState extends DatabaseState {
+        Path cache;
+
+        @Setup(Level.Trial)
+        public void setUp() throws SQLException {
+            open();
+            commitSummary();
+            cache = BenchSupport.scratch("fleet-open");
+            openReader(cache).close();
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
             close();
             BenchSupport.deleteRecursively(cache);
         }
@@ -279,6 +315,17 @@ public class FleetBenchmarks {
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
     public String instructions(ReaderState state) {
         return state.engine.buildDeveloperInstructions();
+    }
+
+    /** An engine built on the existing tenant and cache, its instructions built, closed. */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    public String engineOpen(OpenState state) {
+        try (MemoryEngine engine = state.backend.engineBuilder("reader", state.cache).model(BenchModel.instant())
+                .build()) {
+            return engine.buildDeveloperInstructions();
+        }
     }
 
     /** Every rollout of the round extracted: runs of up to 128 claims until none is left. */

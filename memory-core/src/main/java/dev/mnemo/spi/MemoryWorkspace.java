@@ -28,6 +28,23 @@ public interface MemoryWorkspace extends AutoCloseable {
     default void refresh() {
     }
 
+    /**
+     * Called after the memory tools wrote a new ad-hoc note under {@link #root()} (its file is
+     * complete and in place), so the next consolidation sees it whichever server runs it. A
+     * workspace shared by several servers stores it where the others see it; a failure to reach the
+     * shared copy is logged and the note kept locally, to be stored by a later {@link #refresh()}.
+     * The default does nothing: the local files are the only copy.
+     *
+     * @param note the note's file, under {@link #root()}
+     * @return {@code false} when the note cannot be kept under its name because the shared copy
+     *     already holds a different note with that path (added on another server meanwhile); the
+     *     local file then holds that other note, and the caller reports the name as taken.
+     *     {@code true} otherwise
+     */
+    default boolean noteAdded(Path note) {
+        return true;
+    }
+
     /** What changed in the working files since the baseline (never the history folder or the diff file). */
     WorkspaceDiff diff();
 

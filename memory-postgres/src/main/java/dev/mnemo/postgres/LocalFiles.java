@@ -27,7 +27,7 @@ final class LocalFiles {
 
     /** The transient diff file Phase 2 writes for the agent; never a memory file. */
     static final String DIFF_FILE = "phase2_workspace_diff.md";
-    /** Notes the memory tools add between consolidations; a refresh keeps them. */
+    /** Where the memory tools add ad-hoc notes between consolidations (shared through {@link SharedNotes}). */
     static final String NOTES = "extensions/ad_hoc/notes/";
 
     private final Path root;
@@ -45,11 +45,32 @@ final class LocalFiles {
     }
 
     SortedMap<String, byte[]> scan() throws IOException {
+        return scan(root);
+    }
+
+    /** The ad-hoc notes: the memory files under {@value #NOTES}. */
+    SortedMap<String, byte[]> scanNotes() throws IOException {
+        Path notes = root;
+        for (String segment : NOTES.split("/")) { // never through a link
+            notes = notes.resolve(segment);
+            if (!Files.isDirectory(notes, LinkOption.NOFOLLOW_LINKS)) {
+                return new TreeMap<>();
+            }
+        }
+        return scan(notes);
+    }
+
+    static boolean isNote(String path) {
+        return path.startsWith(NOTES);
+    }
+
+    /** The memory files under {@code start} (the root or a folder in it), with paths relative to the root. */
+    private SortedMap<String, byte[]> scan(Path start) throws IOException {
         SortedMap<String, byte[]> files = new TreeMap<>();
-        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.isDirectory(start, LinkOption.NOFOLLOW_LINKS)) {
             return files;
         }
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+        Files.walkFileTree(start, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
                 return dir.equals(root) || !hidden(dir.getFileName().toString()) ? FileVisitResult.CONTINUE
@@ -69,35 +90,62 @@ final class LocalFiles {
     }
 
     /**
-     * Makes the local files exactly {@code files}: every other memory file is deleted (notes too,
-     * unless {@code keepNotes}), and a file is rewritten (temp file, then rename) only when its bytes
-     * differ.
+     * Makes the local files exactly {@code files}, apart from ad-hoc notes (which the caller sorts
+     * out): every other memory file is deleted, and a file is rewritten only when its bytes differ.
      */
-    void materialize(Map<String, byte[]> files, boolean keepNotes) throws IOException {
+    void materialize(Map<String, byte[]> files) throws IOException {
         createRoot();
-        for (Map.Entry<String, byte[]> stale : scan().entrySet()) {
-            String path = stale.getKey();
-            if (!files.containsKey(path) && !(keepNotes && path.startsWith(NOTES))) {
-                Files.deleteIfExists(root.resolve(path));
+        for (String path : scan().keySet()) {
+            if (!files.containsKey(path) && !isNote(path)) {
+                delete(path);
             }
         }
         for (Map.Entry<String, byte[]> file : files.entrySet()) {
-            Path target = root.resolve(file.getKey()).normalize();
-            if (!target.startsWith(root) || !isMemoryFile(file.getKey())) {
-                throw new IOException("refusing to write " + file.getKey() + " outside the memory files of " + root);
-            }
-            if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
-                    && Arrays.equals(Files.readAllBytes(target), file.getValue())) {
-                continue;
-            }
-            Files.createDirectories(target.getParent());
-            if (Files.isSymbolicLink(target)) {
-                Files.delete(target);
-            }
-            Path temp = Files.createTempFile(target.getParent(), ".mnemo-", ".tmp");
-            Files.write(temp, file.getValue());
-            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            write(file.getKey(), file.getValue());
         }
+    }
+
+    /** Writes one memory file (temp file, then rename) unless it already holds {@code content}. */
+    void write(String path, byte[] content) throws IOException {
+        Path target = resolve(path);
+        if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)
+                && Arrays.equals(Files.readAllBytes(target), content)) {
+            return;
+        }
+        Files.createDirectories(target.getParent());
+        if (Files.isSymbolicLink(target)) {
+            Files.delete(target);
+        }
+        Path temp = Files.createTempFile(target.getParent(), ".mnemo-", ".tmp");
+        Files.write(temp, content);
+        Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    void delete(String path) throws IOException {
+        Files.deleteIfExists(resolve(path));
+    }
+
+    /**
+     * The memory-file path of {@code file}, which must be a memory file under the root: as
+     * configured, or as its real path (the memory tools follow a linked root once and name files
+     * from there).
+     */
+    String relativePath(Path file) throws IOException {
+        Path absolute = file.toAbsolutePath().normalize();
+        Path base = absolute.startsWith(root) || !Files.exists(root) ? root : root.toRealPath();
+        String path = absolute.startsWith(base) ? base.relativize(absolute).toString().replace('\\', '/') : "";
+        if (!isMemoryFile(path)) {
+            throw new IOException(file + " is not a memory file under " + root);
+        }
+        return path;
+    }
+
+    private Path resolve(String path) throws IOException {
+        Path target = root.resolve(path).normalize();
+        if (!target.startsWith(root) || !isMemoryFile(path)) {
+            throw new IOException("refusing to write " + path + " outside the memory files of " + root);
+        }
+        return target;
     }
 
     /** Deletes everything under the root, hidden files and links included (never following a link). */

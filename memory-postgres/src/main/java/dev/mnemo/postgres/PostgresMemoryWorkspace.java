@@ -6,16 +6,14 @@ import dev.mnemo.MemoryWorkspaceException;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationRecord;
 import dev.mnemo.spi.MemoryWorkspace;
-import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.WorkspaceDiff;
 import dev.mnemo.spi.WorkspaceDiff.Change;
 import dev.mnemo.spi.WorkspaceDiff.Status;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -38,9 +36,15 @@ import org.slf4j.LoggerFactory;
  * <p>A commit, rollback, squash or clear is one transaction that locks the tenant's workspace row,
  * refuses to run when another server changed the files since this one last saw them, and — while a
  * consolidation holds the Phase 2 lock — runs only for the lock's owner (checked against the
- * {@code jobs} row in the same transaction). {@link #refresh()} compares one version number and
- * rewrites the local files only when another server committed. Paths with a segment starting with
- * {@code .} and the top-level {@code phase2_workspace_diff.md} are never part of the files.
+ * {@code jobs} row in the same transaction). {@link #refresh()} reads two version numbers in one
+ * row and rewrites the local files only when another server committed. Paths with a segment starting
+ * with {@code .} and the top-level {@code phase2_workspace_diff.md} are never part of the files.
+ *
+ * <p>Ad-hoc notes the memory tools add are stored at once as pending notes ({@link SharedNotes}),
+ * counted by a second version that a commit's conflict check ignores; every server writes them
+ * into its local folder on its next refresh, and the commit of the consolidation that took them
+ * deletes them. While this server's own consolidation holds the Phase 2 lock, a refresh leaves
+ * newly added notes pending, so the commit takes only the notes its agent was shown.
  */
 final class PostgresMemoryWorkspace implements MemoryWorkspace {
 
@@ -48,13 +52,14 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
 
     private static final Logger LOG = LoggerFactory.getLogger(PostgresMemoryWorkspace.class);
     private static final List<String> FORGET_TABLES = List.of("tenant_workspace_files", "tenant_consolidation_files",
-            "tenant_consolidations");
+            "tenant_consolidations", "tenant_pending_notes");
 
     private final TenantDatabase database;
     private final String tenant;
     private final LocalFiles local;
     private final Phase2Lock phase2Lock;
     private final Clock clock;
+    private final SharedNotes notes;
     /** The baseline this server's local files were materialised from, and its version (-1: none yet). */
     private SortedMap<String, byte[]> baseline = new TreeMap<>();
     private long localVersion = -1;
@@ -65,6 +70,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         this.local = new LocalFiles(root.toAbsolutePath().normalize());
         this.phase2Lock = phase2Lock;
         this.clock = clock;
+        this.notes = new SharedNotes(database, tenant, local, clock);
     }
 
     @Override
@@ -72,25 +78,39 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         return local.root();
     }
 
-    /** A database version with the files it stands for. */
-    private record Snapshot(long version, SortedMap<String, byte[]> files) {
+    /** The two counters of the workspace row: the memory files' version and the pending notes' version. */
+    private record Versions(long files, long notes) {
+    }
+
+    /**
+     * A database version with the files it stands for, and the pending notes as of
+     * {@code notesVersion} ({@code null}: not read).
+     */
+    private record Snapshot(long version, SortedMap<String, byte[]> files, long notesVersion,
+            SortedMap<String, byte[]> pending) {
     }
 
     @Override
     public synchronized void prepare() {
+        prepare(true);
+    }
+
+    /** Creates the root and the workspace row (the first server's files become the baseline), then catches up. */
+    private void prepare(boolean withNotes) {
         try {
             local.createRoot();
             SortedMap<String, byte[]> here = local.scan();
-            Snapshot snapshot = database.write(tenant, SQL, "prepare the memory workspace", tx -> {
+            boolean created = database.write(tenant, SQL, "prepare the memory workspace", tx -> {
                 if (tx.update("workspace.create") > 0) { // the first server takes its files as the baseline
-                    insertFiles(tx, "files.insert", null, here);
-                    return new Snapshot(1, here);
+                    WorkspaceRows.insertFiles(tx, "files.insert", null, here);
+                    return true;
                 }
-                long version = tx.queryLong("workspace.version");
-                return version == localVersion ? new Snapshot(version, baseline) : new Snapshot(version, files(tx));
+                return false;
             });
-            if (snapshot.version() != localVersion) {
-                adopt(snapshot, false);
+            Optional<Snapshot> snapshot = created ? Optional.of(new Snapshot(1, here, 0, new TreeMap<>()))
+                    : changes(withNotes);
+            if (snapshot.isPresent()) {
+                adopt(snapshot.get());
             }
         } catch (IOException e) {
             throw failure("prepare", e);
@@ -98,23 +118,25 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     }
 
     /**
-     * Brings the local files up to date with the database: one version read, and the files only when
-     * another server changed them. A database failure leaves the local copy as it is (logged).
+     * Brings the local files up to date with the database: one primary-key read of the two
+     * versions, then the files and notes only when another server changed them (or a note still
+     * waits to be stored). The first refresh, which always needs them, reads them at once. A
+     * database failure leaves the local copy as it is (logged).
      */
     @Override
     public synchronized void refresh() {
         try {
-            // Read committed: the version and, when it moved, the files (a newer commit between the two
-            // reads only means the next refresh fetches again).
-            Optional<Snapshot> snapshot = database.read(tenant, SQL, "check the memory files version", tx -> {
-                Optional<Long> version = tx.first("workspace.version", row -> row.getLong(1));
-                if (version.isEmpty() || version.get() == localVersion) {
-                    return Optional.empty();
-                }
-                return Optional.of(new Snapshot(version.get(), files(tx)));
-            });
+            boolean withNotes = phase2Lock.held().isEmpty();
+            if (localVersion < 0) {
+                local.createRoot(); // the tools may add a note before anything was materialised here
+            } else if (!behind(database.read(tenant, SQL, "check the memory files version",
+                    tx -> tx.first("workspace.versions", row -> new Versions(row.getLong(1), row.getLong(2)))),
+                    withNotes)) {
+                return;
+            }
+            Optional<Snapshot> snapshot = changes(withNotes);
             if (snapshot.isPresent()) {
-                adopt(snapshot.get(), true);
+                adopt(snapshot.get());
                 LOG.debug("memory files of tenant {} refreshed to version {}", tenant, localVersion);
             }
         } catch (MemoryStoreException e) {
@@ -122,6 +144,72 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
                     e.getMessage());
         } catch (IOException e) {
             throw failure("refresh", e);
+        }
+    }
+
+    /**
+     * What changed since this server's copy, read in one statement (one snapshot): the files when
+     * their version moved, the pending notes when {@code withNotes} and either version moved (or a
+     * note waits to be stored); empty when the local copy is current.
+     */
+    private Optional<Snapshot> changes(boolean withNotes) {
+        return database.read(tenant, SQL, "check the memory files for changes", tx -> {
+            List<Versions> versions = new ArrayList<>(1);
+            SortedMap<String, byte[]> files = new TreeMap<>();
+            SortedMap<String, byte[]> pending = new TreeMap<>();
+            tx.query("workspace.changes", row -> {
+                switch (row.getInt(1)) {
+                    case 0 -> versions.add(new Versions(row.getLong(4), row.getLong(5)));
+                    case 1 -> files.put(row.getString(2), row.getBytes(3));
+                    default -> pending.put(row.getString(2), row.getBytes(3));
+                }
+                return null;
+            }, localVersion, withNotes, localVersion, notes.seenVersion(), notes.owed());
+            Optional<Versions> now = versions.stream().findFirst();
+            if (!behind(now, withNotes)) {
+                return Optional.empty();
+            }
+            long version = now.map(Versions::files).orElse(localVersion);
+            return Optional.of(new Snapshot(version, version != localVersion ? files : baseline,
+                    now.map(Versions::notes).orElse(-1L), withNotes ? pending : null));
+        });
+    }
+
+    /**
+     * Whether the local copy is behind the database's versions {@code now}: another server changed
+     * the files, or (with notes) added a note, or a note of this server still waits to be stored
+     * (then even before the tenant's workspace row exists).
+     */
+    private boolean behind(Optional<Versions> now, boolean withNotes) {
+        if (now.isEmpty()) {
+            return withNotes && notes.owed();
+        }
+        return now.get().files() != localVersion || withNotes && notes.stale(now.get().notes());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Stores the note as pending in the database at once, so every server's tools and whichever
+     * server consolidates next see it. If the database cannot be reached, the note stays local and a
+     * later {@link #refresh()} stores it (logged).
+     */
+    @Override
+    public synchronized boolean noteAdded(Path note) {
+        Objects.requireNonNull(note, "note");
+        try {
+            String path = local.relativePath(note);
+            if (!LocalFiles.isNote(path)) {
+                throw new IllegalArgumentException("an ad-hoc note must be under " + local.root().resolve(
+                        LocalFiles.NOTES) + ", was " + note);
+            }
+            byte[] content = Files.readAllBytes(note);
+            if (Arrays.equals(baseline.get(path), content)) {
+                return true; // a commit took it while the tool was writing it
+            }
+            return notes.added(path, content);
+        } catch (IOException e) {
+            throw failure("store ad-hoc note " + note + " of tenant " + tenant + " from", e);
         }
     }
 
@@ -154,23 +242,26 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         if (retention < 0) {
             throw new IllegalArgumentException("retention must not be negative, was " + retention);
         }
-        prepare();
+        prepare(false); // notes added since the diff stay pending for the next consolidation
         try {
             SortedMap<String, byte[]> files = local.scan();
+            List<String> taken = notes.takenBy(files);
             long version = change("commit consolidation " + record.id(), tx -> {
-                replaceBaseline(tx, files);
+                WorkspaceRows.replaceBaseline(tx, files);
+                tx.update("notes.delete", tx.textArray(taken));
                 if (retention == 0) {
                     tx.update("history.deleteAll");
                 } else {
-                    insertEntry(tx, record, null, files);
+                    WorkspaceRows.insertEntry(tx, record, null, files);
                     tx.update("history.trim", retention);
                 }
             });
             baseline = files;
             localVersion = version;
-            LOG.info("committed consolidation {} ({} memories) of tenant {}", record.id(), record.selected().size(),
-                    tenant);
-            return summary(record);
+            notes.committed(files);
+            LOG.info("committed consolidation {} ({} memories, {} ad-hoc notes taken) of tenant {}", record.id(),
+                    record.selected().size(), taken.size(), tenant);
+            return WorkspaceRows.summary(record);
         } catch (IOException e) {
             throw failure("commit consolidation " + record.id() + " to", e);
         }
@@ -179,7 +270,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     @Override
     public synchronized List<Consolidation> history() {
         return database.readSnapshot(tenant, SQL, "read the consolidation history",
-                tx -> tx.query("history.all", row -> summary(record(row))));
+                tx -> tx.query("history.all", row -> WorkspaceRows.summary(WorkspaceRows.record(row))));
     }
 
     /**
@@ -191,27 +282,34 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     public synchronized ConsolidationRecord rollback(String id) {
         Objects.requireNonNull(id, "id");
         prepare();
-        ConsolidationRecord[] restored = new ConsolidationRecord[1];
         SortedMap<String, byte[]> files = new TreeMap<>();
+        Restored[] restored = new Restored[1];
         long version = change("roll back to consolidation " + id, tx -> {
             long seq = tx.query("history.all", row -> row.getString("id").equals(id) ? row.getLong("seq") : null)
                     .stream().filter(Objects::nonNull).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("no kept consolidation has id '" + id
                             + "' for tenant " + tenant));
-            restored[0] = tx.query("history.all", row -> row.getLong("seq") == seq ? record(row) : null).stream()
+            ConsolidationRecord record = tx.query("history.all",
+                    row -> row.getLong("seq") == seq ? WorkspaceRows.record(row) : null).stream()
                     .filter(Objects::nonNull).findFirst().orElseThrow();
             tx.query("history.files", row -> files.put(row.getString(1), row.getBytes(2)), seq);
-            replaceBaseline(tx, files);
-            insertEntry(tx, new ConsolidationRecord(UUID.randomUUID().toString(), clock.instant(),
-                    restored[0].selected(), restored[0].model(), TokenUsage.ZERO), id, files);
+            WorkspaceRows.replaceBaseline(tx, files);
+            WorkspaceRows.insertEntry(tx, new ConsolidationRecord(UUID.randomUUID().toString(), clock.instant(),
+                    record.selected(), record.model(), TokenUsage.ZERO), id, files);
+            restored[0] = new Restored(record, SharedNotes.pendingNotes(tx),
+                    tx.first("workspace.versions", row -> row.getLong(2)).orElseThrow());
         });
         try {
-            adopt(new Snapshot(version, files), false);
+            adopt(new Snapshot(version, files, restored[0].notesVersion(), restored[0].pending()));
         } catch (IOException e) {
             throw failure("restore the files of consolidation " + id + " in", e);
         }
         LOG.info("restored the memory files of consolidation {} for tenant {}", id, tenant);
-        return restored[0];
+        return restored[0].record();
+    }
+
+    /** What a rollback's transaction read: the restored record, and the pending notes with their version. */
+    private record Restored(ConsolidationRecord record, SortedMap<String, byte[]> pending, long notesVersion) {
     }
 
     @Override
@@ -219,12 +317,15 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         try {
             local.createRoot();
             SortedMap<String, byte[]> files = local.scan();
+            List<String> taken = notes.takenBy(files);
             long version = change("squash the consolidation history", tx -> {
                 tx.update("history.deleteAll");
-                replaceBaseline(tx, files);
+                WorkspaceRows.replaceBaseline(tx, files);
+                tx.update("notes.delete", tx.textArray(taken));
             });
             baseline = files;
             localVersion = version;
+            notes.committed(files);
             database.vacuum(FORGET_TABLES);
             LOG.info("squashed the memory history of tenant {} to one baseline", tenant);
         } catch (IOException e) {
@@ -237,6 +338,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         long version = change("clear the memory files", tx -> {
             tx.update("history.deleteAll");
             tx.update("files.deleteAll");
+            tx.update("notes.deleteAll");
         });
         try {
             local.deleteEverything();
@@ -246,8 +348,9 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         }
         baseline = new TreeMap<>();
         localVersion = version;
+        notes.cleared();
         database.vacuum(FORGET_TABLES);
-        LOG.info("cleared every memory file and the history of tenant {}", tenant);
+        LOG.info("cleared every memory file, ad-hoc note and the history of tenant {}", tenant);
     }
 
     /** The database copy belongs to every server; this one keeps nothing open. */
@@ -300,62 +403,16 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         }
     }
 
-    private void adopt(Snapshot snapshot, boolean keepLocalNotes) throws IOException {
-        local.materialize(snapshot.files(), keepLocalNotes);
+    /** Rewrites the local files from {@code snapshot}; the notes too when it holds them. */
+    private void adopt(Snapshot snapshot) throws IOException {
+        if (snapshot.version() != localVersion) {
+            local.materialize(snapshot.files());
+        }
         baseline = snapshot.files();
         localVersion = snapshot.version();
-    }
-
-    private static SortedMap<String, byte[]> files(Tx tx) throws SQLException {
-        SortedMap<String, byte[]> files = new TreeMap<>();
-        tx.query("files.all", row -> files.put(row.getString(1), row.getBytes(2)));
-        return files;
-    }
-
-    private static void replaceBaseline(Tx tx, SortedMap<String, byte[]> files) throws SQLException {
-        tx.update("files.deleteAll");
-        insertFiles(tx, "files.insert", null, files);
-    }
-
-    private static void insertFiles(Tx tx, String key, Long seq, SortedMap<String, byte[]> files) throws SQLException {
-        for (var file : files.entrySet()) {
-            if (seq == null) {
-                tx.update(key, file.getKey(), file.getValue());
-            } else {
-                tx.update(key, seq, file.getKey(), file.getValue());
-            }
+        if (snapshot.pending() != null) {
+            notes.sync(snapshot.pending(), snapshot.files(), snapshot.notesVersion());
         }
-    }
-
-    private static void insertEntry(Tx tx, ConsolidationRecord record, String restores, SortedMap<String, byte[]> files)
-            throws SQLException {
-        TokenUsage usage = record.usage();
-        long seq = tx.first("history.insert", row -> row.getLong(1), record.id(), record.at().getEpochSecond(),
-                record.at().getNano(), record.model(), usage.inputTokens(), usage.cachedInputTokens(),
-                usage.outputTokens(), usage.reasoningTokens(),
-                tx.textArray(record.selected().stream().map(SelectedInput::threadId).toList()),
-                tx.connection().createArrayOf("bigint", record.selected().stream()
-                        .map(s -> s.sourceUpdatedAt().getEpochSecond()).toArray()),
-                restores).orElseThrow();
-        insertFiles(tx, "history.insertFile", seq, files);
-    }
-
-    private static ConsolidationRecord record(ResultSet row) throws SQLException {
-        String[] threads = (String[]) row.getArray("thread_ids").getArray();
-        Long[] versions = (Long[]) row.getArray("source_updated_at").getArray();
-        List<SelectedInput> selected = new ArrayList<>();
-        for (int i = 0; i < threads.length; i++) {
-            selected.add(new SelectedInput(threads[i], Instant.ofEpochSecond(versions[i])));
-        }
-        return new ConsolidationRecord(row.getString("id"),
-                Instant.ofEpochSecond(row.getLong("at_seconds"), row.getInt("at_nanos")), selected, row.getString("model"),
-                new TokenUsage(row.getLong("input_tokens"), row.getLong("cached_input_tokens"),
-                        row.getLong("output_tokens"), row.getLong("reasoning_tokens")));
-    }
-
-    private static Consolidation summary(ConsolidationRecord record) {
-        return new Consolidation(record.id(), record.at(), record.selected().size(),
-                record.selected().stream().map(SelectedInput::threadId).toList(), record.model());
     }
 
     private static Set<String> union(SortedMap<String, byte[]> a, SortedMap<String, byte[]> b) {

@@ -8,7 +8,13 @@ import dev.mnemo.MemoryStatus;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,15 +48,34 @@ class TenantIsolationTest {
                 + "<rollout_ids>" + threadId + "</rollout_ids></oai-mem-citation>";
     }
 
+    /** The files under {@code folder} (hidden ones too) whose text holds {@code text}. */
+    private static List<Path> filesHolding(Path folder, String text) throws IOException {
+        try (Stream<Path> files = Files.walk(folder)) {
+            return files.filter(Files::isRegularFile).filter(file -> {
+                try {
+                    return new String(Files.readAllBytes(file), StandardCharsets.UTF_8).contains(text);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).toList();
+        }
+    }
+
     @Test
-    void twoTenantsWithTheSameThreadIds_shareNoClaimUsageStatusHistoryToolResultInstructionOrForgetting(
-            @TempDir Path temp) {
+    void twoTenantsWithTheSameThreadIds_shareNoClaimUsageStatusHistoryNoteToolResultInstructionOrForgetting(
+            @TempDir Path temp) throws IOException {
         Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
         try (MemoryEngine alice = Fleet.engine(backend, "alice", temp.resolve("alice"), clock);
                 MemoryEngine bob = Fleet.engine(backend, "bob", temp.resolve("bob"), clock)) {
             record(alice, "t1", "FACT: alice likes rust");
             record(alice, "t2", "FACT: alice uses vim");
             record(bob, "t1", "FACT: bob likes cobol");
+            // Ad-hoc notes with the same file name: each tenant's stays its own.
+            String note = "extensions/ad_hoc/notes/2026-06-01T08-00-00-editor.md";
+            assertThat(alice.tools().call("memories_add_ad_hoc_note", "{\"filename\":\"2026-06-01T08-00-00-editor.md\","
+                    + "\"note\":\"alice note kiwi\"}")).isEqualTo("{}");
+            assertThat(bob.tools().call("memories_add_ad_hoc_note", "{\"filename\":\"2026-06-01T08-00-00-editor.md\","
+                    + "\"note\":\"bob note mango\"}")).isEqualTo("{}");
             clock.advance(Duration.ofHours(2));
 
             // Claims: each tenant extracts its own threads only.
@@ -75,6 +100,15 @@ class TenantIsolationTest {
             String search = "{\"queries\":[\"likes\"]}";
             assertThat(bob.tools().call("memories_search", search)).contains("cobol").doesNotContain("rust");
             assertThat(alice.tools().call("memories_search", search)).contains("rust").doesNotContain("cobol");
+            assertThat(bob.tools().call("memories_read", "{\"path\":\"" + note + "\"}")).contains("mango")
+                    .doesNotContain("kiwi");
+            assertThat(alice.tools().call("memories_read", "{\"path\":\"" + note + "\"}")).contains("kiwi")
+                    .doesNotContain("mango");
+            assertThat(bob.tools().call("memories_search", "{\"queries\":[\"kiwi\"]}")).doesNotContain("kiwi.md")
+                    .contains("\"matches\":[]");
+            assertThat(filesHolding(temp.resolve("bob"), "kiwi")).isEmpty();
+            assertThat(filesHolding(temp.resolve("alice"), "mango")).isEmpty();
+            assertThat(bob.buildDeveloperInstructions()).doesNotContain("kiwi");
 
             // Usage counts.
             assertThat(alice.processAssistantMessage("t9", citing("t1")).usageRecorded()).isEqualTo(1);

@@ -89,7 +89,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.sessions = new OpenRecordings(new JsonlSessionRecorder(parts.sessionStore(), parts.store(),
                 parts.config(), parts.clock()), this::requireOpen);
         this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor());
-        this.tools = refreshing(new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor()));
+        this.tools = refreshing(new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor(),
+                parts.workspace()::noteAdded));
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
         allSources.add(RolloutSources.codex(parts.home().resolve("sessions")));
@@ -126,7 +127,10 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 workers);
     }
 
-    /** The memory tools, reading the workspace's files after it has refreshed them. */
+    /**
+     * The memory tools, reading the workspace's files after it has refreshed them (the tools tell the
+     * workspace of each note they add).
+     */
     private MemoryTools refreshing(MemoryTools local) {
         return new MemoryTools() {
             @Override

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +58,7 @@ public final class LocalMemoryTools implements MemoryTools {
     private final MemoryPaths paths;
     private final MemorySearch search;
     private final AdHocNotes notes;
+    private final Predicate<Path> noteAdded;
     private final Clock clock;
 
     /**
@@ -77,6 +79,19 @@ public final class LocalMemoryTools implements MemoryTools {
      *     folder's history and read by the consolidation agent
      */
     public LocalMemoryTools(Path memoryRoot, Clock clock, SecretRedactor redactor) {
+        this(memoryRoot, clock, redactor, note -> true);
+    }
+
+    /**
+     * @param memoryRoot the memory folder, as for {@link #LocalMemoryTools(Path, Clock, SecretRedactor)}
+     * @param clock gives the current time suggested for note file names
+     * @param redactor applied to every ad-hoc note before it is written
+     * @param noteAdded told of each note once its file is in place (the engine passes its
+     *     workspace's {@link dev.mnemo.spi.MemoryWorkspace#noteAdded}); {@code false} means the name
+     *     was taken meanwhile where the note is shared, and the call reports it as existing
+     */
+    public LocalMemoryTools(Path memoryRoot, Clock clock, SecretRedactor redactor, Predicate<Path> noteAdded) {
+        this.noteAdded = Objects.requireNonNull(noteAdded, "noteAdded");
         ConfinedRoot root = new ConfinedRoot(Objects.requireNonNull(memoryRoot, "memoryRoot"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.paths = new MemoryPaths(root);
@@ -273,7 +288,10 @@ public final class LocalMemoryTools implements MemoryTools {
         ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("filename", "note"));
         String filename = args.requiredString("filename");
         String note = args.requiredString("note");
-        notes.add(filename, note);
+        Path written = notes.add(filename, note);
+        if (!noteAdded.test(written)) {
+            throw new ToolFailure("ad-hoc note '" + filename + "' already exists");
+        }
         return Json.MAPPER.createObjectNode();
     }
 

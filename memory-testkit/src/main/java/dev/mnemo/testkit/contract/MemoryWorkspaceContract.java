@@ -192,6 +192,20 @@ public abstract class MemoryWorkspaceContract {
     }
 
     @Test
+    void noteAdded_keepsTheNoteInTheDiffAsAddedUntilCommitted() throws IOException {
+        workspace.prepare();
+        String note = "extensions/ad_hoc/notes/2026-03-01T00-00-00-tabs.md";
+        write(note, "user prefers tabs\n");
+
+        assertThat(workspace.noteAdded(root.resolve(note))).isTrue();
+
+        assertThat(workspace.diff().changes()).containsExactly(new Change(Status.A, note));
+        workspace.commit(record("c1", 1), 10);
+        assertThat(workspace.diff().isEmpty()).isTrue();
+        assertThat(root.resolve(note)).hasContent("user prefers tabs\n");
+    }
+
+    @Test
     void commit_leavesTheDiffFileOutOfTheBaseline() throws IOException {
         workspace.prepare();
         write(DIFF_FILE, "# Memory Workspace Diff\n");

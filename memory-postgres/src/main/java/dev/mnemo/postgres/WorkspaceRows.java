@@ -1,0 +1,77 @@
+package dev.mnemo.postgres;
+
+import dev.mnemo.Consolidation;
+import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.ConsolidationRecord;
+import dev.mnemo.spi.SelectedInput;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The {@code workspace_files}, {@code consolidations} and {@code consolidation_files} views of one
+ * tenant: the baseline and the kept history, path to bytes, as {@link PostgresMemoryWorkspace}
+ * reads and writes them.
+ */
+final class WorkspaceRows {
+
+    private WorkspaceRows() {
+    }
+
+    static SortedMap<String, byte[]> files(Tx tx) throws SQLException {
+        SortedMap<String, byte[]> files = new TreeMap<>();
+        tx.query("files.all", row -> files.put(row.getString(1), row.getBytes(2)));
+        return files;
+    }
+
+    static void replaceBaseline(Tx tx, SortedMap<String, byte[]> files) throws SQLException {
+        tx.update("files.deleteAll");
+        insertFiles(tx, "files.insert", null, files);
+    }
+
+    static void insertFiles(Tx tx, String key, Long seq, SortedMap<String, byte[]> files) throws SQLException {
+        for (var file : files.entrySet()) {
+            if (seq == null) {
+                tx.update(key, file.getKey(), file.getValue());
+            } else {
+                tx.update(key, seq, file.getKey(), file.getValue());
+            }
+        }
+    }
+
+    static void insertEntry(Tx tx, ConsolidationRecord record, String restores, SortedMap<String, byte[]> files)
+            throws SQLException {
+        TokenUsage usage = record.usage();
+        long seq = tx.first("history.insert", row -> row.getLong(1), record.id(), record.at().getEpochSecond(),
+                record.at().getNano(), record.model(), usage.inputTokens(), usage.cachedInputTokens(),
+                usage.outputTokens(), usage.reasoningTokens(),
+                tx.textArray(record.selected().stream().map(SelectedInput::threadId).toList()),
+                tx.connection().createArrayOf("bigint", record.selected().stream()
+                        .map(s -> s.sourceUpdatedAt().getEpochSecond()).toArray()),
+                restores).orElseThrow();
+        insertFiles(tx, "history.insertFile", seq, files);
+    }
+
+    static ConsolidationRecord record(ResultSet row) throws SQLException {
+        String[] threads = (String[]) row.getArray("thread_ids").getArray();
+        Long[] versions = (Long[]) row.getArray("source_updated_at").getArray();
+        List<SelectedInput> selected = new ArrayList<>();
+        for (int i = 0; i < threads.length; i++) {
+            selected.add(new SelectedInput(threads[i], Instant.ofEpochSecond(versions[i])));
+        }
+        return new ConsolidationRecord(row.getString("id"),
+                Instant.ofEpochSecond(row.getLong("at_seconds"), row.getInt("at_nanos")), selected, row.getString("model"),
+                new TokenUsage(row.getLong("input_tokens"), row.getLong("cached_input_tokens"),
+                        row.getLong("output_tokens"), row.getLong("reasoning_tokens")));
+    }
+
+    static Consolidation summary(ConsolidationRecord record) {
+        return new Consolidation(record.id(), record.at(), record.selected().size(),
+                record.selected().stream().map(SelectedInput::threadId).toList(), record.model());
+    }
+
+}
