@@ -20,7 +20,7 @@ import java.util.Optional;
 
 /**
  * One worker of the two-process test: claims Phase 1 jobs until every thread is done, trying the
- * Phase 2 lock between passes. While it holds the lock it owns a marker file created with
+ * Phase 2 lock between passes (and after them, until it has held it once). While it holds the lock it owns a marker file created with
  * CREATE_NEW, so two holders at once show up as {@code OVERLAP}. Run in-process by the test and
  * as {@code main} in a second JVM, which waits for a line on stdin before it starts.
  */
@@ -46,7 +46,9 @@ final class ClaimWorker {
                 List.of("cli"), LEASE);
         long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
         try (SqliteMemoryStore store = SqliteMemoryStore.open(dbFile)) {
-            while (doneJobs(store) < totalThreads && System.nanoTime() < deadline) {
+            // After the last job, a worker that never got the Phase 2 lock keeps trying for it: how the
+            // two processes interleave decides who gets it while jobs remain, and both must hold it.
+            while ((doneJobs(store) < totalThreads || holds == 0) && System.nanoTime() < deadline) {
                 for (Stage1Claim claim : store.claimStage1Jobs(params, NOW)) {
                     claimed.add(claim.thread().id());
                     store.markStage1Succeeded(claim.thread().id(), claim.ownershipToken(), claim.sourceUpdatedAt(),
