@@ -63,7 +63,7 @@ public final class DefaultSecretRedactor implements SecretRedactor {
          * rules) from one search.
          */
         private static List<String> hints(String hint) {
-            return HINT_LISTS.computeIfAbsent(hint, h -> h.isEmpty() ? List.of() : List.of(h.split("\\|")));
+            return Rules.HINT_LISTS.computeIfAbsent(hint, h -> h.isEmpty() ? List.of() : List.of(h.split("\\|")));
         }
 
         /**
@@ -97,59 +97,66 @@ public final class DefaultSecretRedactor implements SecretRedactor {
         }
     }
 
-    /** Hint lists by their text while the rules are built (see {@code Rule.hints}). */
-    private static final Map<String, List<String>> HINT_LISTS = new HashMap<>();
-
-    private static final List<String> SECRET_WORDS = List.of("apikey", "api_key", "api-key", "token", "secret",
-            "passw");
-
     /**
-     * Provider formats first (so a specific key is caught whole), then Codex's four in Codex's
-     * order. Each rule's replacement is left alone by the rules after it.
+     * The rules, compiled when a text is first redacted rather than when a redactor is made: every
+     * engine makes one on open, and most opens (instructions, {@code mnemo status}) never redact.
      */
-    private static final List<Rule> RULES = List.of(
-            Rule.of("pem-private-key", "PRIVATE KEY-----",
-                    "-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY-----[\\s\\S]{0,65536}?-----END \\1PRIVATE KEY-----",
-                    "-----BEGIN $1PRIVATE KEY-----\n" + REDACTED + "\n-----END $1PRIVATE KEY-----"),
-            // A key block cut short (a truncated tool output): its base64 lines up to the cut.
-            Rule.of("pem-private-key-unterminated", "PRIVATE KEY-----",
-                    "-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY-----(?:(?:\\s|\\\\n)*+[A-Za-z0-9+/=]{16,}+)++",
-                    "-----BEGIN $1PRIVATE KEY-----\n" + REDACTED),
-            // The scheme, 1 to 31 chars, ends where "://" begins.
-            Rule.startingBefore("url-credentials", "://", 31,
-                    "\\b([A-Za-z][A-Za-z0-9+.\\-]{0,30}://)([^\\s:/@\"'<>\\[\\]]{1,256}):([^\\s/\"'<>]{1,256})@"
-                            + "(?=[A-Za-z0-9\\[])",
-                    "$1$2:" + REDACTED + "@").unlessReference(3),
-            Rule.startingAt("jwt", "eyJ", "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}", REDACTED),
-            Rule.startingAt("anthropic", "sk-ant-", "\\bsk-ant-[A-Za-z0-9_\\-]{16,}", REDACTED),
-            Rule.startingAt("github", "ghp_|gho_|ghu_|ghs_|ghr_|github_pat_", "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\\b", REDACTED),
-            Rule.startingAt("slack", "xox", "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED),
-            Rule.startingAt("google", "AIza", "\\bAIza[0-9A-Za-z_\\-]{35}", REDACTED),
-            Rule.of("stripe", "_live_", "\\b(?:sk|rk)_live_[0-9A-Za-z]{16,}", REDACTED),
-            // OpenAI's scoped keys carry dashes and underscores that Codex's sk- pattern stops at.
-            Rule.startingAt("openai-scoped", "sk-", "\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\\-]{20,}", REDACTED),
-            // A secret-named key inside a longer name (aws_secret_access_key, DB_PASSWORD, _authToken) or
-            // a quoted JSON field name, whose value looks random (letters and digits, no code punctuation).
-            // The match starts at the keyword: whatever precedes it in the name stays as it is. The value
-            // may end at an escape sequence or a closing backtick (a command quoted in a JSON string).
-            Rule.anyOf("named-secret", SECRET_WORDS,
-                    "(?i)((?:api[_-]?key|token|secret|password|passwd)(?:[_-][A-Za-z0-9]+)*)\\b"
-                            + "(\"?\\s*[:=]\\s*)([\"']?)(?=[A-Za-z0-9_\\-+/=.]*[0-9])(?=[A-Za-z0-9_\\-+/=.]*[A-Za-z])"
-                            + "([A-Za-z0-9_\\-+/=.]{8,})(?![^\\s\"'`\\\\,;})\\]])",
-                    "$1$2$3" + REDACTED).unlessCode(4),
-            // Codex's four, in Codex's order (codex_secrets::redact_secrets). Mnemo: the assignment's
-            // value ends before a backslash or backtick (an escape sequence or closing quote of the
-            // text around it stays), and code (adminApiKey, generateSecureToken(), ${token}) is spared.
-            Rule.startingAt("openai", "sk-", "sk-[A-Za-z0-9]{20,}", REDACTED),
-            Rule.startingAt("aws-access-key", "AKIA", "\\bAKIA[0-9A-Z]{16}\\b", REDACTED),
-            Rule.anyOf("bearer", List.of("bearer"), "(?i)\\bBearer\\s+[A-Za-z0-9._\\-]{16,}\\b", "Bearer " + REDACTED),
-            Rule.anyOf("assignment", SECRET_WORDS,
-                    "(?i)\\b(api[_-]?key|token|secret|password)\\b(\\s*[:=]\\s*)([\"']?)([^\\s\"'`\\\\]{8,})",
-                    "$1$2$3" + REDACTED).unlessCode(4));
+    private static final class Rules {
 
-    /** The case-insensitive rules' hints, together: one search finds where any of those rules may match. */
-    private static final HintStarts.LowerCaseHints LOWER_CASE_HINTS = new HintStarts.LowerCaseHints(
-            RULES.stream().flatMap(rule -> rule.lowerCaseHints().stream()).collect(Collectors.toSet()));
+        /** Hint lists by their text while the rules are built (see {@code Rule.hints}). */
+        static final Map<String, List<String>> HINT_LISTS = new HashMap<>();
+
+        static final List<String> SECRET_WORDS = List.of("apikey", "api_key", "api-key", "token", "secret",
+                "passw");
+
+        /**
+         * Provider formats first (so a specific key is caught whole), then Codex's four in Codex's
+         * order. Each rule's replacement is left alone by the rules after it.
+         */
+        static final List<Rule> RULES = List.of(
+                Rule.of("pem-private-key", "PRIVATE KEY-----",
+                        "-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY-----[\\s\\S]{0,65536}?-----END \\1PRIVATE KEY-----",
+                        "-----BEGIN $1PRIVATE KEY-----\n" + REDACTED + "\n-----END $1PRIVATE KEY-----"),
+                // A key block cut short (a truncated tool output): its base64 lines up to the cut.
+                Rule.of("pem-private-key-unterminated", "PRIVATE KEY-----",
+                        "-----BEGIN ([A-Z0-9 ]{0,40})PRIVATE KEY-----(?:(?:\\s|\\\\n)*+[A-Za-z0-9+/=]{16,}+)++",
+                        "-----BEGIN $1PRIVATE KEY-----\n" + REDACTED),
+                // The scheme, 1 to 31 chars, ends where "://" begins.
+                Rule.startingBefore("url-credentials", "://", 31,
+                        "\\b([A-Za-z][A-Za-z0-9+.\\-]{0,30}://)([^\\s:/@\"'<>\\[\\]]{1,256}):([^\\s/\"'<>]{1,256})@"
+                                + "(?=[A-Za-z0-9\\[])",
+                        "$1$2:" + REDACTED + "@").unlessReference(3),
+                Rule.startingAt("jwt", "eyJ", "\\beyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}", REDACTED),
+                Rule.startingAt("anthropic", "sk-ant-", "\\bsk-ant-[A-Za-z0-9_\\-]{16,}", REDACTED),
+                Rule.startingAt("github", "ghp_|gho_|ghu_|ghs_|ghr_|github_pat_", "\\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\\b", REDACTED),
+                Rule.startingAt("slack", "xox", "\\bxox[abposr]-[A-Za-z0-9-]{10,}", REDACTED),
+                Rule.startingAt("google", "AIza", "\\bAIza[0-9A-Za-z_\\-]{35}", REDACTED),
+                Rule.of("stripe", "_live_", "\\b(?:sk|rk)_live_[0-9A-Za-z]{16,}", REDACTED),
+                // OpenAI's scoped keys carry dashes and underscores that Codex's sk- pattern stops at.
+                Rule.startingAt("openai-scoped", "sk-", "\\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\\-]{20,}", REDACTED),
+                // A secret-named key inside a longer name (aws_secret_access_key, DB_PASSWORD, _authToken) or
+                // a quoted JSON field name, whose value looks random (letters and digits, no code punctuation).
+                // The match starts at the keyword: whatever precedes it in the name stays as it is. The value
+                // may end at an escape sequence or a closing backtick (a command quoted in a JSON string).
+                Rule.anyOf("named-secret", SECRET_WORDS,
+                        "(?i)((?:api[_-]?key|token|secret|password|passwd)(?:[_-][A-Za-z0-9]+)*)\\b"
+                                + "(\"?\\s*[:=]\\s*)([\"']?)(?=[A-Za-z0-9_\\-+/=.]*[0-9])(?=[A-Za-z0-9_\\-+/=.]*[A-Za-z])"
+                                + "([A-Za-z0-9_\\-+/=.]{8,})(?![^\\s\"'`\\\\,;})\\]])",
+                        "$1$2$3" + REDACTED).unlessCode(4),
+                // Codex's four, in Codex's order (codex_secrets::redact_secrets). Mnemo: the assignment's
+                // value ends before a backslash or backtick (an escape sequence or closing quote of the
+                // text around it stays), and code (adminApiKey, generateSecureToken(), ${token}) is spared.
+                Rule.startingAt("openai", "sk-", "sk-[A-Za-z0-9]{20,}", REDACTED),
+                Rule.startingAt("aws-access-key", "AKIA", "\\bAKIA[0-9A-Z]{16}\\b", REDACTED),
+                Rule.anyOf("bearer", List.of("bearer"), "(?i)\\bBearer\\s+[A-Za-z0-9._\\-]{16,}\\b", "Bearer " + REDACTED),
+                Rule.anyOf("assignment", SECRET_WORDS,
+                        "(?i)\\b(api[_-]?key|token|secret|password)\\b(\\s*[:=]\\s*)([\"']?)([^\\s\"'`\\\\]{8,})",
+                        "$1$2$3" + REDACTED).unlessCode(4));
+
+        /** The case-insensitive rules' hints, together: one search finds where any of those rules may match. */
+        static final HintStarts.LowerCaseHints LOWER_CASE_HINTS = new HintStarts.LowerCaseHints(
+                RULES.stream().flatMap(rule -> rule.lowerCaseHints().stream()).collect(Collectors.toSet()));
+    }
 
     @Override
     public String redact(String text) {
@@ -157,9 +164,9 @@ public final class DefaultSecretRedactor implements SecretRedactor {
             return text == null ? "" : text;
         }
         String result = text;
-        HintStarts starts = new HintStarts(LOWER_CASE_HINTS);
+        HintStarts starts = new HintStarts(Rules.LOWER_CASE_HINTS);
         try {
-            for (Rule rule : RULES) {
+            for (Rule rule : Rules.RULES) {
                 result = apply(rule, result, starts);
             }
             return result;
@@ -176,7 +183,7 @@ public final class DefaultSecretRedactor implements SecretRedactor {
      */
     static String redactByFullScan(String text) {
         String result = text;
-        for (Rule rule : RULES) {
+        for (Rule rule : Rules.RULES) {
             result = scan(rule, result, null);
         }
         return result;
@@ -186,13 +193,13 @@ public final class DefaultSecretRedactor implements SecretRedactor {
     Map<String, Integer> matchCounts(String text) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         String current = text;
-        for (Rule rule : RULES) {
+        for (Rule rule : Rules.RULES) {
             int[] count = {0};
             scan(rule, current, matcher -> count[0]++);
             if (count[0] > 0) {
                 counts.put(rule.name(), count[0]);
             }
-            current = apply(rule, current, new HintStarts(LOWER_CASE_HINTS));
+            current = apply(rule, current, new HintStarts(Rules.LOWER_CASE_HINTS));
         }
         return counts;
     }

@@ -2,9 +2,7 @@ package dev.mnemo.internal.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import dev.mnemo.internal.FreshClasses;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +23,7 @@ class TomlConfigLoaderColdStartTest {
 
     @Test
     void load_missingFileLoadsNoJackson() throws Exception {
-        FreshClasses fresh = new FreshClasses(getClass().getClassLoader());
+        FreshClasses fresh = new FreshClasses(getClass().getClassLoader(), "dev.mnemo.", "com.fasterxml.jackson.");
 
         Object config = load(fresh, dir.resolve("config.toml"));
 
@@ -37,7 +35,7 @@ class TomlConfigLoaderColdStartTest {
     void load_presentFileParsesWithJackson() throws Exception {
         // The control: the same check sees Jackson when a file is there to parse.
         Path file = Files.writeString(dir.resolve("config.toml"), "[memories]\nmax_unused_days = 12\n");
-        FreshClasses fresh = new FreshClasses(getClass().getClassLoader());
+        FreshClasses fresh = new FreshClasses(getClass().getClassLoader(), "dev.mnemo.", "com.fasterxml.jackson.");
 
         Object config = load(fresh, file);
 
@@ -48,46 +46,5 @@ class TomlConfigLoaderColdStartTest {
     private static Object load(ClassLoader loader, Path file) throws Exception {
         Method load = Class.forName("dev.mnemo.MemoriesConfig", true, loader).getMethod("load", Path.class);
         return load.invoke(null, file);
-    }
-
-    /** Defines {@code dev.mnemo.*} and Jackson classes itself (from the parent's class files); the rest comes from the parent. */
-    private static final class FreshClasses extends ClassLoader {
-
-        FreshClasses(ClassLoader parent) {
-            super(parent);
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.startsWith("dev.mnemo.") && !name.startsWith("com.fasterxml.jackson.")) {
-                return super.loadClass(name, resolve);
-            }
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> loaded = findLoadedClass(name);
-                if (loaded == null) {
-                    byte[] bytes = classFile(name);
-                    loaded = defineClass(name, bytes, 0, bytes.length);
-                }
-                if (resolve) {
-                    resolveClass(loaded);
-                }
-                return loaded;
-            }
-        }
-
-        private byte[] classFile(String name) throws ClassNotFoundException {
-            try (InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
-                if (in == null) {
-                    throw new ClassNotFoundException(name);
-                }
-                return in.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-
-        boolean loaded(String name) {
-            return findLoadedClass(name) != null;
-        }
     }
 }
