@@ -8,15 +8,13 @@ import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.ConsolidationAgentResult;
+import dev.mnemo.testkit.TestClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -35,34 +33,6 @@ final class Fleet {
     private static final Pattern FACT = Pattern.compile("FACT: [A-Za-z0-9 _-]+");
 
     private Fleet() {
-    }
-
-    /** A clock tests move by hand. */
-    static class TestClock extends Clock {
-        private volatile Instant now;
-
-        TestClock(Instant start) {
-            this.now = start;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 
     /**

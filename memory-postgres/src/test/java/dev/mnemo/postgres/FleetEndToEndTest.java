@@ -7,6 +7,7 @@ import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.testkit.TestClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +32,7 @@ class FleetEndToEndTest {
     @Test
     void sessionRecordedOnA_isExtractedAndConsolidatedOnB_andAsNextInstructionsCarryBsSummary(@TempDir Path temp)
             throws Exception {
-        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        TestClock clock = new TestClock(Fleet.START);
         try (MemoryEngine a = Fleet.engine(backend, "user-1", temp.resolve("server-a"), clock);
                 MemoryEngine b = Fleet.engine(backend, "user-1", temp.resolve("server-b"), clock)) {
             try (RecordedSession session = a.sessions().start(SessionContext.root("conversation-1"))) {
@@ -57,7 +58,7 @@ class FleetEndToEndTest {
 
     @Test
     void memoryTools_onAnotherServer_readTheCommittedFiles(@TempDir Path temp) {
-        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        TestClock clock = new TestClock(Fleet.START);
         try (MemoryEngine a = Fleet.engine(backend, "user-2", temp.resolve("server-a"), clock);
                 MemoryEngine b = Fleet.engine(backend, "user-2", temp.resolve("server-b"), clock)) {
             try (RecordedSession session = b.sessions().start(SessionContext.root("conversation-2"))) {

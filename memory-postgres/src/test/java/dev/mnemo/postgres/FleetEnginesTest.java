@@ -6,6 +6,7 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.testkit.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,7 +30,7 @@ class FleetEnginesTest {
     @Test
     void tenantsWithHostileIds_getTheirOwnCacheFoldersAndData_andAReopenedEngineServesTheSameMemories(
             @TempDir Path cache) {
-        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        TestClock clock = new TestClock(Fleet.START);
         String hostile = "../other";
         String huge = "x".repeat(10_000);
         try (MemoryEngines engines = MemoryEngines.builder().maxOpen(1).engineFactory(backend.engineFactory(cache,

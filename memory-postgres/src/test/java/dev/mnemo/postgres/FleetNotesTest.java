@@ -9,6 +9,7 @@ import dev.mnemo.SessionContext;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.ConsolidationAgentRequest;
 import dev.mnemo.spi.ConsolidationAgentResult;
+import dev.mnemo.testkit.TestClock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -202,7 +203,7 @@ class FleetNotesTest {
     @Test
     void noteAddedOnA_isInBsToolResultsAndPhase2Diff_andPendingNowhereOnceBConsolidatedIt(@TempDir Path temp)
             throws Exception {
-        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        TestClock clock = new TestClock(Fleet.START);
         NoteTakingAgent agent = new NoteTakingAgent();
         Path cacheA = temp.resolve("server-a");
         Path cacheB = temp.resolve("server-b");
@@ -235,7 +236,7 @@ class FleetNotesTest {
 
     @Test
     void noteWrittenWhileTheDatabaseIsUnreachable_isStoredOnTheNextRefresh(@TempDir Path temp) throws Exception {
-        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        TestClock clock = new TestClock(Fleet.START);
         SwitchableDataSource flaky = new SwitchableDataSource(DB.dataSource());
         PostgresBackend flakyBackend = PostgresBackend.builder().dataSource(flaky).schema(SCHEMA).build();
         try (MemoryEngine a = engine(flakyBackend, "user-2", temp.resolve("server-a"), clock, Fleet.agent());
@@ -259,7 +260,7 @@ class FleetNotesTest {
 
     @Test
     void commitOnAnotherServer_keepsANoteAddedAfterItsConsolidationStarted(@TempDir Path temp) throws Exception {
-        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        TestClock clock = new TestClock(Fleet.START);
         NoteTakingAgent agent = new NoteTakingAgent();
         Path cacheA = temp.resolve("server-a");
         Path cacheB = temp.resolve("server-b");
@@ -304,7 +305,7 @@ class FleetNotesTest {
     @Test
     void serverReopeningAStaleCache_neitherRevivesAConsolidatedNoteNorLosesAnUnstoredOne(@TempDir Path temp)
             throws Exception {
-        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        TestClock clock = new TestClock(Fleet.START);
         NoteTakingAgent agent = new NoteTakingAgent();
         Path cacheA = temp.resolve("server-a");
         String consolidated = NOTES + "2026-06-01T08-00-00-old.md";
@@ -357,7 +358,7 @@ class FleetNotesTest {
     void noteAddedThroughALinkedCacheFolder_isStored(@TempDir Path temp) throws Exception {
         Path real = Files.createDirectories(temp.resolve("real-cache"));
         Path linked = Files.createSymbolicLink(temp.resolve("cache-link"), real);
-        try (MemoryEngine a = engine(backend, "user-6", linked, new Fleet.TestClock(Fleet.START), Fleet.agent())) {
+        try (MemoryEngine a = engine(backend, "user-6", linked, new TestClock(Fleet.START), Fleet.agent())) {
             assertThat(addNote(a, "2026-06-01T08-00-00-linked.md", "NOTE: through a link")).isEqualTo("{}");
 
             assertThat(pendingNotes("user-6")).containsExactly(NOTES + "2026-06-01T08-00-00-linked.md");

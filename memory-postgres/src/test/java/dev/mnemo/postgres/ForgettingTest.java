@@ -6,6 +6,7 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.testkit.TestClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -64,7 +65,7 @@ class ForgettingTest {
         return holding;
     }
 
-    private static MemoryEngine consolidatedTwoThreads(Path temp, Fleet.TestClock clock, String tenant) {
+    private static MemoryEngine consolidatedTwoThreads(Path temp, TestClock clock, String tenant) {
         MemoryEngine engine = Fleet.engine(backend, tenant, temp.resolve(tenant), clock);
         for (String[] thread : new String[][] {{"keep", "FACT: keep me"}, {"secret", "FACT: secret zebra " + tenant}}) {
             try (RecordedSession session = engine.sessions().start(SessionContext.root(thread[0]))) {
@@ -79,7 +80,7 @@ class ForgettingTest {
 
     @Test
     void deletingAThread_leavesItsTextInNoLiveRow(@TempDir Path temp) throws SQLException {
-        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        TestClock clock = new TestClock(Fleet.START);
         try (MemoryEngine engine = consolidatedTwoThreads(temp, clock, "deleter")) {
             assertThat(tablesHolding("secret zebra deleter")).contains("tenant_stage1_outputs",
                     "tenant_rollout_lines", "tenant_workspace_files", "tenant_consolidation_files");
@@ -96,7 +97,7 @@ class ForgettingTest {
 
     @Test
     void pollutingAThread_leavesItsTextOnlyInItsOwnConversationRecord(@TempDir Path temp) throws SQLException {
-        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        TestClock clock = new TestClock(Fleet.START);
         try (MemoryEngine engine = consolidatedTwoThreads(temp, clock, "polluter")) {
             engine.threads().markPolluted("secret");
             clock.advance(Duration.ofHours(7));

@@ -8,6 +8,7 @@ import dev.mnemo.MemoryStatus;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.testkit.TestClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +65,7 @@ class TenantIsolationTest {
     @Test
     void twoTenantsWithTheSameThreadIds_shareNoClaimUsageStatusHistoryNoteToolResultInstructionOrForgetting(
             @TempDir Path temp) throws IOException {
-        Fleet.TestClock clock = new Fleet.TestClock(Fleet.START);
+        TestClock clock = new TestClock(Fleet.START);
         try (MemoryEngine alice = Fleet.engine(backend, "alice", temp.resolve("alice"), clock);
                 MemoryEngine bob = Fleet.engine(backend, "bob", temp.resolve("bob"), clock)) {
             record(alice, "t1", "FACT: alice likes rust");
