@@ -166,13 +166,14 @@ public final class SqliteMemoryStore implements MemoryStore {
             return List.of();
         }
         // One streamed read: each candidate arrives with its up-to-date flag (no query per candidate)
-        // and the scan stops once enough jobs are claimed. The claims are made one by one, as
-        // tryClaimStage1Job makes them (each re-checks the flag, so a row extracted since the scan
-        // is skipped, and the running cap), in one write transaction on another connection: one
-        // commit for the batch, and a failure part-way leaves no claim that nobody will run.
+        // and the scan stops once enough jobs are claimed. Claims run in their own write transactions
+        // on another connection and re-check the flag, so a row extracted since the scan is skipped.
+        // (One write transaction around the whole scan saves a commit per claim, but holds SQLite's
+        // write lock through every scan, also one that claims nothing: another process's completions
+        // then lose to a worker that keeps claiming, past the busy timeout; TwoProcessClaimTest.)
         List<Stage1Claim> claimed = new ArrayList<>();
         int[] scanned = {0};
-        database.write("claim Phase 1 jobs", writer -> database.read("scan and claim Phase 1 candidates", connection -> {
+        database.read("scan Phase 1 candidates", connection -> {
             ThreadQueries.forEachClaimCandidate(connection, params, now, candidate -> {
                 scanned[0]++;
                 if (candidate.upToDate()) {
@@ -180,15 +181,15 @@ public final class SqliteMemoryStore implements MemoryStore {
                 }
                 ThreadInfo thread = candidate.thread();
                 Instant source = Instant.ofEpochSecond(thread.updatedAt().getEpochSecond());
-                JobClaim claim = Stage1JobQueries.tryClaim(writer, thread.id(), params.workerId(), source,
-                        params.lease(), params.maxClaimed(), now);
+                JobClaim claim = tryClaimStage1Job(thread.id(), params.workerId(), source, params.lease(),
+                        params.maxClaimed(), now);
                 if (claim.isClaimed()) {
                     claimed.add(new Stage1Claim(thread, claim.token(), source));
                 }
                 return claimed.size() < params.maxClaimed();
             });
             return null;
-        }));
+        });
         LOG.debug("Phase 1 claim by {}: {} candidates scanned, {} claimed", params.workerId(), scanned[0],
                 claimed.size());
         return List.copyOf(claimed);
