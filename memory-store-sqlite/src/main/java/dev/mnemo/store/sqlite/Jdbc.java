@@ -1,6 +1,5 @@
 package dev.mnemo.store.sqlite;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -8,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Small JDBC shorthands for the query classes of this package: bind, run, map. */
+/** Small JDBC shorthands for the query classes of this package: bind a kept statement, run, map. */
 final class Jdbc {
 
     /** Maps the current row of a result set. */
@@ -20,34 +19,41 @@ final class Jdbc {
     private Jdbc() {
     }
 
-    static int update(Connection connection, String sql, Object... args) throws SQLException {
-        try (PreparedStatement statement = prepare(connection, sql, args)) {
+    static int update(PooledConnection connection, String sql, Object... args) throws SQLException {
+        PreparedStatement statement = bind(connection, sql, args);
+        try {
             return statement.executeUpdate();
+        } finally {
+            statement.clearParameters();
         }
     }
 
-    static <T> List<T> query(Connection connection, String sql, RowMapper<T> mapper, Object... args)
+    static <T> List<T> query(PooledConnection connection, String sql, RowMapper<T> mapper, Object... args)
             throws SQLException {
-        try (PreparedStatement statement = prepare(connection, sql, args);
-                ResultSet rows = statement.executeQuery()) {
+        PreparedStatement statement = bind(connection, sql, args);
+        try (ResultSet rows = statement.executeQuery()) {
             List<T> result = new ArrayList<>();
             while (rows.next()) {
                 result.add(mapper.map(rows));
             }
             return result;
+        } finally {
+            statement.clearParameters();
         }
     }
 
     /** The first row, mapped; empty when there is none or the mapper gives null. */
-    static <T> Optional<T> queryFirst(Connection connection, String sql, RowMapper<T> mapper, Object... args)
+    static <T> Optional<T> queryFirst(PooledConnection connection, String sql, RowMapper<T> mapper, Object... args)
             throws SQLException {
-        try (PreparedStatement statement = prepare(connection, sql, args);
-                ResultSet rows = statement.executeQuery()) {
+        PreparedStatement statement = bind(connection, sql, args);
+        try (ResultSet rows = statement.executeQuery()) {
             return rows.next() ? Optional.ofNullable(mapper.map(rows)) : Optional.empty();
+        } finally {
+            statement.clearParameters();
         }
     }
 
-    static long queryLong(Connection connection, String sql, Object... args) throws SQLException {
+    static long queryLong(PooledConnection connection, String sql, Object... args) throws SQLException {
         return queryFirst(connection, sql, row -> row.getLong(1), args).orElse(0L);
     }
 
@@ -57,16 +63,16 @@ final class Jdbc {
         return row.wasNull() ? null : value;
     }
 
-    private static PreparedStatement prepare(Connection connection, String sql, Object... args) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql);
-        try {
-            for (int i = 0; i < args.length; i++) {
-                statement.setObject(i + 1, args[i]);
-            }
-            return statement;
-        } catch (SQLException e) {
-            statement.close();
-            throw e;
+    /**
+     * The connection's kept statement for {@code sql} with {@code args} bound. It is not closed after
+     * use, only its parameters cleared (so a bound text is not held until the next call); a failure
+     * leaves it to the pool, which closes a connection that saw an error.
+     */
+    private static PreparedStatement bind(PooledConnection connection, String sql, Object... args) throws SQLException {
+        PreparedStatement statement = connection.prepare(sql);
+        for (int i = 0; i < args.length; i++) {
+            statement.setObject(i + 1, args[i]);
         }
+        return statement;
     }
 }

@@ -8,7 +8,6 @@ import static dev.mnemo.store.sqlite.JobKinds.fromSeconds;
 import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
 import dev.mnemo.MemoryStatus;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -38,19 +37,19 @@ final class JobQueries {
      * Every running job of {@code workerId} becomes failed-for-retry at once: no lease, no backoff,
      * retry budget unchanged, the reason recorded.
      */
-    static int release(Connection connection, String workerId, String reason, Instant now) throws SQLException {
+    static int release(PooledConnection connection, String workerId, String reason, Instant now) throws SQLException {
         long nowSeconds = seconds(now);
         return Jdbc.update(connection, "UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL,"
                 + " retry_at = ?, last_error = ? WHERE status = 'running' AND worker_id = ?",
                 nowSeconds, nowSeconds, reason, workerId);
     }
 
-    static void deleteMemoryJobs(Connection connection) throws SQLException {
+    static void deleteMemoryJobs(PooledConnection connection) throws SQLException {
         Jdbc.update(connection, "DELETE FROM jobs WHERE kind IN (?, ?)", STAGE1, PHASE2);
     }
 
     /** Per kind, the number of jobs in each status; every known kind and status is present. */
-    static Map<String, Map<String, Integer>> countsByKind(Connection connection) throws SQLException {
+    static Map<String, Map<String, Integer>> countsByKind(PooledConnection connection) throws SQLException {
         Map<String, Map<String, Integer>> counts = new LinkedHashMap<>();
         for (String kind : KINDS) {
             Map<String, Integer> byStatus = new LinkedHashMap<>();
@@ -67,7 +66,7 @@ final class JobQueries {
     }
 
     /** Running jobs with a lease, soonest expiry first (an expired one is shown until someone takes it over). */
-    static List<MemoryStatus.Lease> runningLeases(Connection connection) throws SQLException {
+    static List<MemoryStatus.Lease> runningLeases(PooledConnection connection) throws SQLException {
         return Jdbc.query(connection, "SELECT kind, job_key, COALESCE(worker_id, ''), lease_until FROM jobs"
                 + " WHERE status = 'running' AND lease_until IS NOT NULL ORDER BY lease_until, kind, job_key",
                 row -> new MemoryStatus.Lease(row.getString(1), row.getString(2), row.getString(3),
@@ -78,7 +77,7 @@ final class JobQueries {
      * The last consolidation success ({@code finished_at} while no error is recorded; a later
      * enqueue keeps it) and the last failure reason (while it is the latest outcome).
      */
-    static LastPhase2 lastPhase2(Connection connection, Instant now) throws SQLException {
+    static LastPhase2 lastPhase2(PooledConnection connection, Instant now) throws SQLException {
         long nowSeconds = seconds(now);
         return Jdbc.queryFirst(connection, "SELECT finished_at, retry_at, last_error FROM jobs"
                 + " WHERE kind = ? AND job_key = ?",

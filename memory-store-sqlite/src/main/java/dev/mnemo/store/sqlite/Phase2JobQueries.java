@@ -8,7 +8,6 @@ import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
 import dev.mnemo.spi.ClaimOutcome;
 import dev.mnemo.spi.JobClaim;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,12 +42,12 @@ final class Phase2JobQueries {
     }
 
     /** Queues a consolidation; the input watermark only moves forward. */
-    static void enqueue(Connection connection, long inputWatermark) throws SQLException {
+    static void enqueue(PooledConnection connection, long inputWatermark) throws SQLException {
         Jdbc.update(connection, ENQUEUE, DEFAULT_RETRY_REMAINING, inputWatermark);
     }
 
     /** The global lock, checked in Codex's order: backoff, live lease, success cooldown, then a guarded take-over. */
-    static JobClaim tryClaim(Connection connection, String workerId, Duration lease, Instant now)
+    static JobClaim tryClaim(PooledConnection connection, String workerId, Duration lease, Instant now)
             throws SQLException {
         long nowSeconds = seconds(now);
         long leaseUntil = nowSeconds + lease.toSeconds();
@@ -86,12 +85,12 @@ final class Phase2JobQueries {
                 : JobClaim.skipped(ClaimOutcome.SKIPPED_RUNNING);
     }
 
-    static boolean heartbeat(Connection connection, String token, Duration lease, Instant now) throws SQLException {
+    static boolean heartbeat(PooledConnection connection, String token, Duration lease, Instant now) throws SQLException {
         return Jdbc.update(connection, "UPDATE jobs SET lease_until = ?" + OWNED,
                 seconds(now) + lease.toSeconds(), token) > 0;
     }
 
-    static boolean markSucceeded(Connection connection, String token, long completedWatermark, Instant now)
+    static boolean markSucceeded(PooledConnection connection, String token, long completedWatermark, Instant now)
             throws SQLException {
         return Jdbc.update(connection, "UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL,"
                 + " last_error = NULL,"
@@ -100,7 +99,7 @@ final class Phase2JobQueries {
     }
 
     /** Fails the owned job ({@code unownedToo}: or a running one whose token was lost). */
-    static boolean markFailed(Connection connection, String token, String reason, Duration retryDelay, Instant now,
+    static boolean markFailed(PooledConnection connection, String token, String reason, Duration retryDelay, Instant now,
             boolean unownedToo) throws SQLException {
         long nowSeconds = seconds(now);
         return Jdbc.update(connection, "UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL,"

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -29,7 +28,8 @@ import org.sqlite.SQLiteDataSource;
  * <p>Connections: each operation borrows a connection from a small idle pool (at most
  * {@link #MAX_IDLE} kept open) and returns it afterwards, so concurrent callers never share a
  * connection and opening cost is paid rarely. Every connection is set up the same way
- * (see {@link #newConnection()}). A connection that saw an error is closed, not returned.
+ * (see {@link #newConnection()}) and keeps the statements compiled on it ({@link PooledConnection}).
+ * A connection that saw an error is closed, not returned.
  *
  * <p>Transactions: connections stay in auto-commit mode; writes run between
  * {@code BEGIN IMMEDIATE} and {@code COMMIT} issued here, so the write lock is taken up front
@@ -41,7 +41,11 @@ final class SqliteDatabase implements AutoCloseable {
 
     static final int BUSY_TIMEOUT_MS = 10_000;
     private static final int CHECKPOINT_BUSY_TIMEOUT_MS = 1_000;
-    private static final int MAX_IDLE = 4;
+    /**
+     * Idle connections kept open: as many as Phase 1's default concurrency, so its workers finishing
+     * together return their connections (and the statements compiled on them) instead of closing them.
+     */
+    private static final int MAX_IDLE = 8;
     private static final String MIGRATIONS = "classpath:dev/mnemo/store/sqlite/migration";
     private static final String HISTORY_TABLE = "mnemo_schema_history";
     /** The newest migration's version; an up-to-date file skips Flyway (and its log lines) on open. */
@@ -53,12 +57,12 @@ final class SqliteDatabase implements AutoCloseable {
     /** Work done on a borrowed connection. */
     @FunctionalInterface
     interface Work<T> {
-        T run(Connection connection) throws SQLException;
+        T run(PooledConnection connection) throws SQLException;
     }
 
     private final Path file;
     private final String url;
-    private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+    private final ConcurrentLinkedDeque<PooledConnection> idle = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Held around each write transaction of this JVM (see {@link #write}); other processes still wait in SQLite. */
     private final ReentrantLock writers = new ReentrantLock();
@@ -114,11 +118,11 @@ final class SqliteDatabase implements AutoCloseable {
 
     private <T> T inTransaction(String what, String begin, Work<T> work) {
         return withConnection(what, connection -> {
-            execute(connection, begin);
+            connection.execute(begin);
             T result;
             try {
                 result = work.run(connection);
-                execute(connection, "COMMIT");
+                connection.execute("COMMIT");
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(connection, e);
                 throw e;
@@ -134,14 +138,14 @@ final class SqliteDatabase implements AutoCloseable {
     void checkpointBestEffort() {
         try {
             withConnection("checkpoint", connection -> {
-                execute(connection, "PRAGMA busy_timeout = " + CHECKPOINT_BUSY_TIMEOUT_MS);
-                try (Statement statement = connection.createStatement();
+                connection.executeOnce("PRAGMA busy_timeout = " + CHECKPOINT_BUSY_TIMEOUT_MS);
+                try (Statement statement = connection.jdbc().createStatement();
                         var rows = statement.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
                     if (rows.next() && rows.getInt(1) != 0) {
                         LOG.debug("WAL checkpoint of {} was blocked by another connection; it runs later", file);
                     }
                 } finally {
-                    execute(connection, "PRAGMA busy_timeout = " + BUSY_TIMEOUT_MS);
+                    connection.executeOnce("PRAGMA busy_timeout = " + BUSY_TIMEOUT_MS);
                 }
                 return null;
             });
@@ -153,7 +157,7 @@ final class SqliteDatabase implements AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            Connection connection;
+            PooledConnection connection;
             while ((connection = idle.poll()) != null) {
                 closeQuietly(connection);
             }
@@ -164,7 +168,7 @@ final class SqliteDatabase implements AutoCloseable {
         if (closed.get()) {
             throw new IllegalStateException("the state database " + file + " is closed");
         }
-        Connection connection = borrow();
+        PooledConnection connection = borrow();
         boolean healthy = false;
         try {
             T result = work.run(connection);
@@ -177,8 +181,8 @@ final class SqliteDatabase implements AutoCloseable {
         }
     }
 
-    private Connection borrow() {
-        Connection connection = idle.poll();
+    private PooledConnection borrow() {
+        PooledConnection connection = idle.poll();
         if (connection != null) {
             return connection;
         }
@@ -189,7 +193,7 @@ final class SqliteDatabase implements AutoCloseable {
         }
     }
 
-    private void giveBack(Connection connection, boolean healthy) {
+    private void giveBack(PooledConnection connection, boolean healthy) {
         if (healthy && !closed.get() && idle.size() < MAX_IDLE) {
             idle.push(connection);
             // close() may have drained the pool between the check and the push
@@ -202,15 +206,15 @@ final class SqliteDatabase implements AutoCloseable {
     }
 
     /** A connection with the pragmas every Mnemo connection runs with. */
-    private Connection newConnection() throws SQLException {
+    private PooledConnection newConnection() throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setBusyTimeout(BUSY_TIMEOUT_MS);
-        Connection connection = config.createConnection(url);
+        PooledConnection connection = new PooledConnection(config.createConnection(url));
         try {
-            execute(connection, "PRAGMA journal_mode = WAL");
-            execute(connection, "PRAGMA synchronous = NORMAL");
-            execute(connection, "PRAGMA foreign_keys = ON");
-            execute(connection, "PRAGMA secure_delete = ON");
+            connection.executeOnce("PRAGMA journal_mode = WAL");
+            connection.executeOnce("PRAGMA synchronous = NORMAL");
+            connection.executeOnce("PRAGMA foreign_keys = ON");
+            connection.executeOnce("PRAGMA secure_delete = ON");
             return connection;
         } catch (SQLException e) {
             closeQuietly(connection);
@@ -256,7 +260,7 @@ final class SqliteDatabase implements AutoCloseable {
     }
 
     /** True when the history table records {@link #SCHEMA_VERSION} applied and no failed migration. */
-    private static boolean schemaIsCurrent(Connection connection) throws SQLException {
+    private static boolean schemaIsCurrent(PooledConnection connection) throws SQLException {
         boolean hasHistory = Jdbc.queryLong(connection,
                 "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", HISTORY_TABLE) > 0;
         return hasHistory && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + HISTORY_TABLE
@@ -291,21 +295,15 @@ final class SqliteDatabase implements AutoCloseable {
         }
     }
 
-    private static void execute(Connection connection, String sql) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        }
-    }
-
-    private void rollbackQuietly(Connection connection, Exception cause) {
+    private void rollbackQuietly(PooledConnection connection, Exception cause) {
         try {
-            execute(connection, "ROLLBACK");
+            connection.execute("ROLLBACK");
         } catch (SQLException e) {
             cause.addSuppressed(e);
         }
     }
 
-    private void closeQuietly(Connection connection) {
+    private void closeQuietly(PooledConnection connection) {
         try {
             connection.close();
         } catch (SQLException e) {

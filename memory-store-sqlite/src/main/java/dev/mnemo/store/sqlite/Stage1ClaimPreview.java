@@ -7,7 +7,6 @@ import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.Stage1ClaimParams;
 import dev.mnemo.spi.Stage1ClaimPreviews;
 import dev.mnemo.spi.Stage1ClaimPreviews.JobRow;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.HashMap;
@@ -25,7 +24,7 @@ final class Stage1ClaimPreview {
     private Stage1ClaimPreview() {
     }
 
-    static List<Candidate> preview(Connection connection, Stage1ClaimParams params, Instant now) throws SQLException {
+    static List<Candidate> preview(PooledConnection connection, Stage1ClaimParams params, Instant now) throws SQLException {
         List<ThreadInfo> threads = ThreadQueries.all(connection);
         Set<String> upToDate = new HashSet<>();
         for (ThreadInfo thread : threads) {
@@ -37,7 +36,7 @@ final class Stage1ClaimPreview {
         return Stage1ClaimPreviews.preview(threads, jobRows(connection), upToDate, params, now);
     }
 
-    private static Map<String, JobRow> jobRows(Connection connection) throws SQLException {
+    private static Map<String, JobRow> jobRows(PooledConnection connection) throws SQLException {
         Map<String, JobRow> rows = new HashMap<>();
         for (var entry : Jdbc.query(connection, "SELECT job_key, status, lease_until, retry_at, retry_remaining,"
                 + " input_watermark FROM jobs WHERE kind = ?", row -> Map.entry(row.getString("job_key"),

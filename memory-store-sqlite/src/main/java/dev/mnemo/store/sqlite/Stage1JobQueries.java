@@ -8,7 +8,6 @@ import dev.mnemo.ModelFailure;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.spi.ClaimOutcome;
 import dev.mnemo.spi.JobClaim;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,14 +51,14 @@ final class Stage1JobQueries {
     }
 
     /** Up to date when the stored memory or the last success already covers this rollout version. */
-    static boolean isUpToDate(Connection connection, String threadId, Instant sourceUpdatedAt) throws SQLException {
+    static boolean isUpToDate(PooledConnection connection, String threadId, Instant sourceUpdatedAt) throws SQLException {
         long source = seconds(sourceUpdatedAt);
         return Jdbc.queryFirst(connection, "SELECT 1 FROM stage1_outputs WHERE thread_id = ? AND source_updated_at >= ?"
                 + " UNION ALL SELECT 1 FROM jobs WHERE kind = ? AND job_key = ? AND last_success_watermark >= ?",
                 row -> true, threadId, source, STAGE1, threadId, source).isPresent();
     }
 
-    static JobClaim tryClaim(Connection connection, String threadId, String workerId, Instant sourceUpdatedAt,
+    static JobClaim tryClaim(PooledConnection connection, String threadId, String workerId, Instant sourceUpdatedAt,
             Duration lease, int maxRunning, Instant now) throws SQLException {
         if (isUpToDate(connection, threadId, sourceUpdatedAt)) {
             return JobClaim.skipped(ClaimOutcome.SKIPPED_UP_TO_DATE);
@@ -81,7 +80,7 @@ final class Stage1JobQueries {
      *
      * @return false when the caller no longer owns the job
      */
-    static boolean markDone(Connection connection, String threadId, String token, Instant now) throws SQLException {
+    static boolean markDone(PooledConnection connection, String threadId, String token, Instant now) throws SQLException {
         boolean owned = Jdbc.update(connection, "UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL,"
                 + " last_error = NULL, last_success_watermark = input_watermark" + OWNED,
                 seconds(now), threadId, token) > 0;
@@ -97,7 +96,7 @@ final class Stage1JobQueries {
      *
      * @return false when the caller no longer owns the job (nothing is written)
      */
-    static boolean releaseAfterModelFailure(Connection connection, String threadId, String token,
+    static boolean releaseAfterModelFailure(PooledConnection connection, String threadId, String token,
             ModelFailure failure, Duration retryDelay, Instant now) throws SQLException {
         long nowSeconds = seconds(now);
         boolean owned = Jdbc.update(connection, "UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL,"
@@ -112,12 +111,12 @@ final class Stage1JobQueries {
         return owned;
     }
 
-    static void clearModelFailure(Connection connection) throws SQLException {
+    static void clearModelFailure(PooledConnection connection) throws SQLException {
         Jdbc.update(connection, "DELETE FROM model_failures");
     }
 
     /** The last model failure, while no Phase 1 job has succeeded since. */
-    static Optional<ModelFailure> lastModelFailure(Connection connection) throws SQLException {
+    static Optional<ModelFailure> lastModelFailure(PooledConnection connection) throws SQLException {
         return Jdbc.queryFirst(connection, "SELECT reason, message, failed_at FROM model_failures WHERE id = 1",
                 row -> new ModelFailure(reason(row.getString("reason")), row.getString("message"),
                         JobKinds.fromSeconds(row.getLong("failed_at"))));
@@ -132,14 +131,14 @@ final class Stage1JobQueries {
         }
     }
 
-    static OptionalLong inputWatermark(Connection connection, String threadId) throws SQLException {
+    static OptionalLong inputWatermark(PooledConnection connection, String threadId) throws SQLException {
         return Jdbc.queryFirst(connection, "SELECT input_watermark FROM jobs WHERE kind = ? AND job_key = ?",
                 row -> Jdbc.nullableLong(row, "input_watermark"), STAGE1, threadId)
                 .map(OptionalLong::of)
                 .orElse(OptionalLong.empty());
     }
 
-    static boolean markFailed(Connection connection, String threadId, String token, String reason,
+    static boolean markFailed(PooledConnection connection, String threadId, String token, String reason,
             Duration retryDelay, Instant now) throws SQLException {
         long nowSeconds = seconds(now);
         return Jdbc.update(connection, "UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL,"
@@ -147,12 +146,12 @@ final class Stage1JobQueries {
                 nowSeconds, nowSeconds + retryDelay.toSeconds(), reason, threadId, token) > 0;
     }
 
-    static void delete(Connection connection, String threadId) throws SQLException {
+    static void delete(PooledConnection connection, String threadId) throws SQLException {
         Jdbc.update(connection, "DELETE FROM jobs WHERE kind = ? AND job_key = ?", STAGE1, threadId);
     }
 
     /** Codex's order: exhausted, backing off, otherwise running (a live lease or the global cap). */
-    private static ClaimOutcome whyNotClaimed(Connection connection, String threadId, long nowSeconds)
+    private static ClaimOutcome whyNotClaimed(PooledConnection connection, String threadId, long nowSeconds)
             throws SQLException {
         return Jdbc.queryFirst(connection, "SELECT retry_remaining, retry_at FROM jobs WHERE kind = ? AND job_key = ?",
                 row -> {

@@ -7,7 +7,6 @@ import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Output;
 import dev.mnemo.spi.Stage1Result;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -53,19 +52,19 @@ final class Stage1OutputQueries {
     private Stage1OutputQueries() {
     }
 
-    static Optional<Stage1Output> find(Connection connection, String threadId) throws SQLException {
+    static Optional<Stage1Output> find(PooledConnection connection, String threadId) throws SQLException {
         return Jdbc.queryFirst(connection, SELECT + " WHERE so.thread_id = ?", Stage1OutputQueries::map, threadId);
     }
 
     /** @return rows written: 0 when a newer version is stored or the thread is polluted */
-    static int upsert(Connection connection, String threadId, Instant sourceUpdatedAt, Stage1Result result,
+    static int upsert(PooledConnection connection, String threadId, Instant sourceUpdatedAt, Stage1Result result,
             Instant now) throws SQLException {
         return Jdbc.update(connection, UPSERT, threadId, seconds(sourceUpdatedAt), result.rawMemory(),
                 result.rolloutSummary(), result.rolloutSlug().orElse(null), seconds(now), threadId);
     }
 
     /** Deletes a thread's memory, reporting whether it was part of the last consolidation. */
-    static Forgotten delete(Connection connection, String threadId) throws SQLException {
+    static Forgotten delete(PooledConnection connection, String threadId) throws SQLException {
         boolean selected = Jdbc.queryLong(connection,
                 "SELECT selected_for_phase2 FROM stage1_outputs WHERE thread_id = ?", threadId) != 0;
         boolean deleted = Jdbc.update(connection, "DELETE FROM stage1_outputs WHERE thread_id = ?", threadId) > 0;
@@ -78,7 +77,7 @@ final class Stage1OutputQueries {
      *
      * @return whether a memory was deleted
      */
-    static boolean forget(Connection connection, String threadId, Instant now) throws SQLException {
+    static boolean forget(PooledConnection connection, String threadId, Instant now) throws SQLException {
         Forgotten forgotten = delete(connection, threadId);
         if (forgotten.wasSelected()) {
             Phase2JobQueries.enqueue(connection, seconds(now));
@@ -87,11 +86,11 @@ final class Stage1OutputQueries {
         return forgotten.deleted();
     }
 
-    static void deleteAll(Connection connection) throws SQLException {
+    static void deleteAll(PooledConnection connection) throws SQLException {
         Jdbc.update(connection, "DELETE FROM stage1_outputs");
     }
 
-    static int count(Connection connection) throws SQLException {
+    static int count(PooledConnection connection) throws SQLException {
         return (int) Jdbc.queryLong(connection, "SELECT COUNT(*) FROM stage1_outputs");
     }
 
@@ -99,7 +98,7 @@ final class Stage1OutputQueries {
      * The non-empty memories of enabled threads that {@link #phase2Selection} leaves out because
      * their last use (or, never used, their rollout update) is older than {@code maxUnusedDays}.
      */
-    static int countUnused(Connection connection, int maxUnusedDays, Instant now) throws SQLException {
+    static int countUnused(PooledConnection connection, int maxUnusedDays, Instant now) throws SQLException {
         long cutoff = seconds(now) - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
         return (int) Jdbc.queryLong(connection, "SELECT COUNT(*) FROM stage1_outputs so JOIN threads t"
                 + " ON t.id = so.thread_id WHERE t.memory_mode = 'enabled' AND " + NOT_EMPTY
@@ -107,7 +106,7 @@ final class Stage1OutputQueries {
     }
 
     /** Codex's {@code list_stage1_outputs_for_global}: non-empty memories of enabled threads, newest first. */
-    static List<Stage1Output> listForGlobal(Connection connection, int limit) throws SQLException {
+    static List<Stage1Output> listForGlobal(PooledConnection connection, int limit) throws SQLException {
         if (limit <= 0) {
             return List.of();
         }
@@ -120,7 +119,7 @@ final class Stage1OutputQueries {
      * {@code limit} by usage, recency of use and of the rollout, among non-empty memories of
      * enabled threads still inside the {@code maxUnusedDays} window; sorted by thread id.
      */
-    static List<Stage1Output> phase2Selection(Connection connection, int limit, int maxUnusedDays, Instant now)
+    static List<Stage1Output> phase2Selection(PooledConnection connection, int limit, int maxUnusedDays, Instant now)
             throws SQLException {
         if (limit <= 0) {
             return List.of();
@@ -139,7 +138,7 @@ final class Stage1OutputQueries {
     }
 
     /** Clears every selection flag, then marks exactly the given versions (a refreshed row stays unmarked). */
-    static void replaceSelection(Connection connection, List<SelectedInput> selected) throws SQLException {
+    static void replaceSelection(PooledConnection connection, List<SelectedInput> selected) throws SQLException {
         Jdbc.update(connection, "UPDATE stage1_outputs SET selected_for_phase2 = 0,"
                 + " selected_for_phase2_source_updated_at = NULL"
                 + " WHERE selected_for_phase2 != 0 OR selected_for_phase2_source_updated_at IS NOT NULL");
@@ -152,7 +151,7 @@ final class Stage1OutputQueries {
     }
 
     /** One citation per id; unknown ids are ignored. */
-    static int recordUsage(Connection connection, List<String> threadIds, Instant now) throws SQLException {
+    static int recordUsage(PooledConnection connection, List<String> threadIds, Instant now) throws SQLException {
         int updated = 0;
         for (String threadId : threadIds) {
             updated += Jdbc.update(connection, "UPDATE stage1_outputs SET usage_count = COALESCE(usage_count, 0) + 1,"
@@ -162,7 +161,7 @@ final class Stage1OutputQueries {
     }
 
     /** Codex's retention prune (write-sheet §6): stale, unselected rows, oldest first. */
-    static int prune(Connection connection, int maxUnusedDays, int limit, Instant now) throws SQLException {
+    static int prune(PooledConnection connection, int maxUnusedDays, int limit, Instant now) throws SQLException {
         if (limit <= 0) {
             return 0;
         }

@@ -4,7 +4,6 @@ import dev.mnemo.MemoryMode;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.Stage1ClaimParams;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -45,7 +44,7 @@ final class ThreadQueries {
     }
 
     /** Upserts the row and returns the mode it has afterwards. */
-    static MemoryMode upsert(Connection connection, ThreadInfo thread) throws SQLException {
+    static MemoryMode upsert(PooledConnection connection, ThreadInfo thread) throws SQLException {
         Jdbc.update(connection, UPSERT, thread.id(), thread.rolloutPath().toString(),
                 thread.createdAt().toEpochMilli(), thread.updatedAt().toEpochMilli(), thread.source(),
                 thread.cwd().map(Path::toString).orElse(null), thread.gitBranch().orElse(null), thread.preview(),
@@ -53,29 +52,29 @@ final class ThreadQueries {
         return find(connection, thread.id()).orElseThrow().memoryMode();
     }
 
-    static Optional<ThreadInfo> find(Connection connection, String threadId) throws SQLException {
+    static Optional<ThreadInfo> find(PooledConnection connection, String threadId) throws SQLException {
         return Jdbc.queryFirst(connection, "SELECT " + COLUMNS + " FROM threads WHERE id = ?", ThreadQueries::map,
                 threadId);
     }
 
-    static List<ThreadInfo> all(Connection connection) throws SQLException {
+    static List<ThreadInfo> all(PooledConnection connection) throws SQLException {
         return Jdbc.query(connection, "SELECT " + COLUMNS + " FROM threads ORDER BY updated_at_ms DESC, id DESC",
                 ThreadQueries::map);
     }
 
     /** @return rows changed (0 when there is no such thread) */
-    static int setMode(Connection connection, String threadId, MemoryMode mode) throws SQLException {
+    static int setMode(PooledConnection connection, String threadId, MemoryMode mode) throws SQLException {
         return Jdbc.update(connection, "UPDATE threads SET memory_mode = ? WHERE id = ?", mode.dbValue(), threadId);
     }
 
     /** @return true when the thread existed and was not polluted yet */
-    static boolean markPolluted(Connection connection, String threadId) throws SQLException {
+    static boolean markPolluted(PooledConnection connection, String threadId) throws SQLException {
         return Jdbc.update(connection,
                 "UPDATE threads SET memory_mode = 'polluted' WHERE id = ? AND memory_mode != 'polluted'",
                 threadId) > 0;
     }
 
-    static boolean delete(Connection connection, String threadId) throws SQLException {
+    static boolean delete(PooledConnection connection, String threadId) throws SQLException {
         return Jdbc.update(connection, "DELETE FROM threads WHERE id = ?", threadId) > 0;
     }
 
@@ -93,12 +92,14 @@ final class ThreadQueries {
 
     /**
      * Streams the claim candidates, newest first, to {@code visitor} until it returns false: rows
-     * after that are never read, so their up-to-date probes are never evaluated.
+     * after that are never read, so their up-to-date probes are never evaluated. The statement is
+     * compiled for this scan and not kept: it runs once a claim and its text varies with the
+     * parameters, and the visitor may use the connection's kept statements while it is open.
      */
-    static void forEachClaimCandidate(Connection connection, Stage1ClaimParams params, Instant now,
+    static void forEachClaimCandidate(PooledConnection connection, Stage1ClaimParams params, Instant now,
             CandidateVisitor visitor) throws SQLException {
         CandidateQuery query = candidateQuery(params, now);
-        try (PreparedStatement statement = connection.prepareStatement(query.sql())) {
+        try (PreparedStatement statement = connection.jdbc().prepareStatement(query.sql())) {
             Object[] args = query.args();
             for (int i = 0; i < args.length; i++) {
                 statement.setObject(i + 1, args[i]);
@@ -150,7 +151,7 @@ final class ThreadQueries {
     }
 
     /** Thread counts for every mode, zeros included. */
-    static Map<MemoryMode, Integer> countsByMode(Connection connection) throws SQLException {
+    static Map<MemoryMode, Integer> countsByMode(PooledConnection connection) throws SQLException {
         Map<MemoryMode, Integer> counts = new EnumMap<>(MemoryMode.class);
         for (MemoryMode mode : MemoryMode.values()) {
             counts.put(mode, 0);
