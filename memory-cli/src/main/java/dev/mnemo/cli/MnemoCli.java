@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -45,13 +46,20 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "mnemo", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
         versionProvider = MnemoCli.Version.class,
-        description = "Long-term memory for AI agents: inspect and run the memory pipeline of a Mnemo home.",
-        subcommands = {StatusCommand.class, RunCommand.class, DemoCommand.class, InstructionsCommand.class,
-                MemoryFileCommands.Ls.class, MemoryFileCommands.Read.class, MemoryFileCommands.Search.class,
-                MemoryFileCommands.Note.class, ThreadsCommand.class, HistoryCommands.History.class,
-                HistoryCommands.Rollback.class, HistoryCommands.Clear.class, EvalCommand.class, McpCommand.class,
-                HelpCommand.class})
+        description = "Long-term memory for AI agents: inspect and run the memory pipeline of a Mnemo home.")
 public final class MnemoCli {
+
+    /**
+     * Every command's name, in the order help lists them. The commands are registered by
+     * {@link #commandLine} rather than in the {@code @Command} annotation, so that a run builds
+     * picocli's model (a reflective walk of each command class, its options and their types) only
+     * for the commands it names, and loads no other command class ({@link #newCommand}).
+     */
+    private static final List<String> COMMANDS = List.of("status", "run", "demo", "instructions", "ls", "read",
+            "search", "note", "threads", "history", "rollback", "clear", "eval", "mcp", "help");
+
+    /** Arguments that need every command: help lists them all. */
+    private static final Set<String> HELP_ARGUMENTS = Set.of("-h", "--help", "help");
 
     /** The model variables a real run needs, for error messages. */
     static final String MODEL_HELP = """
@@ -132,7 +140,7 @@ public final class MnemoCli {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "debug");
         }
         StartupWarmUp warmUp = StartupWarmUp.start(args);
-        System.exit(commandLine(new MnemoCli(), warmUp).execute(args));
+        System.exit(commandLineFor(new MnemoCli(), warmUp, args).execute(args));
     }
 
     /**
@@ -145,7 +153,36 @@ public final class MnemoCli {
 
     /** {@link #commandLine(MnemoCli)} whose commands run once {@code warmUp} has finished. */
     static CommandLine commandLine(MnemoCli cli, StartupWarmUp warmUp) {
+        return commandLine(cli, warmUp, COMMANDS);
+    }
+
+    /**
+     * The command line {@link #main} runs {@code args} with: only the commands that {@code args}
+     * name (see {@link #commandsNamedIn}). Parsing is the same as with every command, since the one
+     * that runs is always among them; a usage error at the top level still lists every command.
+     */
+    static CommandLine commandLineFor(MnemoCli cli, StartupWarmUp warmUp, String[] args) {
+        return commandLine(cli, warmUp, commandsNamedIn(args));
+    }
+
+    /**
+     * The command names that appear among {@code args}, in help's order; every command when none
+     * does (a bare {@code mnemo}, {@code --version}, a mistyped command that needs suggestions) or
+     * help is asked for. A command's own arguments that happen to be command names ({@code mnemo
+     * search status}) only add a command that is never run.
+     */
+    static List<String> commandsNamedIn(String[] args) {
+        List<String> given = List.of(args);
+        if (given.stream().anyMatch(HELP_ARGUMENTS::contains)) {
+            return COMMANDS;
+        }
+        List<String> named = COMMANDS.stream().filter(given::contains).toList();
+        return named.isEmpty() ? COMMANDS : named;
+    }
+
+    private static CommandLine commandLine(MnemoCli cli, StartupWarmUp warmUp, List<String> commands) {
         CommandLine commandLine = new CommandLine(cli);
+        commands.forEach(name -> commandLine.addSubcommand(name, newCommand(name)));
         commandLine.setExecutionStrategy(parsed -> {
             warmUp.await();
             return new CommandLine.RunLast().execute(parsed);
@@ -179,7 +216,7 @@ public final class MnemoCli {
             List<String> close = e instanceof CommandLine.UnmatchedArgumentException unmatched
                     ? Suggestions.close(unmatched) : List.of();
             if (close.isEmpty()) {
-                cmd.usage(err);
+                usageWithEveryCommand(cmd, cli).usage(err);
             } else {
                 err.println("Did you mean: " + String.join(" or ", close) + "?");
                 err.println("(`" + cmd.getCommandSpec().qualifiedName() + " --help` lists every option"
@@ -189,6 +226,36 @@ public final class MnemoCli {
             return cmd.getCommandSpec().exitCodeOnInvalidInput();
         });
         return commandLine;
+    }
+
+    /** {@code cmd}, or when it is the top level and not every command was registered, a full copy of it. */
+    private static CommandLine usageWithEveryCommand(CommandLine cmd, MnemoCli cli) {
+        if (cmd.getParent() != null || cmd.getSubcommands().size() == COMMANDS.size()) {
+            return cmd;
+        }
+        return commandLine(new MnemoCli(cli.environment, cli.userHome, cli.modelFactory));
+    }
+
+    /** A new instance of the command called {@code name}; a switch, so only that command's class is loaded. */
+    private static Object newCommand(String name) {
+        return switch (name) {
+            case "status" -> new StatusCommand();
+            case "run" -> new RunCommand();
+            case "demo" -> new DemoCommand();
+            case "instructions" -> new InstructionsCommand();
+            case "ls" -> new MemoryFileCommands.Ls();
+            case "read" -> new MemoryFileCommands.Read();
+            case "search" -> new MemoryFileCommands.Search();
+            case "note" -> new MemoryFileCommands.Note();
+            case "threads" -> new ThreadsCommand();
+            case "history" -> new HistoryCommands.History();
+            case "rollback" -> new HistoryCommands.Rollback();
+            case "clear" -> new HistoryCommands.Clear();
+            case "eval" -> new EvalCommand();
+            case "mcp" -> new McpCommand();
+            case "help" -> new HelpCommand();
+            default -> throw new IllegalArgumentException("no command called " + name);
+        };
     }
 
     private static String describe(Throwable e) {

@@ -32,7 +32,7 @@ class MnemoCliTest {
 
     private Result mnemo(LanguageModel model, String... args) {
         MnemoCli cli = new MnemoCli(Map.of(), temp.resolve("user").toString(), env -> Optional.ofNullable(model));
-        CommandLine commandLine = MnemoCli.commandLine(cli);
+        CommandLine commandLine = MnemoCli.commandLineFor(cli, StartupWarmUp.none(), args); // as main() builds it
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         commandLine.setOut(new PrintWriter(out));
@@ -47,6 +47,36 @@ class MnemoCliTest {
 
     private Path home() {
         return temp.resolve("home");
+    }
+
+    @Test
+    void commandsNamedIn_isWhatTheArgumentsNameOrEveryCommand() {
+        assertThat(MnemoCli.commandsNamedIn(new String[] {"--home", "h", "status"})).containsExactly("status");
+        assertThat(MnemoCli.commandsNamedIn(new String[] {"search", "status", "-q"})).containsExactly("status", "search");
+        assertThat(MnemoCli.commandsNamedIn(new String[] {"threads", "disable", "t1"})).containsExactly("threads");
+        List<String> every = MnemoCli.commandsNamedIn(new String[0]);
+        assertThat(every).contains("status", "run", "mcp", "help").hasSize(15);
+        assertThat(MnemoCli.commandsNamedIn(new String[] {"--version"})).isEqualTo(every);
+        assertThat(MnemoCli.commandsNamedIn(new String[] {"stauts"})).isEqualTo(every);
+        assertThat(MnemoCli.commandsNamedIn(new String[] {"status", "--help"})).isEqualTo(every);
+        assertThat(MnemoCli.commandsNamedIn(new String[] {"help", "status"})).isEqualTo(every);
+    }
+
+    @Test
+    void usageErrorBeforeANamedCommand_stillListsEveryCommand() {
+        Result r = mnemo("--no-such-option", "status");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--no-such-option").contains("status", "run", "instructions", "mcp", "eval");
+    }
+
+    @Test
+    void helpForOneCommand_andAMistypedCommand_workAsWithEveryCommandRegistered() {
+        assertThat(mnemo("help", "status").out()).contains("Show the pipeline's state");
+        assertThat(mnemo("status", "--help").out()).contains("Show the pipeline's state");
+        Result mistyped = mnemo("stauts");
+        assertThat(mistyped.exitCode()).isEqualTo(2);
+        assertThat(mistyped.err()).contains("status");
     }
 
     @Test
