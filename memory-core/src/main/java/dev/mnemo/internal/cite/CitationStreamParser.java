@@ -24,15 +24,13 @@ public final class CitationStreamParser implements CitationStreamFilter {
     /** The closing tag, exactly as the model writes it. */
     public static final String CLOSE_TAG = "</oai-mem-citation>";
 
-    /** How a tag starts: only where these two characters are can a whole tag or a cut one of two or more be. */
+    /** How the opener starts: only where these two characters are can a whole opener or a cut one of two or more be. */
     private static final String OPEN_START = OPEN_TAG.substring(0, 2);
-
-    private static final String CLOSE_START = CLOSE_TAG.substring(0, 2);
 
     /** A suffix of the text so far that may still grow into a tag; {@code null} when none. */
     private String held;
     private final List<String> bodies = new ArrayList<>();
-    /** The body of the open block so far, reused from block to block. */
+    /** The body of the open block so far, when the block began in an earlier chunk; reused from block to block. */
     private final StringBuilder body = new StringBuilder();
     private boolean inBlock;
     private boolean finished;
@@ -48,9 +46,11 @@ public final class CitationStreamParser implements CitationStreamFilter {
     /**
      * {@inheritDoc}
      *
-     * <p>Searches the chunk itself (after the few held-back characters, if any) for where a tag can
-     * start. A chunk with no block in it and nothing to hold back is returned as it is: no copy, no
-     * allocation, no further work.
+     * <p>A chunk outside a block, with nothing held back before it, no {@code <o} in it (which every
+     * opener, whole or cut after two or more characters, starts with) and no {@code <} or high
+     * surrogate at its end (a cut opener of one character, half of a pair) is returned as it is
+     * after one intrinsic search: no copy, no allocation, no further work. That is nearly every
+     * chunk; the rest go through {@code filter}.
      */
     @Override
     public String push(String chunk) {
@@ -58,50 +58,113 @@ public final class CitationStreamParser implements CitationStreamFilter {
         if (finished) {
             throw new IllegalStateException("push after finish(): a citation filter serves one answer");
         }
+        if (held == null && !inBlock && chunk.indexOf(OPEN_START) < 0 && !mayBeCutAtEnd(chunk)) {
+            return chunk;
+        }
+        return filter(chunk);
+    }
+
+    /** Whether the chunk ends in a {@code <} or a high surrogate: a character that may have to be held back. */
+    private static boolean mayBeCutAtEnd(String chunk) {
+        int length = chunk.length();
+        if (length == 0) {
+            return false;
+        }
+        char last = chunk.charAt(length - 1);
+        return last == '<' || Character.isHighSurrogate(last);
+    }
+
+    /**
+     * What {@link #push} returns for any chunk: the held-back characters and the chunk are searched
+     * together, the end of an open block first, then the openers after it.
+     */
+    private String filter(String chunk) {
         String text = chunk;
         if (held != null) {
             text = held.concat(chunk);
             held = null;
         }
-        if (!inBlock) {
-            int open = tagOrTail(text, 0, OPEN_TAG, OPEN_START);
-            if (open + OPEN_TAG.length() > text.length()) {
-                return visibleUpTo(text, 0, open); // the common case: no block starts in this text
+        int pos = 0;
+        if (inBlock) {
+            pos = endBlock(text, 0);
+            if (pos < 0) {
+                return "";
             }
         }
-        return cutBlocks(text);
+        int open = openerOrTail(text, pos);
+        if (open + OPEN_TAG.length() > text.length()) {
+            return visibleUpTo(text, pos, open);
+        }
+        return cutBlocks(text, pos, open);
     }
 
     /**
-     * Takes the blocks out of {@code text}, which has a block open at its start or opening in it
-     * (found by {@link #push} and found again here: a few chunks in a hundred get this far).
+     * Takes the blocks out of {@code text} from {@code pos} on, where a whole opener starts at
+     * {@code open} (a few chunks in a hundred get this far); returns the visible text.
      */
-    private String cutBlocks(String text) {
-        int length = text.length();
-        String visible = "";
-        int pos = 0;
+    private String cutBlocks(String text, int pos, int open) {
+        String visible = text.substring(pos, open);
         while (true) {
-            if (inBlock) {
-                int close = tagOrTail(text, pos, CLOSE_TAG, CLOSE_START);
-                body.append(text, pos, close);
-                if (close + CLOSE_TAG.length() > length) {
-                    held = close < length ? text.substring(close) : null;
-                    return visible;
-                }
-                bodies.add(body.toString());
-                body.setLength(0);
-                inBlock = false;
-                pos = close + CLOSE_TAG.length();
+            pos = endBlock(text, open + OPEN_TAG.length());
+            if (pos < 0) {
+                return visible;
             }
-            int open = tagOrTail(text, pos, OPEN_TAG, OPEN_START);
-            if (open + OPEN_TAG.length() > length) {
+            open = openerOrTail(text, pos);
+            if (open + OPEN_TAG.length() > text.length()) {
                 String rest = visibleUpTo(text, pos, open);
                 return visible.isEmpty() ? rest : visible.concat(rest);
             }
             visible = visible.concat(text.substring(pos, open));
-            inBlock = true;
-            pos = open + OPEN_TAG.length();
         }
+    }
+
+    /**
+     * Reads the body of the open block in {@code text} from {@code from} on. Returns where the text
+     * after its closer starts, with the body added to the bodies and the block closed; or
+     * {@code -1} when the text ends inside the block: then all of it is body except a suffix that
+     * may still grow into the closer, which is held back.
+     *
+     * <p>The closer is searched for whole ({@code String.indexOf} of a string is an intrinsic), so
+     * the {@code </citation_entries>}-style markup of the body costs nothing more. Only when it is
+     * not there can a cut one end the text, and then only in its last {@code CLOSE_TAG.length() - 1}
+     * characters. A body found whole in one text is taken as a substring of it, not copied through
+     * {@code body}.
+     */
+    private int endBlock(String text, int from) {
+        int close = text.indexOf(CLOSE_TAG, from);
+        if (close >= 0) {
+            if (body.length() == 0) {
+                bodies.add(text.substring(from, close));
+            } else {
+                bodies.add(body.append(text, from, close).toString());
+                body.setLength(0);
+            }
+            inBlock = false;
+            return close + CLOSE_TAG.length();
+        }
+        int length = text.length();
+        int cut = cutCloser(text, Math.max(from, length - (CLOSE_TAG.length() - 1)));
+        body.append(text, from, cut);
+        if (cut < length) {
+            held = text.substring(cut);
+        }
+        inBlock = true;
+        return -1;
+    }
+
+    /**
+     * Where the longest suffix of {@code text} starting at or after {@code from} that is a proper
+     * prefix of the closer starts, or {@code text.length()}. Each starts with a {@code <}; the first
+     * one that fits is the longest.
+     */
+    private static int cutCloser(String text, int from) {
+        int length = text.length();
+        for (int at = text.indexOf('<', from); at >= 0; at = text.indexOf('<', at + 1)) {
+            if (CLOSE_TAG.regionMatches(0, text, at, length - at)) {
+                return at;
+            }
+        }
+        return length;
     }
 
     /**
@@ -142,19 +205,18 @@ public final class CitationStreamParser implements CitationStreamFilter {
     }
 
     /**
-     * Where the first {@code tag} at or after {@code from} starts, or else where the suffix that may
-     * still grow into it starts (a proper prefix of {@code tag} running to the end of
-     * {@code text}), or else {@code text.length()}. A whole tag is there exactly when the result
-     * plus the tag's length fits in the text. Either starts with {@code start} (the tag's first two
-     * characters) except a lone {@code <} at the very end, so one intrinsic search for
-     * {@code start} and a look at the last character cover both; plain {@code <b>}-style markup
-     * costs nothing more.
+     * Where the first opener at or after {@code from} starts, or else where the suffix that may
+     * still grow into one starts (a proper prefix of {@link #OPEN_TAG} running to the end of
+     * {@code text}), or else {@code text.length()}. A whole opener is there exactly when the result
+     * plus its length fits in the text. Either starts with {@code OPEN_START} except a lone
+     * {@code <} at the very end, so one intrinsic search for those two characters and a look at the
+     * last character cover both; plain {@code <b>}-style markup costs nothing more.
      */
-    private static int tagOrTail(String text, int from, String tag, String start) {
+    private static int openerOrTail(String text, int from) {
         int length = text.length();
-        for (int at = text.indexOf(start, from); at >= 0; at = text.indexOf(start, at + 1)) {
+        for (int at = text.indexOf(OPEN_START, from); at >= 0; at = text.indexOf(OPEN_START, at + 1)) {
             int rest = length - at;
-            if (rest >= tag.length() ? text.startsWith(tag, at) : tag.regionMatches(0, text, at, rest)) {
+            if (rest >= OPEN_TAG.length() ? text.startsWith(OPEN_TAG, at) : OPEN_TAG.regionMatches(0, text, at, rest)) {
                 return at;
             }
         }

@@ -54,6 +54,72 @@ class CitationStreamChunkingTest {
     }
 
     @Test
+    void push_returnsOnlyAChunkWithNothingToHoldBackAsItIs() {
+        CitationStreamParser parser = new CitationStreamParser();
+
+        assertThat(parser.push("an <ol> list")).isEqualTo("an <ol> list"); // "<o", but no opener
+        assertThat(parser.push("a pair cut \uD83D")).isEqualTo("a pair cut ");
+        assertThat(parser.push("\uDE00 whole")).isEqualTo("\uD83D\uDE00 whole");
+        assertThat(parser.push("ends in <")).isEqualTo("ends in ");
+        assertThat(parser.push("b> then <o")).isEqualTo("<b> then ");
+        assertThat(parser.push("l>")).isEqualTo("<ol>");
+        assertThat(parser.push("")).isEmpty();
+        assertThat(parser.finish()).isEmpty();
+        assertThat(parser.bodies()).isEmpty();
+    }
+
+    @Test
+    void push_holdsBackPartialCloserAcrossChunks() {
+        CitationStreamParser parser = new CitationStreamParser();
+
+        assertThat(parser.push("a" + OPEN + "x</rollout_ids>\n</")).isEqualTo("a");
+        assertThat(parser.push("oai-mem-cit")).isEmpty();
+        assertThat(parser.push("ation>b <")).isEqualTo("b ");
+        assertThat(parser.push("/b>")).isEqualTo("</b>");
+        assertThat(parser.finish()).isEmpty();
+        assertThat(parser.bodies()).containsExactly("x</rollout_ids>\n");
+    }
+
+    @Test
+    void push_keepsBodyMarkupAndCutCloserLookalikesInTheBody() {
+        CitationStreamParser parser = new CitationStreamParser();
+
+        assertThat(parser.push(OPEN + "<citation_entries>\n</citation_entries></")).isEmpty();
+        assertThat(parser.push("</oai-mem-citatio")).isEmpty();
+        assertThat(parser.push("n </oai-mem-citation")).isEmpty();
+        assertThat(parser.push("\uD83D")).isEmpty();
+        assertThat(parser.push("\uDE00" + CLOSE)).isEmpty();
+        assertThat(parser.finish()).isEmpty();
+        assertThat(parser.bodies()).containsExactly(
+                "<citation_entries>\n</citation_entries></</oai-mem-citation </oai-mem-citation\uD83D\uDE00");
+    }
+
+    @Test
+    void push_collectsBodiesWholeInOneChunkOrStartedInAnEarlierOne() {
+        CitationStreamParser parser = new CitationStreamParser();
+
+        assertThat(parser.push("a" + OPEN)).isEqualTo("a");
+        assertThat(parser.push("")).isEmpty();
+        assertThat(parser.push("one" + CLOSE + "b" + OPEN + CLOSE + "c" + OPEN + "two")).isEqualTo("bc");
+        assertThat(parser.push(CLOSE + OPEN + "three" + CLOSE)).isEmpty();
+        assertThat(parser.push("d" + OPEN + "four")).isEqualTo("d");
+        assertThat(parser.finish()).isEmpty();
+        assertThat(parser.bodies()).containsExactly("one", "", "two", "three", "four");
+    }
+
+    @Test
+    void streamFilter_matchesOneShotStripForCloserSplitAtEveryPositionAmidBodyMarkup() {
+        String text = "v" + OPEN + "\n<citation_entries>\nMEMORY.md:1-4|note=[x]\n</citation_entries>\n<rollout_ids>\n"
+                + "</rollout_ids></oai-mem</oai-mem-citation <" + "\uD83D\uDE00" + CLOSE + "w<";
+        for (int first = 0; first <= text.length(); first++) {
+            for (int second = first; second <= text.length(); second++) {
+                assertSameAsOracles(List.of(text.substring(0, first), text.substring(first, second),
+                        text.substring(second)));
+            }
+        }
+    }
+
+    @Test
     void streamFilter_matchesOneShotStripForTagsSplitAtEveryPosition() {
         for (int cut = 0; cut <= TRICKY.length(); cut++) {
             assertSameAsOracles(List.of(TRICKY.substring(0, cut), TRICKY.substring(cut)));
