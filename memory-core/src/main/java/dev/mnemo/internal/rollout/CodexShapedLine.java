@@ -27,6 +27,8 @@ final class CodexShapedLine {
 
     private final StrictJsonTree tree = new StrictJsonTree();
 
+    private int next;
+
     /**
      * The line {@code b[offset, offset + length)}, its payload built, left empty or given by its
      * type alone as {@link RolloutReader#read(java.nio.file.Path, Predicate, Predicate,
@@ -35,6 +37,43 @@ final class CodexShapedLine {
     RolloutLine read(long lineNumber, byte[] b, int offset, int length,
             Predicate<RolloutLine.Kind> wantPayload, Predicate<String> typeAlone) {
         int end = offset + length;
+        RolloutLine line = readUpTo(lineNumber, b, offset, end, wantPayload, typeAlone);
+        return line != null && next == end ? line : null;
+    }
+
+    /**
+     * Like {@link #read(long, byte[], int, int, Predicate, Predicate)}, for the line that starts at
+     * {@code b[offset]} and ends at the first newline in {@code b[offset, limit)}, or at {@code limit}
+     * when {@code limitEndsInput}: a line read here is found to end where it does by reading it, so
+     * the reader need not look for its newline first. Null also when the line might not end before
+     * {@code limit}; {@link #next()} is then meaningless.
+     */
+    RolloutLine readToNewline(long lineNumber, byte[] b, int offset, int limit, boolean limitEndsInput,
+            Predicate<RolloutLine.Kind> wantPayload, Predicate<String> typeAlone) {
+        RolloutLine line = readUpTo(lineNumber, b, offset, limit, wantPayload, typeAlone);
+        if (line == null) {
+            return null;
+        }
+        if (next < limit && b[next] == '\n') {
+            next++;
+            return line;
+        }
+        return next == limit && limitEndsInput ? line : null;
+    }
+
+    /** Where the line {@link #readToNewline} read ends: just after its newline, or at the limit. */
+    int next() {
+        return next;
+    }
+
+    /**
+     * Reads a line from {@code b[offset]} up to its closing brace and the spaces, tabs and carriage
+     * returns after it, not past {@code end}, and sets {@link #next} there; null when not sure of it.
+     * No token of a line spans a newline (whitespace here has none, and a string cannot hold a raw
+     * one), so a line read here never runs into the next.
+     */
+    private RolloutLine readUpTo(long lineNumber, byte[] b, int offset, int end,
+            Predicate<RolloutLine.Kind> wantPayload, Predicate<String> typeAlone) {
         int timestampStart = skip(b, offset, end, TIMESTAMP);
         int timestampEnd = plainAscii(b, timestampStart, end);
         int typeStart = skip(b, timestampEnd, end, TYPE);
@@ -66,9 +105,10 @@ final class CodexShapedLine {
             return null;
         }
         int close = StrictJsonSkip.whitespace(b, payloadEnd, end);
-        if (close >= end || b[close] != '}' || StrictJsonSkip.whitespace(b, close + 1, end) != end) {
+        if (close >= end || b[close] != '}') {
             return null;
         }
+        next = StrictJsonSkip.whitespace(b, close + 1, end);
         return new RolloutLine(lineNumber, ascii(b, timestampStart, timestampEnd), kind, type, payload);
     }
 

@@ -123,6 +123,14 @@ public final class RolloutReader {
         int end = 0;
         boolean eof = false;
         while (!eof || start < end) {
+            // A line in Codex's shape is read straight from the buffer, which finds where it ends.
+            RolloutLine shapedLine = shaped.readToNewline(lineNumber + 1, buffer, start, end, eof, wantPayload, typeAlone);
+            if (shapedLine != null) {
+                lineNumber++;
+                sink.accept(shapedLine);
+                start = shaped.next();
+                continue;
+            }
             int newline = indexOfNewline(buffer, start, end);
             if (newline < 0 && !eof) {
                 if (start > 0) { // keep the partial line, make room after it
@@ -147,7 +155,7 @@ public final class RolloutReader {
             }
             lineNumber++;
             if (!isBlank(buffer, start, length)) {
-                Optional<RolloutLine> line = parseLine(lineNumber, buffer, start, length, wantPayload, typeAlone, shaped);
+                Optional<RolloutLine> line = parseLineWithJackson(lineNumber, buffer, start, length, wantPayload, typeAlone);
                 if (line.isPresent()) {
                     sink.accept(line.get());
                 } else {
@@ -190,13 +198,7 @@ public final class RolloutReader {
      */
     static Optional<RolloutLine> parseLine(long lineNumber, byte[] bytes, int offset, int length,
             Predicate<RolloutLine.Kind> wantPayload, Predicate<String> typeAlone) {
-        return parseLine(lineNumber, bytes, offset, length, wantPayload, typeAlone, new CodexShapedLine());
-    }
-
-    /** {@link #parseLine(long, byte[], int, int, Predicate, Predicate)} with the read's {@code shaped}. */
-    private static Optional<RolloutLine> parseLine(long lineNumber, byte[] bytes, int offset, int length,
-            Predicate<RolloutLine.Kind> wantPayload, Predicate<String> typeAlone, CodexShapedLine shaped) {
-        RolloutLine line = shaped.read(lineNumber, bytes, offset, length, wantPayload, typeAlone);
+        RolloutLine line = new CodexShapedLine().read(lineNumber, bytes, offset, length, wantPayload, typeAlone);
         return line != null ? Optional.of(line)
                 : parseLineWithJackson(lineNumber, bytes, offset, length, wantPayload, typeAlone);
     }

@@ -9,8 +9,9 @@ import java.nio.ByteOrder;
  * reads (an {@code event_msg} payload, the encrypted body of a reasoning item). It only ever
  * answers "certainly well-formed, and it ends here" or {@link #UNSURE}; on UNSURE the caller hands
  * the line to Jackson, which decides. So it must never accept what {@link RolloutReader}'s
- * Jackson parser rejects, and it accepts less: RFC 8259 with strictly valid UTF-8, only the four
- * JSON whitespace bytes, no escaped surrogates, and tighter limits than Jackson's
+ * Jackson parser rejects, and it accepts less: RFC 8259 with strictly valid UTF-8, JSON's
+ * whitespace but the newline (which never occurs inside a line), no escaped surrogates, and
+ * tighter limits than Jackson's
  * {@link com.fasterxml.jackson.core.StreamReadConstraints} (nesting, number and name lengths).
  *
  * <p>Strings, most of the bytes skipped, are scanned eight bytes at a time: a word is looked at
@@ -339,9 +340,12 @@ final class StrictJsonSkip {
         return i;
     }
 
-    /** The index of the first byte at or after {@code i} that is not JSON whitespace (space, tab, CR, LF). */
+    /**
+     * The index of the first byte at or after {@code i} that is not a space, tab or carriage return:
+     * JSON whitespace but the newline, which ends a rollout line (so never occurs inside one).
+     */
     static int whitespace(byte[] b, int i, int end) {
-        while (i < end && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) {
+        while (i < end && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r')) {
             i++;
         }
         return i;

@@ -13,6 +13,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A line {@link CodexShapedLine} reads without Jackson's tokenizer must come out exactly as
@@ -199,6 +200,82 @@ class CodexShapedLineTest {
             }
         }
         assertThat(checked).isGreaterThan(3000);
+    }
+
+    /**
+     * A whole read, where Codex-shaped lines are read straight from the buffer (their newline found
+     * by reading them), gives what splitting on newlines and reading each line with Jackson gives:
+     * with CRLF line ends, blank lines, no final newline, lines longer than the read buffer, and
+     * seeded damage.
+     */
+    @Test
+    void wholeReads_giveTheLinesOfALineByLineJacksonRead(@TempDir Path dir) throws IOException {
+        Random random = new Random(0x5EED_0018L);
+        int files = 0;
+        for (Path fixture : Fixtures.fullSessions()) {
+            byte[] original = Files.readAllBytes(fixture);
+            List<byte[]> variants = new ArrayList<>(List.of(original,
+                    utf8(new String(original, StandardCharsets.UTF_8).replace("\n", "\r\n")),
+                    java.util.Arrays.copyOf(original, original.length - 1),
+                    utf8("\n  \n" + new String(original, StandardCharsets.UTF_8).replace("}\n{", "}\n\n \t\n{"))));
+            for (int v = 0; v < 6; v++) {
+                byte[] damaged = original.clone();
+                String alphabet = "{}\":,\\\n\r 0e-";
+                for (int k = 0; k < 20; k++) {
+                    damaged[random.nextInt(damaged.length)] = (byte) alphabet.charAt(random.nextInt(alphabet.length()));
+                }
+                variants.add(damaged);
+            }
+            for (byte[] variant : variants) {
+                Path file = dir.resolve("variant-" + files++ + ".jsonl");
+                Files.write(file, variant);
+                List<RolloutLine> read = new ArrayList<>();
+                RolloutReader.ReadStats stats = RolloutReader.read(file, RESPONSE_ITEMS, NOT_RENDERED, read::add);
+                List<RolloutLine> expected = new ArrayList<>();
+                long malformed = readLineByLineWithJackson(variant, expected);
+                assertThat(read).as(file.toString()).isEqualTo(expected);
+                assertThat(stats.malformedLines()).as(file.toString()).isEqualTo(malformed);
+            }
+        }
+        assertThat(files).isEqualTo(50);
+    }
+
+    /** Splits on newlines as the reader does and reads every non-blank line with Jackson; the malformed count. */
+    private static long readLineByLineWithJackson(byte[] bytes, List<RolloutLine> sink) {
+        long malformed = 0;
+        long lineNumber = 0;
+        int start = 0;
+        while (start < bytes.length) {
+            int newline = start;
+            while (newline < bytes.length && bytes[newline] != '\n') {
+                newline++;
+            }
+            int length = newline - start;
+            if (length > 0 && bytes[newline - 1] == '\r') {
+                length--;
+            }
+            lineNumber++;
+            if (!blank(bytes, start, length)) {
+                Optional<RolloutLine> line = RolloutReader.parseLineWithJackson(lineNumber, bytes, start, length,
+                        RESPONSE_ITEMS, NOT_RENDERED);
+                if (line.isPresent()) {
+                    sink.add(line.get());
+                } else {
+                    malformed++;
+                }
+            }
+            start = newline + 1;
+        }
+        return malformed;
+    }
+
+    private static boolean blank(byte[] bytes, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            if (" \t\r\n\u000B\f".indexOf(bytes[i]) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Reads {@code line} both ways under every combination of wanted kinds and types asked alone. */
