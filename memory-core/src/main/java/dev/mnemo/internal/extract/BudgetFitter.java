@@ -177,30 +177,30 @@ final class BudgetFitter {
         return total + (long) SEPARATOR_BYTES * Math.max(0, rows.size() - 1);
     }
 
+    /**
+     * The kept rows, each run of dropped ones as one marker, separated by blank lines (none before
+     * the first non-empty part). {@link String#join} sizes the result once with the right coder; a
+     * {@code StringBuilder} would copy all it holds to UTF-16 at the first non-Latin-1 row.
+     */
     private String join() {
-        int chars = 0;
-        for (int i = 0; i < rows.size(); i++) {
-            chars += dropped[i] ? 0 : rows.get(i).text().length() + SEPARATOR.length();
-        }
-        StringBuilder out = new StringBuilder(chars + 64);
+        List<String> parts = new ArrayList<>(rows.size());
         int i = 0;
         while (i < rows.size()) {
-            if (out.length() > 0) {
-                out.append(SEPARATOR);
-            }
             if (dropped[i]) {
                 int run = 0;
                 while (i < rows.size() && dropped[i]) {
                     run++;
                     i++;
                 }
-                out.append(omittedMarker(run));
+                parts.add(omittedMarker(run));
             } else {
-                out.append(rows.get(i).text());
-                i++;
+                String text = rows.get(i++).text();
+                if (!parts.isEmpty() || !text.isEmpty()) {
+                    parts.add(text);
+                }
             }
         }
-        return out.toString();
+        return String.join(SEPARATOR, parts);
     }
 
     static String omittedMarker(int items) {

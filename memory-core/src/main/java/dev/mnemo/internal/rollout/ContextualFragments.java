@@ -58,13 +58,27 @@ public final class ContextualFragments {
         return own.strip();
     }
 
+    /**
+     * Whether the stripped, lower-cased text starts and ends with one of the fragments (ASCII,
+     * lower case). Only the text's ends are lower-cased: Java lower-cases a text char by char into
+     * one or more chars each (Greek capital sigma, whose form depends on its neighbours, is never
+     * ASCII either way), so the first and last {@code n} chars of the lower-cased text come from the
+     * first and last {@code n} chars of the text, and a user message can be 100 KB.
+     */
     private static boolean matchesAny(String text, String[][] fragments) {
-        String t = text.strip().toLowerCase(Locale.ROOT);
+        String t = text.strip();
         for (String[] fragment : fragments) {
-            if (t.startsWith(fragment[0]) && t.endsWith(fragment[1])) {
+            if (lowerCasedEnd(t, fragment[0].length(), true).startsWith(fragment[0])
+                    && lowerCasedEnd(t, fragment[1].length(), false).endsWith(fragment[1])) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** The first ({@code head}) or last {@code chars} chars of {@code t}, lower-cased. */
+    private static String lowerCasedEnd(String t, int chars, boolean head) {
+        int n = Math.min(chars, t.length());
+        return (head ? t.substring(0, n) : t.substring(t.length() - n)).toLowerCase(Locale.ROOT);
     }
 }

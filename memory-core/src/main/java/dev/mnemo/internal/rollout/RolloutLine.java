@@ -53,8 +53,10 @@ public record RolloutLine(long lineNumber, String timestampText, Kind kind, Stri
             return wireName;
         }
 
+        private static final Kind[] KINDS = values();
+
         static Kind of(String type) {
-            for (Kind kind : values()) {
+            for (Kind kind : KINDS) {
                 if (kind != UNKNOWN && kind.wireName.equals(type)) {
                     return kind;
                 }

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * Reads a Codex rollout JSONL file one line at a time. Each line is parsed on its own, so memory
  * use is bounded by the longest line, not the file. A line that is not a JSON object with a string
  * {@code type} and an object {@code payload} is skipped and counted, never fatal; bytes that are
- * not UTF-8 are replaced.
+ * not UTF-8 are replaced. Lines in the shape Codex writes are read without Jackson's tokenizer
+ * where that gives the same line ({@link CodexShapedLine}); every other line goes to Jackson.
  *
  * <p>Codex's compressed {@code .jsonl.zst} rollouts are decompressed as they stream (see
  * {@link CompressedRollouts}); corrupt or truncated zstd data fails the read with an
@@ -41,7 +42,7 @@ public final class RolloutReader {
     private static final Logger LOG = LoggerFactory.getLogger(RolloutReader.class);
 
     /** Longest single JSON string accepted in one line (a huge tool output), in chars. */
-    private static final int MAX_STRING_LENGTH = 128 * 1024 * 1024;
+    static final int MAX_STRING_LENGTH = 128 * 1024 * 1024;
 
     static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(MAX_STRING_LENGTH).build())
@@ -117,10 +118,19 @@ public final class RolloutReader {
         long malformed = 0;
         // Lines are split on bytes and parsed from bytes: no UTF-8 decoding into a String first.
         byte[] buffer = new byte[64 * 1024];
+        CodexShapedLine shaped = new CodexShapedLine();
         int start = 0;
         int end = 0;
         boolean eof = false;
         while (!eof || start < end) {
+            // A line in Codex's shape is read straight from the buffer, which finds where it ends.
+            RolloutLine shapedLine = shaped.readToNewline(lineNumber + 1, buffer, start, end, eof, wantPayload, typeAlone);
+            if (shapedLine != null) {
+                lineNumber++;
+                sink.accept(shapedLine);
+                start = shaped.next();
+                continue;
+            }
             int newline = indexOfNewline(buffer, start, end);
             if (newline < 0 && !eof) {
                 if (start > 0) { // keep the partial line, make room after it
@@ -145,7 +155,7 @@ public final class RolloutReader {
             }
             lineNumber++;
             if (!isBlank(buffer, start, length)) {
-                Optional<RolloutLine> line = parseLine(lineNumber, buffer, start, length, wantPayload, typeAlone);
+                Optional<RolloutLine> line = parseLineWithJackson(lineNumber, buffer, start, length, wantPayload, typeAlone);
                 if (line.isPresent()) {
                     sink.accept(line.get());
                 } else {
@@ -188,11 +198,22 @@ public final class RolloutReader {
      */
     static Optional<RolloutLine> parseLine(long lineNumber, byte[] bytes, int offset, int length,
             Predicate<RolloutLine.Kind> wantPayload, Predicate<String> typeAlone) {
+        RolloutLine line = new CodexShapedLine().read(lineNumber, bytes, offset, length, wantPayload, typeAlone);
+        return line != null ? Optional.of(line)
+                : parseLineWithJackson(lineNumber, bytes, offset, length, wantPayload, typeAlone);
+    }
+
+    /**
+     * {@link #parseLine(long, byte[], int, int, Predicate, Predicate)} with Jackson: for every line
+     * {@link CodexShapedLine} does not read itself (tests read every line both ways and compare).
+     */
+    static Optional<RolloutLine> parseLineWithJackson(long lineNumber, byte[] bytes, int offset, int length,
+            Predicate<RolloutLine.Kind> wantPayload, Predicate<String> typeAlone) {
         PayloadTypePeek peek = typeAlone == NO_TYPE_ALONE ? null : new PayloadTypePeek(bytes, offset, length, typeAlone);
         try (JsonParser parser = MAPPER.createParser(bytes, offset, length)) {
             return parse(lineNumber, parser, wantPayload, peek);
         } catch (PayloadTypePeek.Mismatch e) {
-            return parseLine(lineNumber, bytes, offset, length, wantPayload, NO_TYPE_ALONE);
+            return parseLineWithJackson(lineNumber, bytes, offset, length, wantPayload, NO_TYPE_ALONE);
         } catch (CharConversionException | JsonParseException e) {
             return parseLine(lineNumber, new String(bytes, offset, length, StandardCharsets.UTF_8), wantPayload);
         } catch (IOException e) {
