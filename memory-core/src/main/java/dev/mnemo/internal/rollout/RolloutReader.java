@@ -119,17 +119,22 @@ public final class RolloutReader {
         // Lines are split on bytes and parsed from bytes: no UTF-8 decoding into a String first.
         byte[] buffer = new byte[64 * 1024];
         CodexShapedLine shaped = new CodexShapedLine();
+        ShapedMiss miss = null;
         int start = 0;
         int end = 0;
         boolean eof = false;
         while (!eof || start < end) {
             // A line in Codex's shape is read straight from the buffer, which finds where it ends.
-            RolloutLine shapedLine = shaped.readToNewline(lineNumber + 1, buffer, start, end, eof, wantPayload, typeAlone);
-            if (shapedLine != null) {
-                lineNumber++;
-                sink.accept(shapedLine);
-                start = shaped.next();
-                continue;
+            if (miss == null || !miss.sameAs(start, buffer, eof)) {
+                RolloutLine shapedLine = shaped.readToNewline(lineNumber + 1, buffer, start, end, eof, wantPayload,
+                        typeAlone);
+                if (shapedLine != null) {
+                    lineNumber++;
+                    sink.accept(shapedLine);
+                    start = shaped.next();
+                    continue;
+                }
+                miss = new ShapedMiss(start, buffer, eof);
             }
             int newline = indexOfNewline(buffer, start, end);
             if (newline < 0 && !eof) {
@@ -188,6 +193,19 @@ public final class RolloutReader {
             return parse(lineNumber, parser, wantPayload, null);
         } catch (IOException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * Where {@link CodexShapedLine} last gave up: at {@code start} of {@code buffer}, with the input
+     * ended or not. A line not in Codex's shape, or not yet whole in the buffer, is not read again
+     * that way until the buffer is compacted (the line moves to its start), replaced by a larger one
+     * or the input ends: a long line arriving in small reads (a decompressing stream) would
+     * otherwise be scanned again from its start after each read.
+     */
+    private record ShapedMiss(int start, byte[] buffer, boolean eof) {
+        boolean sameAs(int otherStart, byte[] otherBuffer, boolean otherEof) {
+            return start == otherStart && buffer == otherBuffer && eof == otherEof;
         }
     }
 

@@ -2,7 +2,9 @@ package dev.mnemo.internal.rollout;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -239,6 +241,31 @@ class CodexShapedLineTest {
             }
         }
         assertThat(files).isEqualTo(50);
+    }
+
+    /**
+     * A rollout arriving a few bytes a read (as from a decompressing stream), so that lines are cut
+     * at every kind of place and the shaped read gives up on partial lines, reads as the file does.
+     */
+    @Test
+    void trickledReads_giveTheLinesOfAWholeRead() throws IOException {
+        Random random = new Random(0x7E1C_0001L);
+        for (Path fixture : Fixtures.fullSessions()) {
+            byte[] bytes = Files.readAllBytes(fixture);
+            List<RolloutLine> whole = new ArrayList<>();
+            RolloutReader.ReadStats wholeStats = RolloutReader.read(fixture, RESPONSE_ITEMS, NOT_RENDERED, whole::add);
+            List<RolloutLine> trickled = new ArrayList<>();
+            InputStream trickle = new ByteArrayInputStream(bytes) {
+                @Override
+                public synchronized int read(byte[] b, int off, int len) {
+                    return super.read(b, off, Math.min(len, 1 + random.nextInt(4_000)));
+                }
+            };
+            RolloutReader.ReadStats stats = RolloutReader.read(trickle, fixture.toString(), RESPONSE_ITEMS, NOT_RENDERED,
+                    trickled::add);
+            assertThat(trickled).as(fixture.toString()).isEqualTo(whole);
+            assertThat(stats).isEqualTo(wholeStats);
+        }
     }
 
     /** Splits on newlines as the reader does and reads every non-blank line with Jackson; the malformed count. */
