@@ -12,13 +12,15 @@ public final class ContextualFragments {
     /** The marker the IDE extension puts before the user's own words. */
     static final String IDE_REQUEST_MARKER = "## My request for Codex:";
 
-    private static final String[][] MEMORY_EXCLUDED = {
+    /** Opening and closing marker of each fragment kept out of memory (also read by tests). */
+    static final String[][] MEMORY_EXCLUDED = {
         {"# agents.md instructions", "</instructions>"},
         {"<skill>", "</skill>"},
         {"<user_instructions>", "</user_instructions>"},
     };
 
-    private static final String[][] HARNESS = {
+    /** Opening and closing marker of each fragment the harness injects (also read by tests). */
+    static final String[][] HARNESS = {
         {"<environment_context>", "</environment_context>"},
         {"<subagent_notification>", "</subagent_notification>"},
         {"<user_shell_command>", "</user_shell_command>"},

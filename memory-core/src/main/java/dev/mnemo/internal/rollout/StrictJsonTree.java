@@ -189,7 +189,7 @@ final class StrictJsonTree {
                 length = unescape(length);
                 run = i;
             } else {
-                return null; // a control byte
+                return null; // a raw control byte, not allowed in a JSON string: Jackson decides
             }
             if (i < 0 || length < 0) {
                 return null;

@@ -15,17 +15,8 @@ import org.junit.jupiter.api.Test;
  */
 class ContextualFragmentsTest {
 
-    private static final String[][] EXCLUDED = {
-        {"# agents.md instructions", "</instructions>"},
-        {"<skill>", "</skill>"},
-        {"<user_instructions>", "</user_instructions>"},
-    };
-    private static final String[][] HARNESS = {
-        {"<environment_context>", "</environment_context>"},
-        {"<subagent_notification>", "</subagent_notification>"},
-        {"<user_shell_command>", "</user_shell_command>"},
-        {"<turn_aborted>", "</turn_aborted>"},
-    };
+    private static final String[][] EXCLUDED = ContextualFragments.MEMORY_EXCLUDED;
+    private static final String[][] HARNESS = ContextualFragments.HARNESS;
 
     @Test
     void decidesAsLowerCasingTheWholeTextDid() {
