@@ -7,6 +7,7 @@ import dev.mnemo.MemoryStatus;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
+import dev.mnemo.testkit.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,10 +34,10 @@ class CrashTakeoverTest {
         Path markers = tmp.resolve("markers");
         Path log = tmp.resolve("child.log");
 
-        Process child = ChildProcesses.start(log, "phase1-block", home.toString(),
+        Process child = ChildJvm.start(EngineChild.class, log, "phase1-block", home.toString(),
                 Long.toString(TestHomes.PIPELINE.toEpochMilli()), markers.toString());
-        ChildProcesses.awaitCondition("the model to be called for all three threads", Duration.ofSeconds(90), child, log,
-                () -> ChildProcesses.countFiles(markers, "called-") == 3);
+        ChildJvm.await("the model to be called for all three threads", Duration.ofSeconds(90), child, log,
+                () -> ChildJvm.markers(markers, "called-") == 3);
         child.destroyForcibly().waitFor();
         assertThat(child.exitValue()).as("killed by SIGKILL (128 + 9)").isEqualTo(137);
 
@@ -70,11 +71,11 @@ class CrashTakeoverTest {
         }
         Path markers = tmp.resolve("markers");
         Path log = tmp.resolve("child.log");
-        Process child = ChildProcesses.start(log, "phase2-block", home.toString(),
+        Process child = ChildJvm.start(EngineChild.class, log, "phase2-block", home.toString(),
                 Long.toString(TestHomes.PIPELINE.toEpochMilli()), markers.toString());
         // Kill while the agent is writing its 1 MB files (turns 2..5 each rewrite both).
-        ChildProcesses.awaitCondition("the agent's second turn", Duration.ofSeconds(90), child, log,
-                () -> ChildProcesses.countFiles(markers, "turn-") >= 2);
+        ChildJvm.await("the agent's second turn", Duration.ofSeconds(90), child, log,
+                () -> ChildJvm.markers(markers, "turn-") >= 2);
         child.destroyForcibly().waitFor();
 
         Path root = home.resolve("memories");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ class TwoProcessStartupTest {
         String start = Long.toString(TestHomes.PIPELINE.toEpochMilli());
         List<Process> children = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            children.add(ChildProcesses.start(tmp.resolve("child-" + i + ".log"), "startup-loop", home.toString(), start,
+            children.add(ChildJvm.start(EngineChild.class, tmp.resolve("child-" + i + ".log"), "startup-loop", home.toString(), start,
                     markers.toString(), Integer.toString(ITERATIONS)));
         }
         for (int i = 0; i < children.size(); i++) {

@@ -8,6 +8,7 @@ import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -72,10 +73,10 @@ class FleetProcessesTest {
     private void killWhen(String mode, String tenant, String markerPrefix, int count) throws Exception {
         Path markers = tmp.resolve("markers");
         Path log = tmp.resolve("child.log");
-        Process child = Children.start(log, mode, DB.jdbcUrl(), SCHEMA, tenant, tmp.resolve("killed").toString(),
+        Process child = ChildJvm.start(FleetChild.class, log, mode, DB.jdbcUrl(), SCHEMA, tenant, tmp.resolve("killed").toString(),
                 Long.toString(IDLE.toEpochMilli()), markers.toString());
-        Children.await(count + " " + markerPrefix + " markers", Duration.ofSeconds(90), child, log,
-                () -> Children.countFiles(markers, markerPrefix) == count);
+        ChildJvm.await(count + " " + markerPrefix + " markers", Duration.ofSeconds(90), child, log,
+                () -> ChildJvm.markers(markers, markerPrefix) == count);
         child.destroyForcibly().waitFor();
         assertThat(child.exitValue()).as("killed by SIGKILL (128 + 9)").isEqualTo(137);
     }
@@ -90,14 +91,14 @@ class FleetProcessesTest {
         long wall = System.currentTimeMillis();
         List<Process> children = new ArrayList<>();
         for (String server : List.of("s1", "s2")) {
-            children.add(Children.start(tmp.resolve(server + ".log"), "startup-loop", DB.jdbcUrl(), SCHEMA,
+            children.add(ChildJvm.start(FleetChild.class, tmp.resolve(server + ".log"), "startup-loop", DB.jdbcUrl(), SCHEMA,
                     String.join(",", tenants), tmp.resolve(server).toString(), Long.toString(IDLE.toEpochMilli()),
                     markers.toString(), "4", Long.toString(wall)));
         }
         for (int i = 0; i < children.size(); i++) {
             Process child = children.get(i);
             Path log = tmp.resolve("s" + (i + 1) + ".log");
-            Children.await("startup loop " + (i + 1) + " to finish", Duration.ofSeconds(120), child, log,
+            ChildJvm.await("startup loop " + (i + 1) + " to finish", Duration.ofSeconds(120), child, log,
                     () -> !child.isAlive());
             assertThat(child.exitValue()).as(Files.readString(log)).isZero();
         }
