@@ -93,8 +93,8 @@ final class ThreadQueries {
     /**
      * Streams the claim candidates, newest first, to {@code visitor} until it returns false: rows
      * after that are never read, so their up-to-date probes are never evaluated. The statement is
-     * compiled for this scan and not kept: it runs once a claim and its text varies with the
-     * parameters, and the visitor may use the connection's kept statements while it is open.
+     * compiled for this scan and not kept: it runs once a Phase 1 run, and its text varies with the
+     * parameters.
      */
     static void forEachClaimCandidate(PooledConnection connection, Stage1ClaimParams params, Instant now,
             CandidateVisitor visitor) throws SQLException {
