@@ -111,12 +111,7 @@ class CitationStreamChunkingTest {
     void streamFilter_matchesOneShotStripForCloserSplitAtEveryPositionAmidBodyMarkup() {
         String text = "v" + OPEN + "\n<citation_entries>\nMEMORY.md:1-4|note=[x]\n</citation_entries>\n<rollout_ids>\n"
                 + "</rollout_ids></oai-mem</oai-mem-citation <" + "\uD83D\uDE00" + CLOSE + "w<";
-        for (int first = 0; first <= text.length(); first++) {
-            for (int second = first; second <= text.length(); second++) {
-                assertSameAsOracles(List.of(text.substring(0, first), text.substring(first, second),
-                        text.substring(second)));
-            }
-        }
+        assertEveryThreeWaySplitSameAsOracles(text);
     }
 
     @Test
@@ -129,12 +124,7 @@ class CitationStreamChunkingTest {
     @Test
     void streamFilter_matchesOneShotStripForEveryThreeWaySplitOfATag() {
         String text = "x" + OPEN + "body</b>" + CLOSE + "y" + OPEN.substring(0, 9);
-        for (int first = 0; first <= text.length(); first++) {
-            for (int second = first; second <= text.length(); second++) {
-                assertSameAsOracles(List.of(text.substring(0, first), text.substring(first, second),
-                        text.substring(second)));
-            }
-        }
+        assertEveryThreeWaySplitSameAsOracles(text);
     }
 
     @Test
@@ -169,6 +159,16 @@ class CitationStreamChunkingTest {
                 chunks.add(text.substring(i, Math.min(text.length(), i + size)));
             }
             assertSameAsOracles(chunks);
+        }
+    }
+
+    /** Pushes {@code text} cut in three at every pair of positions, each time checked against both oracles. */
+    private static void assertEveryThreeWaySplitSameAsOracles(String text) {
+        for (int first = 0; first <= text.length(); first++) {
+            for (int second = first; second <= text.length(); second++) {
+                assertSameAsOracles(List.of(text.substring(0, first), text.substring(first, second),
+                        text.substring(second)));
+            }
         }
     }
 
