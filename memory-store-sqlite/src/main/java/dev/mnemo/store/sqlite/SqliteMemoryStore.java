@@ -44,6 +44,12 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryStore.class);
 
+    /**
+     * Phase 1 claims made in one write transaction at most: a few milliseconds of the write lock,
+     * so other writers (also in other processes) wait no longer than for a few of their own turns.
+     */
+    static final int CLAIMS_PER_TRANSACTION = 32;
+
     private final SqliteDatabase database;
 
     private SqliteMemoryStore(SqliteDatabase database) {
@@ -166,12 +172,15 @@ public final class SqliteMemoryStore implements MemoryStore {
             return List.of();
         }
         // One streamed read: each candidate arrives with its up-to-date flag (no query per candidate)
-        // and the scan stops once enough jobs are claimed. Claims run in their own write transactions
-        // on another connection and re-check the flag, so a row extracted since the scan is skipped.
-        // (One write transaction around the whole scan saves a commit per claim, but holds SQLite's
-        // write lock through every scan, also one that claims nothing: another process's completions
-        // then lose to a worker that keeps claiming, past the busy timeout; TwoProcessClaimTest.)
+        // and the scan stops once enough jobs are claimed. Candidates are claimed in batches of at
+        // most CLAIMS_PER_TRANSACTION, each batch one write transaction on another connection that
+        // re-checks every candidate, so a row extracted since the scan is skipped. A batch saves a
+        // commit per claim while holding SQLite's write lock only for its claims, never through the
+        // scan: one write transaction around the whole scan would hold it also through scans that
+        // claim nothing, and another process's completions then lose to a worker that keeps
+        // claiming, past the busy timeout (TwoProcessClaimTest).
         List<Stage1Claim> claimed = new ArrayList<>();
+        List<ThreadInfo> batch = new ArrayList<>();
         int[] scanned = {0};
         database.read("scan Phase 1 candidates", connection -> {
             ThreadQueries.forEachClaimCandidate(connection, params, now, candidate -> {
@@ -179,20 +188,38 @@ public final class SqliteMemoryStore implements MemoryStore {
                 if (candidate.upToDate()) {
                     return true;
                 }
-                ThreadInfo thread = candidate.thread();
-                Instant source = Instant.ofEpochSecond(thread.updatedAt().getEpochSecond());
-                JobClaim claim = tryClaimStage1Job(thread.id(), params.workerId(), source, params.lease(),
-                        params.maxClaimed(), now);
-                if (claim.isClaimed()) {
-                    claimed.add(new Stage1Claim(thread, claim.token(), source));
+                batch.add(candidate.thread());
+                if (claimed.size() + batch.size() < params.maxClaimed() && batch.size() < CLAIMS_PER_TRANSACTION) {
+                    return true;
                 }
+                claimed.addAll(claimBatch(batch, params, now));
+                batch.clear();
                 return claimed.size() < params.maxClaimed();
             });
             return null;
         });
+        if (!batch.isEmpty()) {
+            claimed.addAll(claimBatch(batch, params, now));
+        }
         LOG.debug("Phase 1 claim by {}: {} candidates scanned, {} claimed", params.workerId(), scanned[0],
                 claimed.size());
         return List.copyOf(claimed);
+    }
+
+    /** Claims each of {@code threads} that can still be claimed, in one write transaction. */
+    private List<Stage1Claim> claimBatch(List<ThreadInfo> threads, Stage1ClaimParams params, Instant now) {
+        return database.write("claim " + threads.size() + " Phase 1 jobs", connection -> {
+            List<Stage1Claim> claims = new ArrayList<>(threads.size());
+            for (ThreadInfo thread : threads) {
+                Instant source = Instant.ofEpochSecond(thread.updatedAt().getEpochSecond());
+                JobClaim claim = Stage1JobQueries.tryClaim(connection, thread.id(), params.workerId(), source,
+                        params.lease(), params.maxClaimed(), now);
+                if (claim.isClaimed()) {
+                    claims.add(new Stage1Claim(thread, claim.token(), source));
+                }
+            }
+            return claims;
+        });
     }
 
     @Override

@@ -111,8 +111,13 @@ final class Stage1JobQueries {
         return owned;
     }
 
+    /**
+     * Forgets the last model failure. The row is named: an unqualified {@code DELETE} is SQLite's
+     * table truncation, which rewrites the table's root page even when it is empty, and this runs
+     * in every Phase 1 success.
+     */
     static void clearModelFailure(PooledConnection connection) throws SQLException {
-        Jdbc.update(connection, "DELETE FROM model_failures");
+        Jdbc.update(connection, "DELETE FROM model_failures WHERE id = 1");
     }
 
     /** The last model failure, while no Phase 1 job has succeeded since. */

@@ -13,6 +13,7 @@ import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1Output;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -386,6 +387,33 @@ public abstract class Stage1StoreContract extends ThreadStoreContract {
         assertThat(store.claimStage1Jobs(claimParams(5_000, 2), NOW)).extracting(claim -> claim.thread().id())
                 .containsExactly("t0", "t1");
         assertThat(store.claimStage1Jobs(claimParams(0, 2), NOW)).isEmpty();
+    }
+
+    @Test // Mnemo: a store may claim in batches; the result must be as if claimed one by one
+    void claim_stage1_jobs_claims_past_unclaimable_candidates_in_scan_order() {
+        List<String> claimable = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            String id = String.format("thread-%03d", i);
+            Instant updated = NOW.minus(Duration.ofDays(1)).minusSeconds(i);
+            addThread(id, updated);
+            if (i % 7 == 3) {
+                failThreeTimes(id, updated); // no retries left for this version: scanned, not claimable
+            } else {
+                claimable.add(id);
+            }
+        }
+
+        List<Stage1Claim> first = store.claimStage1Jobs(claimParams(5_000, 70), NOW);
+
+        assertThat(first).extracting(claim -> claim.thread().id()).containsExactlyElementsOf(claimable.subList(0, 70));
+        assertThat(first).extracting(Stage1Claim::ownershipToken).doesNotHaveDuplicates();
+        assertThat(jobCount(STAGE1, "running")).isEqualTo(70);
+        for (Stage1Claim claim : first) {
+            assertThat(store.markStage1Succeeded(claim.thread().id(), claim.ownershipToken(), claim.sourceUpdatedAt(),
+                    result(claim.thread().id()), NOW)).as("%s owns its claim", claim.thread().id()).isTrue();
+        }
+        assertThat(store.claimStage1Jobs(claimParams(5_000, 70), NOW)).extracting(claim -> claim.thread().id())
+                .containsExactlyElementsOf(claimable.subList(70, claimable.size()));
     }
 
     @Test
