@@ -209,6 +209,9 @@ final class SqliteDatabase implements AutoCloseable {
     private PooledConnection newConnection() throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setBusyTimeout(BUSY_TIMEOUT_MS);
+        // On by default, and then sqlite-jdbc follows every INSERT with a statement of its own,
+        // compiled, run and finalised each time (SELECT last_insert_rowid()); the store never asks.
+        config.setGetGeneratedKeys(false);
         PooledConnection connection = new PooledConnection(config.createConnection(url));
         try {
             connection.executeOnce("PRAGMA journal_mode = WAL");

@@ -208,18 +208,8 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /** Claims each of {@code threads} that can still be claimed, in one write transaction. */
     private List<Stage1Claim> claimBatch(List<ThreadInfo> threads, Stage1ClaimParams params, Instant now) {
-        return database.write("claim " + threads.size() + " Phase 1 jobs", connection -> {
-            List<Stage1Claim> claims = new ArrayList<>(threads.size());
-            for (ThreadInfo thread : threads) {
-                Instant source = Instant.ofEpochSecond(thread.updatedAt().getEpochSecond());
-                JobClaim claim = Stage1JobQueries.tryClaim(connection, thread.id(), params.workerId(), source,
-                        params.lease(), params.maxClaimed(), now);
-                if (claim.isClaimed()) {
-                    claims.add(new Stage1Claim(thread, claim.token(), source));
-                }
-            }
-            return claims;
-        });
+        return database.write("claim " + threads.size() + " Phase 1 jobs", connection -> Stage1JobQueries.tryClaimAll(
+                connection, threads, params.workerId(), params.lease(), params.maxClaimed(), now));
     }
 
     @Override

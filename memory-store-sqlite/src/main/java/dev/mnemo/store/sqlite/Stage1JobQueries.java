@@ -5,12 +5,16 @@ import static dev.mnemo.store.sqlite.JobKinds.STAGE1;
 import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
 import dev.mnemo.ModelFailure;
+import dev.mnemo.ThreadInfo;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.spi.ClaimOutcome;
 import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.Stage1Claim;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -18,19 +22,13 @@ import java.util.UUID;
 /** Phase 1 job rows: claim and completions (write-sheet §3.5–3.6), called inside write transactions. */
 final class Stage1JobQueries {
 
-    /**
-     * Claims the job when fewer than {@code max_running} live leases exist; an existing row is
-     * taken over only when (a) no live lease holds it, (b) its backoff is over or the rollout is
-     * newer, (c) it has retries left or the rollout is newer, and (d) the cap still allows it.
-     * A newer rollout restores the retry budget.
-     */
-    private static final String CLAIM = "INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token,"
+    /** A new running job; {@link #TAKE_OVER} for a row that exists. */
+    private static final String INSERT_RUNNING = "INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token,"
             + " started_at, finished_at, lease_until, retry_at, retry_remaining, last_error, input_watermark,"
             + " last_success_watermark)"
-            + " SELECT ?, ?, 'running', ?, ?, ?, NULL, ?, NULL, ?, NULL, ?, NULL"
-            + " WHERE (SELECT COUNT(*) FROM jobs WHERE kind = ? AND status = 'running'"
-            + " AND lease_until IS NOT NULL AND lease_until > ?) < ?"
-            + " ON CONFLICT(kind, job_key) DO UPDATE SET status = 'running', worker_id = excluded.worker_id,"
+            + " SELECT ?, ?, 'running', ?, ?, ?, NULL, ?, NULL, ?, NULL, ?, NULL";
+    private static final String TAKE_OVER = " ON CONFLICT(kind, job_key) DO UPDATE SET status = 'running',"
+            + " worker_id = excluded.worker_id,"
             + " ownership_token = excluded.ownership_token, started_at = excluded.started_at, finished_at = NULL,"
             + " lease_until = excluded.lease_until, retry_at = NULL,"
             + " retry_remaining = CASE WHEN excluded.input_watermark > COALESCE(jobs.input_watermark, -1)"
@@ -39,10 +37,28 @@ final class Stage1JobQueries {
             + " WHERE (jobs.status != 'running' OR jobs.lease_until IS NULL OR jobs.lease_until <= excluded.started_at)"
             + " AND (jobs.retry_at IS NULL OR jobs.retry_at <= excluded.started_at"
             + " OR excluded.input_watermark > COALESCE(jobs.input_watermark, -1))"
-            + " AND (jobs.retry_remaining > 0 OR excluded.input_watermark > COALESCE(jobs.input_watermark, -1))"
+            + " AND (jobs.retry_remaining > 0 OR excluded.input_watermark > COALESCE(jobs.input_watermark, -1))";
+    /** Live leases of a kind at a time: what {@code max_running} caps. */
+    private static final String LIVE_LEASES = "SELECT COUNT(*) FROM jobs WHERE kind = ? AND status = 'running'"
+            + " AND lease_until IS NOT NULL AND lease_until > ?";
+
+    /**
+     * Claims the job when fewer than {@code max_running} live leases exist; an existing row is
+     * taken over only when (a) no live lease holds it, (b) its backoff is over or the rollout is
+     * newer, (c) it has retries left or the rollout is newer, and (d) the cap still allows it.
+     * A newer rollout restores the retry budget.
+     */
+    private static final String CLAIM = INSERT_RUNNING + " WHERE (" + LIVE_LEASES + ") < ?" + TAKE_OVER
             + " AND (SELECT COUNT(*) FROM jobs AS other WHERE other.kind = excluded.kind"
             + " AND other.status = 'running' AND other.lease_until IS NOT NULL"
             + " AND other.lease_until > excluded.started_at AND other.job_key != excluded.job_key) < ?";
+
+    /**
+     * {@link #CLAIM} for a caller that counted the live leases in its transaction and is under the
+     * cap. (Both of CLAIM's counts are that count for a row it can claim: a row it takes over holds
+     * no live lease of its own.) {@code WHERE true} keeps SQLite from reading {@code ON} as a join.
+     */
+    private static final String CLAIM_UNDER_CAP = INSERT_RUNNING + " WHERE true" + TAKE_OVER;
 
     private static final String OWNED = " WHERE kind = '" + STAGE1 + "' AND job_key = ? AND status = 'running'"
             + " AND ownership_token = ?";
@@ -72,6 +88,34 @@ final class Stage1JobQueries {
             return JobClaim.claimed(token, 0);
         }
         return JobClaim.skipped(whyNotClaimed(connection, threadId, nowSeconds));
+    }
+
+    /**
+     * Claims, in their order, the candidates that {@link #tryClaim} would claim one after another
+     * in the caller's write transaction: the live leases are counted once and then kept count of,
+     * where each {@link #CLAIM} counts them again.
+     */
+    static List<Stage1Claim> tryClaimAll(PooledConnection connection, List<ThreadInfo> candidates, String workerId,
+            Duration lease, int maxRunning, Instant now) throws SQLException {
+        long nowSeconds = seconds(now);
+        long running = Jdbc.queryLong(connection, LIVE_LEASES, STAGE1, nowSeconds);
+        List<Stage1Claim> claims = new ArrayList<>();
+        for (ThreadInfo thread : candidates) {
+            if (running >= maxRunning) {
+                break;
+            }
+            Instant source = Instant.ofEpochSecond(thread.updatedAt().getEpochSecond());
+            if (isUpToDate(connection, thread.id(), source)) {
+                continue;
+            }
+            String token = UUID.randomUUID().toString();
+            if (Jdbc.update(connection, CLAIM_UNDER_CAP, STAGE1, thread.id(), workerId, token, nowSeconds,
+                    nowSeconds + lease.toSeconds(), DEFAULT_RETRY_REMAINING, seconds(source)) > 0) {
+                claims.add(new Stage1Claim(thread, token, source));
+                running++;
+            }
+        }
+        return claims;
     }
 
     /**

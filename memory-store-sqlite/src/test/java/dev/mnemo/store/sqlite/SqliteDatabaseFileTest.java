@@ -20,6 +20,7 @@ import java.util.Random;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteConnection;
 
 /** What is specific to the SQLite file: pragmas, migrations, refusing foreign files, forgetting on disk. */
 class SqliteDatabaseFileTest {
@@ -30,13 +31,16 @@ class SqliteDatabaseFileTest {
     Path dir;
 
     @Test
-    void connections_runWithWalBusyTimeoutSecureDeleteAndForeignKeys() {
+    void connections_runWithWalBusyTimeoutSecureDeleteForeignKeysAndNoGeneratedKeys() {
         try (SqliteMemoryStore store = SqliteMemoryStore.open(dir.resolve("mnemo.sqlite"))) {
             assertThat(pragma(store, "journal_mode")).isEqualTo("wal");
             assertThat(Long.parseLong(pragma(store, "busy_timeout"))).isGreaterThanOrEqualTo(5_000);
             assertThat(pragma(store, "secure_delete")).isEqualTo("1");
             assertThat(pragma(store, "foreign_keys")).isEqualTo("1");
             assertThat(pragma(store, "synchronous")).isEqualTo("1"); // NORMAL
+            boolean generatedKeys = store.onConnection(
+                    connection -> ((SQLiteConnection) connection.jdbc()).getConnectionConfig().isGetGeneratedKeys());
+            assertThat(generatedKeys).as("sqlite-jdbc's extra query after each INSERT").isFalse();
         }
     }
 

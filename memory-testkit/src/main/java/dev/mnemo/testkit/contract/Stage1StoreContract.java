@@ -416,6 +416,32 @@ public abstract class Stage1StoreContract extends ThreadStoreContract {
                 .containsExactlyElementsOf(claimable.subList(70, claimable.size()));
     }
 
+    @Test // Mnemo: the cap counts live leases only, also where a store claims in batches
+    void claim_stage1_jobs_counts_live_leases_toward_the_cap_and_takes_over_expired_ones() {
+        Instant idle = NOW.minus(Duration.ofDays(1));
+        for (int i = 0; i < 5; i++) {
+            Instant updated = idle.minusSeconds(i);
+            addThread("expired-" + i, updated);
+            assertThat(store.tryClaimStage1Job("expired-" + i, OTHER_WORKER, updated, LEASE, 64,
+                    NOW.minus(LEASE).minusSeconds(1)).isClaimed()).isTrue();
+            addThread("live-" + i, updated.minus(Duration.ofDays(1)));
+            assertThat(store.tryClaimStage1Job("live-" + i, OTHER_WORKER, updated, LEASE, 64, NOW).isClaimed()).isTrue();
+        }
+        List<String> fresh = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            fresh.add(String.format("fresh-%02d", i));
+            addThread(fresh.get(i), idle.minusSeconds(10 + i));
+        }
+
+        List<String> claimed = store.claimStage1Jobs(claimParams(5_000, 20), NOW).stream()
+                .map(claim -> claim.thread().id()).toList();
+
+        List<String> expected = new ArrayList<>(List.of("expired-0", "expired-1", "expired-2", "expired-3", "expired-4"));
+        expected.addAll(fresh.subList(0, 10));
+        assertThat(claimed).containsExactlyElementsOf(expected);
+        assertThat(jobCount(STAGE1, "running")).isEqualTo(20);
+    }
+
     @Test
     void claim_stage1_jobs_skips_archived_unpreviewed_and_disallowed_sources() {
         Instant idle = NOW.minus(Duration.ofDays(1));
