@@ -4,10 +4,18 @@ import dev.mnemo.internal.sandbox.ConfinedRoot;
 import dev.mnemo.internal.sandbox.ToolFailure;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -16,7 +24,7 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
+import java.util.Set;
 
 /**
  * Confines tool paths to the memory root, following Codex's {@code resolve_scoped_path}: a
@@ -108,48 +116,112 @@ final class MemoryPaths {
      */
     List<Child> children(Path directory, String display) {
         List<Child> children = new ArrayList<>();
-        list(directory, display, children::add);
+        list(directory, display, (child, opener) -> children.add(child));
         children.sort(Comparator.comparing(child -> child.file().getFileName().toString(), UTF8_ORDER));
         return children;
     }
 
+    /** Opens a listed file for reading. */
+    @FunctionalInterface
+    interface Opener {
+        SeekableByteChannel open() throws IOException;
+    }
+
+    /** Receives a visible regular file as it is listed, with the cheapest way to open it. */
+    @FunctionalInterface
+    interface FileVisitor {
+        void visit(Child file, Opener opener);
+    }
+
     /**
-     * The visible regular files under a directory, at any depth, in no particular order: exactly
-     * the files that descending through {@link #children} reaches, for callers that sort only what
-     * they return. Each folder is listed once; every entry is judged by the attributes read, without
-     * following links, as it is listed, so a symlinked folder is never entered and a symlinked file
-     * never returned.
+     * Visits the visible regular files under a directory, at any depth, in no particular order:
+     * exactly the files that descending through {@link #children} reaches, for callers that sort
+     * only what they keep. Each folder is listed once; every entry is judged by the attributes read,
+     * without following links, as it is listed, so a symlinked folder is never entered and a
+     * symlinked file never visited.
      */
-    List<Child> filesUnder(Path directory, String display) {
-        List<Child> files = new ArrayList<>();
+    void forEachFileUnder(Path directory, String display, FileVisitor visitor) {
         Deque<Child> folders = new ArrayDeque<>();
         folders.push(new Child(directory, display, true));
         while (!folders.isEmpty()) {
             Child folder = folders.pop();
-            list(folder.file(), folder.display(), child -> (child.directory() ? folders : files).add(child));
+            list(folder.file(), folder.display(), (child, opener) -> {
+                if (child.directory()) {
+                    folders.push(child);
+                } else {
+                    visitor.visit(child, opener);
+                }
+            });
         }
-        return files;
     }
 
-    /** Lists one directory's visible files and folders, unsorted. */
-    private static void list(Path directory, String display, Consumer<Child> sink) {
+    /**
+     * Lists one directory's visible files and folders, unsorted. Where the platform lists through
+     * an open directory ({@link SecureDirectoryStream}, as on Linux), each entry is looked at and
+     * opened by its name in that directory ({@code fstatat}, {@code openat}), never again by the
+     * whole path from the root: one name looked up, not every folder on the way, and no link
+     * followed when opening.
+     */
+    private static void list(Path directory, String display, FileVisitor sink) {
         String prefix = display.isEmpty() ? "" : display + "/";
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+            Folder folder = stream instanceof SecureDirectoryStream<Path> secure ? new OpenFolder(secure) : PLAIN;
             for (Path entry : stream) {
                 String name = entry.getFileName().toString();
                 if (name.startsWith(".")) {
                     continue;
                 }
-                BasicFileAttributes attributes = attributesOf(entry).orElse(null);
+                BasicFileAttributes attributes = folder.attributesOf(entry).orElse(null);
                 if (attributes == null || attributes.isSymbolicLink()) {
                     continue;
                 }
                 if (attributes.isDirectory() || attributes.isRegularFile()) {
-                    sink.accept(new Child(entry, prefix.concat(name), attributes.isDirectory()));
+                    sink.visit(new Child(entry, prefix.concat(name), attributes.isDirectory()),
+                            () -> folder.open(entry));
                 }
             }
         } catch (IOException e) {
             throw ToolFailure.io(e);
+        }
+    }
+
+    /** How the entries of a listed directory are looked at and opened. */
+    private interface Folder {
+        Optional<BasicFileAttributes> attributesOf(Path entry) throws IOException;
+
+        SeekableByteChannel open(Path entry) throws IOException;
+    }
+
+    /** By whole path. */
+    private static final Folder PLAIN = new Folder() {
+        @Override
+        public Optional<BasicFileAttributes> attributesOf(Path entry) {
+            return MemoryPaths.attributesOf(entry);
+        }
+
+        @Override
+        public SeekableByteChannel open(Path entry) throws IOException {
+            return FileChannel.open(entry);
+        }
+    };
+
+    /** By name in the open directory. */
+    private record OpenFolder(SecureDirectoryStream<Path> directory) implements Folder {
+        private static final Set<OpenOption> READ_NO_LINK = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+
+        @Override
+        public Optional<BasicFileAttributes> attributesOf(Path entry) throws IOException {
+            try {
+                return Optional.of(directory.getFileAttributeView(entry.getFileName(), BasicFileAttributeView.class,
+                        LinkOption.NOFOLLOW_LINKS).readAttributes());
+            } catch (NoSuchFileException e) {
+                return Optional.empty();
+            }
+        }
+
+        @Override
+        public SeekableByteChannel open(Path entry) throws IOException {
+            return directory.newByteChannel(entry.getFileName(), READ_NO_LINK);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.mnemo.internal.tools;
 
 import dev.mnemo.internal.sandbox.ToolFailure;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,15 +52,17 @@ final class MemorySearch {
         if (prepared.stream().anyMatch(String::isEmpty)) {
             throw new ToolFailure(LocalMemoryTools.EMPTY_QUERY);
         }
-        List<MemoryPaths.Child> files = directory
-                ? paths.filesUnder(scope.file(), scope.display())
-                : List.of(new MemoryPaths.Child(scope.file(), scope.display(), false));
         Optional<RawByteScreen> screen = RawByteScreen.of(request);
         List<Match> matches = new ArrayList<>();
-        for (MemoryPaths.Child file : files) {
-            if (screen.isEmpty() || screen.get().mayMatch(file.file())) {
+        MemoryPaths.FileVisitor search = (file, opener) -> {
+            if (screen.isEmpty() || screen.get().mayMatch(opener)) {
                 searchFile(file.file(), file.display(), request, prepared, matches);
             }
+        };
+        if (directory) {
+            paths.forEachFileUnder(scope.file(), scope.display(), search);
+        } else {
+            search.visit(new MemoryPaths.Child(scope.file(), scope.display(), false), () -> FileChannel.open(scope.file()));
         }
         // The only ordering: files were visited in no particular order.
         matches.sort(Comparator.comparing(Match::path, MemoryPaths.UTF8_ORDER)

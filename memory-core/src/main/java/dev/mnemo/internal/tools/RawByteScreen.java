@@ -3,9 +3,8 @@ package dev.mnemo.internal.tools;
 import dev.mnemo.internal.sandbox.ToolFailure;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -55,9 +54,9 @@ final class RawByteScreen {
      *
      * @throws ToolFailure when the file cannot be read, as the search itself would fail
      */
-    boolean mayMatch(Path file) {
+    boolean mayMatch(MemoryPaths.Opener file) {
         int length;
-        try (FileChannel channel = FileChannel.open(file)) {
+        try (SeekableByteChannel channel = file.open()) {
             length = readAll(channel);
         } catch (IOException e) {
             throw ToolFailure.io(e);
@@ -76,7 +75,7 @@ final class RawByteScreen {
     }
 
     /** Reads the whole file into {@link #buffer}; its length, or -1 past {@link #MAX_SCREENED_BYTES}. */
-    private int readAll(FileChannel channel) throws IOException {
+    private int readAll(SeekableByteChannel channel) throws IOException {
         int length = 0;
         while (true) {
             if (length == buffer.length) {
