@@ -127,9 +127,9 @@ final class MemoryPaths {
         SeekableByteChannel open() throws IOException;
     }
 
-    /** Receives a visible regular file as it is listed, with the cheapest way to open it. */
+    /** Receives a visible entry as it is listed, with the cheapest way to open it (when it is a file). */
     @FunctionalInterface
-    interface FileVisitor {
+    interface EntryVisitor {
         void visit(Child file, Opener opener);
     }
 
@@ -140,7 +140,7 @@ final class MemoryPaths {
      * without following links, as it is listed, so a symlinked folder is never entered and a
      * symlinked file never visited.
      */
-    void forEachFileUnder(Path directory, String display, FileVisitor visitor) {
+    void forEachFileUnder(Path directory, String display, EntryVisitor visitor) {
         Deque<Child> folders = new ArrayDeque<>();
         folders.push(new Child(directory, display, true));
         while (!folders.isEmpty()) {
@@ -162,7 +162,7 @@ final class MemoryPaths {
      * whole path from the root: one name looked up, not every folder on the way, and no link
      * followed when opening.
      */
-    private static void list(Path directory, String display, FileVisitor sink) {
+    private static void list(Path directory, String display, EntryVisitor sink) {
         String prefix = display.isEmpty() ? "" : display + "/";
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
             Folder folder = stream instanceof SecureDirectoryStream<Path> secure ? new OpenFolder(secure) : PLAIN;

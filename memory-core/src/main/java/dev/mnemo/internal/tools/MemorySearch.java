@@ -54,7 +54,7 @@ final class MemorySearch {
         }
         Optional<RawByteScreen> screen = RawByteScreen.of(request);
         List<Match> matches = new ArrayList<>();
-        MemoryPaths.FileVisitor search = (file, opener) -> {
+        MemoryPaths.EntryVisitor search = (file, opener) -> {
             if (screen.isEmpty() || screen.get().mayMatch(opener)) {
                 searchFile(file.file(), file.display(), request, prepared, matches);
             }
