@@ -1,10 +1,9 @@
 package dev.mnemo.benchmarks;
 
-import dev.mnemo.internal.tools.LocalMemoryTools;
+import dev.mnemo.MemoryTools;
 import dev.mnemo.spi.WorkspaceDiff;
 import dev.mnemo.workspace.git.GitMemoryWorkspace;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -95,7 +94,7 @@ public class WorkspaceBenchmarks {
     public static class SearchState {
         Path dir;
         Path root;
-        LocalMemoryTools tools;
+        MemoryTools tools;
         String arguments;
 
         @Setup(Level.Trial)
@@ -116,9 +115,9 @@ public class WorkspaceBenchmarks {
                 }
                 BenchSupport.write(root.resolve("rollout_summaries/summary-" + f + ".md"), text.toString());
             }
-            tools = new LocalMemoryTools(root, Clock.systemUTC());
+            tools = MemoryTools.forFolder(root);
             arguments = "{\"queries\":[\"" + NEEDLE + "\"]}";
-            String reply = tools.call(LocalMemoryTools.SEARCH, arguments);
+            String reply = tools.call(MemoryTools.SEARCH, arguments);
             if (!reply.contains("summary-7.md")) {
                 throw new IllegalStateException("search did not find the needle: " + reply);
             }
@@ -142,7 +141,7 @@ public class WorkspaceBenchmarks {
 
     @Benchmark
     public String search(SearchState state) {
-        return state.tools.call(LocalMemoryTools.SEARCH, state.arguments);
+        return state.tools.call(MemoryTools.SEARCH, state.arguments);
     }
 
     @Benchmark
