@@ -38,6 +38,11 @@ final class ClaimWorker {
     }
 
     static Report run(Path dbFile, String workerId, int totalThreads) throws IOException {
+        return run(dbFile, workerId, totalThreads, () -> { });
+    }
+
+    /** @param afterFirstPass runs once, after the worker's first claim pass */
+    static Report run(Path dbFile, String workerId, int totalThreads, Runnable afterFirstPass) throws IOException {
         List<String> claimed = new ArrayList<>();
         int holds = 0;
         int overlaps = 0;
@@ -45,6 +50,7 @@ final class ClaimWorker {
         Stage1ClaimParams params = new Stage1ClaimParams("none", workerId, 5_000, MAX_RUNNING, 30, 6,
                 List.of("cli"), LEASE);
         long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
+        boolean firstPass = true;
         try (SqliteMemoryStore store = SqliteMemoryStore.open(dbFile)) {
             // After the last job, a worker that never got the Phase 2 lock keeps trying for it: how the
             // two processes interleave decides who gets it while jobs remain, and both must hold it.
@@ -53,6 +59,10 @@ final class ClaimWorker {
                     claimed.add(claim.thread().id());
                     store.markStage1Succeeded(claim.thread().id(), claim.ownershipToken(), claim.sourceUpdatedAt(),
                             new Stage1Result("memory", "summary", Optional.empty()), NOW);
+                }
+                if (firstPass) {
+                    afterFirstPass.run();
+                    firstPass = false;
                 }
                 JobClaim phase2 = store.tryClaimPhase2Job(workerId, LEASE, NOW);
                 if (phase2.isClaimed()) {
@@ -76,7 +86,10 @@ final class ClaimWorker {
         return store.status(NOW).jobCounts().get(JobKinds.STAGE1).getOrDefault(JobKinds.DONE, 0);
     }
 
-    /** {@code <dbFile> <workerId> <totalThreads>}; prints READY, waits for a line, works, prints the report. */
+    /**
+     * {@code <dbFile> <workerId> <totalThreads>}; prints READY, waits for a line, works (printing
+     * FIRST PASS DONE after its first claim pass), prints the report.
+     */
     public static void main(String[] args) throws IOException {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         Path dbFile = Path.of(args[0]);
@@ -85,7 +98,7 @@ final class ClaimWorker {
         }
         out.println("READY");
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
-        Report report = run(dbFile, args[1], Integer.parseInt(args[2]));
+        Report report = run(dbFile, args[1], Integer.parseInt(args[2]), () -> out.println("FIRST PASS DONE"));
         report.claimedThreads().forEach(id -> out.println("S1 " + id));
         out.println("HOLDS " + report.phase2Holds());
         out.println("OVERLAPS " + report.overlaps());

@@ -52,6 +52,9 @@ class TwoProcessClaimTest {
             Writer childIn = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
             childIn.write("go\n");
             childIn.flush();
+            // The child claims first: a warm parent could otherwise claim every job before the
+            // child's cold JVM makes its first claim, and the two would never compete.
+            assertThat(childOut.readLine()).as("child's first pass (see child.err)").isEqualTo("FIRST PASS DONE");
 
             ClaimWorker.Report mine = ClaimWorker.run(dbFile, "parent", THREADS);
             List<String> childClaims = new ArrayList<>();
