@@ -2,7 +2,10 @@ package dev.mnemo.internal.tools;
 
 import dev.mnemo.internal.sandbox.ToolFailure;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -21,6 +24,9 @@ import java.util.Optional;
  * another). A file that passes is searched exactly as before, from a fresh strict read. Queries
  * with surrogates, case folding and normalising do not map onto bytes this way; such requests get
  * no screen.
+ *
+ * <p>The bytes are searched where they were read, eight at a time (see {@link #contains}); copying
+ * each file into a {@code String} for the JDK's substring search cost as much as the search itself.
  */
 final class RawByteScreen {
 
@@ -29,11 +35,20 @@ final class RawByteScreen {
 
     private static final int INITIAL_BUFFER_BYTES = 64 * 1024;
 
-    /** Each query's UTF-8 bytes as a Latin-1 string, one char per byte, for the JDK's substring search. */
-    private final List<String> encodedQueries;
+    /** A byte array read as little-endian {@code long}s, for {@link #contains}. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101_0101_0101_0101L;
+    private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
+    /** Bytes looked at a step of {@link #contains}: four {@code long}s. */
+    private static final int STEP = 4 * Long.BYTES;
+    /** Flagged steps {@link #contains} checks one by one before it hands a text over, besides a quarter of all. */
+    private static final int FLAGGED_STEPS_ALLOWED = 4;
+
+    /** Each query's UTF-8 bytes. */
+    private final List<byte[]> encodedQueries;
     private byte[] buffer = new byte[INITIAL_BUFFER_BYTES];
 
-    private RawByteScreen(List<String> encodedQueries) {
+    private RawByteScreen(List<byte[]> encodedQueries) {
         this.encodedQueries = encodedQueries;
     }
 
@@ -44,7 +59,7 @@ final class RawByteScreen {
             return Optional.empty();
         }
         return Optional.of(new RawByteScreen(request.queries().stream()
-                .map(query -> new String(query.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1))
+                .map(query -> query.getBytes(StandardCharsets.UTF_8))
                 .toList()));
     }
 
@@ -64,14 +79,65 @@ final class RawByteScreen {
         if (length < 0) {
             return true;
         }
-        // Latin-1 maps each byte to one char, so this is a byte-wise search, vectorised by the JDK.
-        String bytes = new String(buffer, 0, length, StandardCharsets.ISO_8859_1);
-        for (String query : encodedQueries) {
-            if (bytes.contains(query)) {
+        for (byte[] query : encodedQueries) {
+            if (contains(buffer, length, query)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether {@code needle} (not empty) occurs in {@code haystack[0, length)}.
+     *
+     * <p>Looks for the needle's first byte 32 bytes a step, as four {@code long}s tested for a zero
+     * byte after an XOR with that byte repeated (SWAR: the test may flag a byte above a real zero, never
+     * miss one), and compares the needle only at the flagged steps' positions. Where the first byte is
+     * common in this text (more steps flagged than {@link #FLAGGED_STEPS_ALLOWED} and a quarter of the
+     * steps so far), the rest is handed to {@link String#contains}, whose JDK intrinsic does not slow
+     * down on common bytes but needs the bytes copied into a Latin-1 string, one char per byte. Every
+     * position before the hand-over has been checked, since a match's first byte flags its own step.
+     * Bytes at and past {@code length} are never read.
+     */
+    static boolean contains(byte[] haystack, int length, byte[] needle) {
+        byte first = needle[0];
+        long repeated = ONES * (first & 0xFF);
+        int lastStart = length - needle.length;
+        int flaggedSteps = 0;
+        int at = 0;
+        for (; at + STEP <= length; at += STEP) {
+            long flags = zeroBytes((long) LONGS.get(haystack, at) ^ repeated)
+                    | zeroBytes((long) LONGS.get(haystack, at + Long.BYTES) ^ repeated)
+                    | zeroBytes((long) LONGS.get(haystack, at + 2 * Long.BYTES) ^ repeated)
+                    | zeroBytes((long) LONGS.get(haystack, at + 3 * Long.BYTES) ^ repeated);
+            if (flags == 0) {
+                continue;
+            }
+            if (++flaggedSteps > FLAGGED_STEPS_ALLOWED + at / (4 * STEP)) {
+                return new String(haystack, at, length - at, StandardCharsets.ISO_8859_1)
+                        .contains(new String(needle, StandardCharsets.ISO_8859_1));
+            }
+            for (int start = at, end = Math.min(at + STEP - 1, lastStart); start <= end; start++) {
+                if (haystack[start] == first && startsAt(haystack, start, needle)) {
+                    return true;
+                }
+            }
+        }
+        for (; at <= lastStart; at++) {
+            if (haystack[at] == first && startsAt(haystack, at, needle)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The high bit of each zero byte of {@code word} set (and maybe of bytes above one), nothing else. */
+    private static long zeroBytes(long word) {
+        return (word - ONES) & ~word & HIGH_BITS;
+    }
+
+    private static boolean startsAt(byte[] haystack, int start, byte[] needle) {
+        return Arrays.equals(haystack, start, start + needle.length, needle, 0, needle.length);
     }
 
     /** Reads the whole file into {@link #buffer}; its length, or -1 past {@link #MAX_SCREENED_BYTES}. */
