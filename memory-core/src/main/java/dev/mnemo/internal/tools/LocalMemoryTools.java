@@ -147,7 +147,7 @@ public final class LocalMemoryTools implements MemoryTools {
         BasicFileAttributes attributes = existing(scope, path);
         List<MemoryPaths.Child> entries;
         if (attributes.isRegularFile()) {
-            entries = List.of(new MemoryPaths.Child(scope.file(), scope.display(), false));
+            entries = List.of(new MemoryPaths.Child(scope.file(), scope.display(), false, attributes.size()));
         } else if (attributes.isDirectory()) {
             entries = paths.children(scope.file(), scope.display());
         } else {
@@ -231,7 +231,7 @@ public final class LocalMemoryTools implements MemoryTools {
         MemoryPaths.Scoped scope = paths.resolve(path);
         BasicFileAttributes attributes = existing(scope, path);
         List<MemorySearch.Match> matches = attributes.isRegularFile() || attributes.isDirectory()
-                ? search.search(scope, attributes.isDirectory(),
+                ? search.search(scope, attributes,
                         new MemorySearch.Request(queries, mode, contextLines, caseSensitive, normalized))
                 : List.of();
         ObjectNode result = Json.MAPPER.createObjectNode();

@@ -5,6 +5,7 @@ import dev.mnemo.internal.sandbox.ToolFailure;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -50,8 +51,11 @@ final class MemoryPaths {
     /** A path inside the root: where it is on disk and how it is shown ({@code ""} for the root). */
     record Scoped(Path file, String display) {}
 
-    /** A listed child: its shown path and whether it is a directory. */
-    record Child(Path file, String display, boolean directory) {}
+    /**
+     * A listed child: its shown path, whether it is a directory, and its size in bytes as the
+     * listing saw it (the file may have changed since).
+     */
+    record Child(Path file, String display, boolean directory, long size) {}
 
     /**
      * Resolves a requested path (absent, {@code ""} and {@code "."} mean the root). The result may
@@ -124,7 +128,7 @@ final class MemoryPaths {
     /** Opens a listed file for reading. */
     @FunctionalInterface
     interface Opener {
-        SeekableByteChannel open() throws IOException;
+        ReadableByteChannel open() throws IOException;
     }
 
     /** Receives a visible entry as it is listed, with the cheapest way to open it (when it is a file). */
@@ -141,13 +145,13 @@ final class MemoryPaths {
      * symlinked file never visited.
      */
     void forEachFileUnder(Path directory, String display, EntryVisitor visitor) {
-        Deque<Child> folders = new ArrayDeque<>();
-        folders.push(new Child(directory, display, true));
+        Deque<Scoped> folders = new ArrayDeque<>();
+        folders.push(new Scoped(directory, display));
         while (!folders.isEmpty()) {
-            Child folder = folders.pop();
+            Scoped folder = folders.pop();
             list(folder.file(), folder.display(), (child, opener) -> {
                 if (child.directory()) {
-                    folders.push(child);
+                    folders.push(new Scoped(child.file(), child.display()));
                 } else {
                     visitor.visit(child, opener);
                 }
@@ -176,7 +180,7 @@ final class MemoryPaths {
                     continue;
                 }
                 if (attributes.isDirectory() || attributes.isRegularFile()) {
-                    sink.visit(new Child(entry, prefix.concat(name), attributes.isDirectory()),
+                    sink.visit(new Child(entry, prefix.concat(name), attributes.isDirectory(), attributes.size()),
                             () -> folder.open(entry));
                 }
             }

@@ -7,6 +7,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -46,8 +47,11 @@ final class MemorySearch {
         this.paths = paths;
     }
 
-    /** All matches under a resolved scope (a file or a directory searched recursively), sorted. */
-    List<Match> search(MemoryPaths.Scoped scope, boolean directory, Request request) {
+    /**
+     * All matches under a resolved scope, sorted: a file, or a directory searched recursively
+     * ({@code attributes} are the scope's, read without following links).
+     */
+    List<Match> search(MemoryPaths.Scoped scope, BasicFileAttributes attributes, Request request) {
         List<String> prepared = request.queries().stream().map(q -> prepare(q, request)).toList();
         if (prepared.stream().anyMatch(String::isEmpty)) {
             throw new ToolFailure(LocalMemoryTools.EMPTY_QUERY);
@@ -55,14 +59,15 @@ final class MemorySearch {
         Optional<RawByteScreen> screen = RawByteScreen.of(request);
         List<Match> matches = new ArrayList<>();
         MemoryPaths.EntryVisitor search = (file, opener) -> {
-            if (screen.isEmpty() || screen.get().mayMatch(opener)) {
+            if (screen.isEmpty() || screen.get().mayMatch(opener, file.size())) {
                 searchFile(file.file(), file.display(), request, prepared, matches);
             }
         };
-        if (directory) {
+        if (attributes.isDirectory()) {
             paths.forEachFileUnder(scope.file(), scope.display(), search);
         } else {
-            search.visit(new MemoryPaths.Child(scope.file(), scope.display(), false), () -> FileChannel.open(scope.file()));
+            search.visit(new MemoryPaths.Child(scope.file(), scope.display(), false, attributes.size()),
+                    () -> FileChannel.open(scope.file()));
         }
         // The only ordering: files were visited in no particular order.
         matches.sort(Comparator.comparing(Match::path, MemoryPaths.UTF8_ORDER)

@@ -6,7 +6,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -67,12 +67,19 @@ final class RawByteScreen {
      * False when the file's bytes contain no query, so the file cannot match; true when one is
      * there or the file is too large to screen.
      *
+     * <p>{@code listedSize} is the file's size as its folder was listed. Reading stops as soon as
+     * that many bytes are in, without the further read that would only report the end of the file.
+     * That differs from reading to the end only for a file that grew after it was listed: it is
+     * screened as it was listed, as if the search had passed it a moment earlier, which a search
+     * reading one file after another cannot rule out anyway. A file that comes back short of its
+     * listed size, or longer, is read on to its end.
+     *
      * @throws ToolFailure when the file cannot be read, as the search itself would fail
      */
-    boolean mayMatch(MemoryPaths.Opener file) {
+    boolean mayMatch(MemoryPaths.Opener file, long listedSize) {
         int length;
-        try (SeekableByteChannel channel = file.open()) {
-            length = readAll(channel);
+        try (ReadableByteChannel channel = file.open()) {
+            length = readAll(channel, listedSize);
         } catch (IOException e) {
             throw ToolFailure.io(e);
         }
@@ -140,8 +147,11 @@ final class RawByteScreen {
         return Arrays.equals(haystack, start, start + needle.length, needle, 0, needle.length);
     }
 
-    /** Reads the whole file into {@link #buffer}; its length, or -1 past {@link #MAX_SCREENED_BYTES}. */
-    private int readAll(SeekableByteChannel channel) throws IOException {
+    /**
+     * Reads the file into {@link #buffer} until its end, or until {@code listedSize} bytes are in
+     * (see {@link #mayMatch}); the length read, or -1 past {@link #MAX_SCREENED_BYTES}.
+     */
+    private int readAll(ReadableByteChannel channel, long listedSize) throws IOException {
         int length = 0;
         while (true) {
             if (length == buffer.length) {
@@ -155,6 +165,9 @@ final class RawByteScreen {
                 return length;
             }
             length += read;
+            if (length == listedSize) {
+                return length;
+            }
         }
     }
 
