@@ -11,8 +11,9 @@ import java.util.Objects;
  * collecting their bodies.
  *
  * <p>Tags are literal and case-sensitive, have no attributes and do not nest (an opener inside a
- * block is plain body text). A suffix that could still grow into a tag is held back until the next
- * chunk, so the concatenated output never depends on where the chunks were cut. At
+ * block is plain body text). Visible text that could still grow into an opener is held back until
+ * the next chunk, and a closer is looked for across the chunks of a body, so neither the output
+ * nor the bodies depend on where the chunks were cut. At
  * {@link #finish()} an open block is closed (its body is kept, nothing is shown) and a dangling
  * partial opener is released as visible text. Not thread-safe: one parser per answer.
  */
@@ -27,10 +28,10 @@ public final class CitationStreamParser implements CitationStreamFilter {
     /** How the opener starts: only where these two characters are can a whole opener or a cut one of two or more be. */
     private static final String OPEN_START = OPEN_TAG.substring(0, 2);
 
-    /** A suffix of the text so far that may still grow into a tag; {@code null} when none. */
+    /** Outside a block, a suffix of the text so far that may still grow into an opener; {@code null} when none. */
     private String held;
     private final List<String> bodies = new ArrayList<>();
-    /** The body of the open block so far, when the block began in an earlier chunk; reused from block to block. */
+    /** The body of the open block so far, cut closer included, when the block began in an earlier chunk; reused from block to block. */
     private final StringBuilder body = new StringBuilder();
     private boolean inBlock;
     private boolean finished;
@@ -75,21 +76,21 @@ public final class CitationStreamParser implements CitationStreamFilter {
     }
 
     /**
-     * What {@link #push} returns for any chunk: the held-back characters and the chunk are searched
-     * together, the end of an open block first, then the openers after it.
+     * What {@link #push} returns for any chunk: inside a block, the chunk goes to the body and the
+     * body is searched for the closer; then the rest (or the held-back characters and the chunk
+     * together) is searched for openers.
      */
     private String filter(String chunk) {
         String text = chunk;
-        if (held != null) {
-            text = held.concat(chunk);
-            held = null;
-        }
         int pos = 0;
         if (inBlock) {
-            pos = endBlock(text, 0);
+            pos = continueBlock(chunk);
             if (pos < 0) {
                 return "";
             }
+        } else if (held != null) {
+            text = held.concat(chunk);
+            held = null;
         }
         int open = openerOrTail(text, pos);
         if (open + OPEN_TAG.length() > text.length()) {
@@ -99,13 +100,36 @@ public final class CitationStreamParser implements CitationStreamFilter {
     }
 
     /**
+     * Adds a chunk to the body of the open block. Returns where the text after the closer starts in
+     * the chunk, with the body added to the bodies and the block closed; or {@code -1} when the block
+     * goes on.
+     *
+     * <p>No closer was whole in the body before, so one can only end in this chunk: the search starts
+     * {@code CLOSE_TAG.length() - 1} characters before it, which also finds a closer cut between
+     * chunks. {@code StringBuilder.indexOf} searches in place, so nothing is held back or copied
+     * twice.
+     */
+    private int continueBlock(String chunk) {
+        int before = body.length();
+        body.append(chunk);
+        int close = body.indexOf(CLOSE_TAG, Math.max(0, before - (CLOSE_TAG.length() - 1)));
+        if (close < 0) {
+            return -1;
+        }
+        bodies.add(body.substring(0, close));
+        body.setLength(0);
+        inBlock = false;
+        return close + CLOSE_TAG.length() - before;
+    }
+
+    /**
      * Takes the blocks out of {@code text} from {@code pos} on, where a whole opener starts at
      * {@code open} (a few chunks in a hundred get this far); returns the visible text.
      */
     private String cutBlocks(String text, int pos, int open) {
         String visible = text.substring(pos, open);
         while (true) {
-            pos = endBlock(text, open + OPEN_TAG.length());
+            pos = startBlock(text, open + OPEN_TAG.length());
             if (pos < 0) {
                 return visible;
             }
@@ -119,52 +143,21 @@ public final class CitationStreamParser implements CitationStreamFilter {
     }
 
     /**
-     * Reads the body of the open block in {@code text} from {@code from} on. Returns where the text
-     * after its closer starts, with the body added to the bodies and the block closed; or
-     * {@code -1} when the text ends inside the block: then all of it is body except a suffix that
-     * may still grow into the closer, which is held back.
-     *
-     * <p>The closer is searched for whole ({@code String.indexOf} of a string is an intrinsic), so
-     * the {@code </citation_entries>}-style markup of the body costs nothing more. Only when it is
-     * not there can a cut one end the text, and then only in its last {@code CLOSE_TAG.length() - 1}
-     * characters. A body found whole in one text is taken as a substring of it, not copied through
-     * {@code body}.
+     * Reads a block whose body starts at {@code from} in {@code text}. Returns where the text after
+     * its closer starts, with the body (a substring of the text) added to the bodies; or {@code -1}
+     * when the text ends inside the block, which then stays open with the rest of the text as its
+     * body so far. The closer is searched for whole ({@code String.indexOf} of a string is an
+     * intrinsic), so the {@code </citation_entries>}-style markup of the body costs nothing more.
      */
-    private int endBlock(String text, int from) {
+    private int startBlock(String text, int from) {
         int close = text.indexOf(CLOSE_TAG, from);
         if (close >= 0) {
-            if (body.length() == 0) {
-                bodies.add(text.substring(from, close));
-            } else {
-                bodies.add(body.append(text, from, close).toString());
-                body.setLength(0);
-            }
-            inBlock = false;
+            bodies.add(text.substring(from, close));
             return close + CLOSE_TAG.length();
         }
-        int length = text.length();
-        int cut = cutCloser(text, Math.max(from, length - (CLOSE_TAG.length() - 1)));
-        body.append(text, from, cut);
-        if (cut < length) {
-            held = text.substring(cut);
-        }
+        body.append(text, from, text.length());
         inBlock = true;
         return -1;
-    }
-
-    /**
-     * Where the longest suffix of {@code text} starting at or after {@code from} that is a proper
-     * prefix of the closer starts, or {@code text.length()}. Each starts with a {@code <}; the first
-     * one that fits is the longest.
-     */
-    private static int cutCloser(String text, int from) {
-        int length = text.length();
-        for (int at = text.indexOf('<', from); at >= 0; at = text.indexOf('<', at + 1)) {
-            if (CLOSE_TAG.regionMatches(0, text, at, length - at)) {
-                return at;
-            }
-        }
-        return length;
     }
 
     /**
@@ -188,14 +181,14 @@ public final class CitationStreamParser implements CitationStreamFilter {
             return "";
         }
         finished = true;
-        String rest = held == null ? "" : held;
-        held = null;
         if (inBlock) {
-            bodies.add(body.append(rest).toString());
+            bodies.add(body.toString());
             body.setLength(0);
             inBlock = false;
             return "";
         }
+        String rest = held == null ? "" : held;
+        held = null;
         return rest;
     }
 
