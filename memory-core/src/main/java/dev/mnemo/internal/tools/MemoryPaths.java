@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -193,7 +192,7 @@ final class MemoryPaths {
     private interface Folder {
         Optional<BasicFileAttributes> attributesOf(Path entry) throws IOException;
 
-        SeekableByteChannel open(Path entry) throws IOException;
+        ReadableByteChannel open(Path entry) throws IOException;
     }
 
     /** By whole path. */
@@ -204,7 +203,7 @@ final class MemoryPaths {
         }
 
         @Override
-        public SeekableByteChannel open(Path entry) throws IOException {
+        public ReadableByteChannel open(Path entry) throws IOException {
             return FileChannel.open(entry);
         }
     };
@@ -224,7 +223,7 @@ final class MemoryPaths {
         }
 
         @Override
-        public SeekableByteChannel open(Path entry) throws IOException {
+        public ReadableByteChannel open(Path entry) throws IOException {
             return directory.newByteChannel(entry.getFileName(), READ_NO_LINK);
         }
     }
