@@ -41,8 +41,12 @@ import org.sqlite.util.LibraryLoaderUtil;
  * replaced or rewritten jar gets a new copy; a jar changed within the last two seconds is not
  * trusted at all. Beside the copy a {@code .sum} file records that key and the copy's size and
  * CRC-32, checked on every JVM start (a CRC over 1 MB is well under a millisecond). sqlite-jdbc is
- * then pointed at the copy with {@code org.sqlite.lib.path} and {@code org.sqlite.lib.name}. Which
- * of the jar's libraries fits this platform is remembered in the same folder. Anything unexpected
+ * then pointed at the copy with {@code org.sqlite.lib.path} and {@code org.sqlite.lib.name}, and
+ * (unless the user set it) {@code org.sqlite.tmpdir} at the private folder: sqlite-jdbc lists that
+ * folder on every start to delete libraries that dead processes extracted there, and the shared
+ * temp folder can hold hundreds of entries; with no extraction of its own to make, the private
+ * folder is the one it could have left anything in. Which of the jar's libraries fits this
+ * platform is remembered in the same folder. Anything unexpected
  * — the properties already set by the user, the driver not in a local jar, no POSIX file system, a
  * folder owned by someone else, a copy that does not verify — leaves sqlite-jdbc to do what it
  * always does, and a copy that fails to load makes it fall back to its own extraction.
@@ -55,6 +59,8 @@ final class SqliteNativeLibrary {
     private static final Logger LOG = LoggerFactory.getLogger(SqliteNativeLibrary.class);
     private static final String PATH_PROPERTY = "org.sqlite.lib.path";
     private static final String NAME_PROPERTY = "org.sqlite.lib.name";
+    /** Where sqlite-jdbc extracts its library, and which it lists on every start for copies left behind. */
+    static final String TEMP_FOLDER_PROPERTY = "org.sqlite.tmpdir";
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
     private static final long RACY_WINDOW_NANOS = 2_000_000_000L;
@@ -102,11 +108,16 @@ final class SqliteNativeLibrary {
         if (System.getProperty(PATH_PROPERTY) != null || System.getProperty(NAME_PROPERTY) != null) {
             return; // the user chose a library
         }
-        Path library = cachedCopy(Path.of(System.getProperty("java.io.tmpdir"),
-                "mnemo-sqlite-native-" + System.getProperty("user.name", "user")));
-        if (library != null) {
-            System.setProperty(PATH_PROPERTY, library.getParent().toString());
-            System.setProperty(NAME_PROPERTY, library.getFileName().toString());
+        Path root = Path.of(System.getProperty("java.io.tmpdir"),
+                "mnemo-sqlite-native-" + System.getProperty("user.name", "user"));
+        Path library = cachedCopy(root);
+        if (library == null) {
+            return;
+        }
+        System.setProperty(PATH_PROPERTY, library.getParent().toString());
+        System.setProperty(NAME_PROPERTY, library.getFileName().toString());
+        if (System.getProperty(TEMP_FOLDER_PROPERTY) == null) {
+            System.setProperty(TEMP_FOLDER_PROPERTY, root.toString());
         }
     }
 

@@ -36,6 +36,16 @@ class SqliteNativeLibraryTest {
     }
 
     @Test
+    void preload_pointsTheDriversTempFolderAtThePrivateFolder_soItsStartupSweepSkipsTheSharedOne() {
+        SqliteNativeLibrary.preload();
+
+        Path root = Path.of(System.getProperty("java.io.tmpdir"),
+                "mnemo-sqlite-native-" + System.getProperty("user.name", "user"));
+        assertThat(Path.of(System.getProperty("org.sqlite.lib.path"))).startsWith(root);
+        assertThat(System.getProperty(SqliteNativeLibrary.TEMP_FOLDER_PROPERTY)).isEqualTo(root.toString());
+    }
+
+    @Test
     void cachedCopy_isMadeOnceAndReusedUnchanged() throws IOException {
         Path root = temp.resolve("native");
 
