@@ -7,8 +7,14 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.SessionContext;
 import dev.mnemo.StartupTask;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.store.sqlite.SqliteMemoryStore;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -55,6 +61,29 @@ class EngineLifecycleTest {
             again.clock.set(Pipeline.T0.plus(Duration.ofHours(7)));
             assertThat(again.engine.admin().runPhase1("current-thread").succeeded()).isEqualTo(1);
             assertThat(again.store.stage1Output(id)).isPresent();
+        }
+    }
+
+    @Test
+    void anEngineThatOnlyRead_closesWithoutReleasingJobs_sinceItClaimedNone() {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"))) {
+            MemoryStore recording = (MemoryStore) Proxy.newProxyInstance(MemoryStore.class.getClassLoader(),
+                    new Class<?>[] {MemoryStore.class}, (proxy, method, args) -> {
+                        calls.add(method.getName());
+                        try {
+                            return method.invoke(store, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            MemoryEngine engine = MemoryEngine.builder().home(home).store(recording).build();
+            engine.admin().status();
+            engine.buildDeveloperInstructions();
+
+            engine.close();
+
+            assertThat(calls).contains("status").doesNotContain("releaseJobs");
         }
     }
 

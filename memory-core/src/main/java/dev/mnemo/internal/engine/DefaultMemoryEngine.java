@@ -55,7 +55,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private static final Logger LOG = LoggerFactory.getLogger(DefaultMemoryEngine.class);
 
     final EngineParts parts;
-    final String workerId;
+    /** Set by {@link #workerId()} on first use; null while this engine has named itself to no job. */
+    private volatile String workerId;
     final SafeListener listener;
     final StartupRunner startup;
     final Phase1Runner phase1;
@@ -77,10 +78,6 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     DefaultMemoryEngine(EngineParts parts) {
         this.parts = parts;
-        // ProcessHandle and ThreadLocalRandom, not the management beans and UUID's SecureRandom: the
-        // same 32 random bits, without loading JMX and seeding a secure generator on every cold start.
-        String random = Integer.toHexString(ThreadLocalRandom.current().nextInt());
-        this.workerId = "mnemo-" + ProcessHandle.current().pid() + "-" + "00000000".substring(random.length()) + random;
         this.listener = new SafeListener(parts.listeners());
         this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore());
         this.ownsExecutor = parts.executor() == null;
@@ -103,7 +100,30 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 phase1 == null ? null : phase1::run, phase2 == null ? null : phase2::run, parts.clock(), parts.wallClock(),
                 listener));
         this.admin = new EngineAdmin(this);
-        LOG.debug("memory engine {} ready: home {}, memory root {}", workerId, parts.home(), parts.memoryRoot());
+        LOG.debug("memory engine ready: home {}, memory root {}", parts.home(), parts.memoryRoot());
+    }
+
+    /**
+     * The owner this engine's job claims name, {@code mnemo-<pid>-<8 hex digits>}, made on first use:
+     * an engine that never claims a job (one that only reads, such as {@code mnemo status}) does not
+     * look up its process, several milliseconds of a cold start, and has no jobs to release when it
+     * closes. ProcessHandle and ThreadLocalRandom rather than the management beans and UUID's
+     * SecureRandom: the same 32 random bits without loading JMX or seeding a secure generator.
+     */
+    String workerId() {
+        String id = workerId;
+        if (id == null) {
+            synchronized (this) {
+                id = workerId;
+                if (id == null) {
+                    String random = Integer.toHexString(ThreadLocalRandom.current().nextInt());
+                    id = "mnemo-" + ProcessHandle.current().pid() + "-" + "00000000".substring(random.length()) + random;
+                    workerId = id;
+                    LOG.debug("memory engine for {} is worker {}", parts.home(), id);
+                }
+            }
+        }
+        return id;
     }
 
     private Phase1Runner phase1Runner(EngineParts parts) {
@@ -111,7 +131,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
             return null;
         }
         return new Phase1Runner(new Phase1Runner.Dependencies(parts.store(), parts.extractionModel(), rollouts,
-                redactor(), parts.config(), parts.clock(), workerId, listener), workers);
+                redactor(), parts.config(), parts.clock(), workerId(), listener), workers);
     }
 
     private Phase2Runner phase2Runner(EngineParts parts) {
@@ -123,7 +143,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
             return null;
         }
         return new Phase2Runner(new Phase2Runner.Dependencies(parts.store(), parts.workspace(), agent, parts.config(),
-                parts.clock(), parts.wallClock(), workerId, parts.config().consolidationModel().orElse(""), listener),
+                parts.clock(), parts.wallClock(), workerId(), parts.config().consolidationModel().orElse(""), listener),
                 workers);
     }
 
@@ -307,15 +327,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
         sessions.closeAll();
         // 1. Let running work finish, within a bound; then cancel it.
         awaitRunning();
-        // 2. Jobs this engine still holds go back to the pool at once, without a retry spent.
-        try {
-            int released = parts.store().releaseJobs(workerId, "engine closed before the job finished",
-                    parts.clock().instant());
-            if (released > 0) {
-                LOG.info("memory engine closed: released {} unfinished job(s) for retry", released);
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("memory engine closed: could not release its jobs; they are reclaimable after their lease", e);
+        // 2. Jobs this engine still holds go back to the pool at once, without a retry spent. An
+        //    engine that never took a worker id has claimed none.
+        String claimedAs = workerId;
+        if (claimedAs != null) {
+            releaseJobs(claimedAs);
         }
         // 3. The parts the engine opened itself.
         if (ownsExecutor) {
@@ -323,6 +339,18 @@ final class DefaultMemoryEngine implements MemoryEngine {
             workers.shutdownNow();
         }
         closeOwnedParts();
+    }
+
+    private void releaseJobs(String claimedAs) {
+        try {
+            int released = parts.store().releaseJobs(claimedAs, "engine closed before the job finished",
+                    parts.clock().instant());
+            if (released > 0) {
+                LOG.info("memory engine closed: released {} unfinished job(s) for retry", released);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("memory engine closed: could not release its jobs; they are reclaimable after their lease", e);
+        }
     }
 
     private void closeSessions() {

@@ -51,7 +51,7 @@ final class EngineAdmin implements MemoryAdmin {
         engine.requireOpen();
         Instant now = engine.parts.clock().instant();
         List<Phase1Preview.Candidate> candidates = engine.parts.store().previewStage1Claims(
-                Phase1Runner.claimParams(engine.parts.config(), currentThreadId, engine.workerId), now);
+                Phase1Runner.claimParams(engine.parts.config(), currentThreadId, engine.workerId()), now);
         Optional<Phase1Preview.FirstRequest> first = candidates.stream()
                 .filter(c -> c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM)
                 .findFirst()
