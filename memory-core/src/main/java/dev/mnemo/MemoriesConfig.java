@@ -35,9 +35,15 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
         ConfigClamps.requireInRange(ConfigClamps.HISTORY_RETENTION, historyRetention);
         ConfigClamps.requireInRange(ConfigClamps.CONSOLIDATION_TIMEOUT_MINUTES, consolidationTimeoutMinutes);
         ConfigClamps.requireInRange(ConfigClamps.SUMMARY_TOKEN_LIMIT, summaryTokenLimit);
-        extractModel.ifPresent(m -> requireNotBlank("extract_model", m));
-        consolidationModel.ifPresent(m -> requireNotBlank("consolidation_model", m));
-        memorySources.forEach(s -> requireNotBlank("memory_sources", s));
+        if (extractModel.isPresent()) {
+            requireNotBlank("extract_model", extractModel.get());
+        }
+        if (consolidationModel.isPresent()) {
+            requireNotBlank("consolidation_model", consolidationModel.get());
+        }
+        for (String source : memorySources) {
+            requireNotBlank("memory_sources", source);
+        }
     }
 
     /** Codex's defaults, plus Mnemo's for the keys Codex does not have. */

@@ -372,8 +372,12 @@ public final class MnemoCli {
         if (options.model() != null) {
             builder.model(options.model());
         }
-        options.asOf().ifPresent(at -> builder.clock(Clock.fixed(at, ZoneOffset.UTC)).wallClock(Clock.systemUTC()));
-        options.codexSessions().forEach(dir -> builder.rolloutSource(RolloutSources.codex(dir)));
+        if (options.asOf().isPresent()) {
+            builder.clock(Clock.fixed(options.asOf().get(), ZoneOffset.UTC)).wallClock(Clock.systemUTC());
+        }
+        for (Path sessions : options.codexSessions()) {
+            builder.rolloutSource(RolloutSources.codex(sessions));
+        }
         if (options.listener() != null) {
             builder.listener(options.listener());
         }

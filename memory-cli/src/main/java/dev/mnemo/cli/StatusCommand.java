@@ -4,11 +4,13 @@ import dev.mnemo.Consolidation;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryMode;
+import dev.mnemo.ModelFailure;
 import dev.mnemo.MemoryStatus;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -30,7 +32,8 @@ final class StatusCommand implements Callable<Integer> {
     public Integer call() {
         try (MemoryEngine engine = root.openExistingEngine()) {
             MemoryStatus status = engine.admin().status();
-            Optional<Consolidation> newest = engine.admin().history().stream().findFirst();
+            List<Consolidation> history = engine.admin().history();
+            Optional<Consolidation> newest = history.isEmpty() ? Optional.empty() : Optional.of(history.get(0));
             MemoriesConfig config = engine.config();
             if (json) {
                 JsonOut.print(root.out(), toJson(root, status, newest, config));
@@ -64,11 +67,18 @@ final class StatusCommand implements Callable<Integer> {
                 "checked_at", s.checkedAt().toString());
     }
 
+    /**
+     * The plain-text report. Written with loops and ifs rather than streams and lambdas: each lambda
+     * costs its first run a generated class, and this runs once per cold JVM.
+     */
     private static void print(PrintWriter out, MnemoCli root, MemoryStatus s, Optional<Consolidation> newest,
             MemoriesConfig config) {
         out.println("Home:                " + root.resolveHome());
-        out.println("Threads:             " + List.of(MemoryMode.values()).stream()
-                .map(m -> m.dbValue() + " " + s.threadCounts().getOrDefault(m, 0)).collect(Collectors.joining(", ")));
+        StringJoiner threads = new StringJoiner(", ");
+        for (MemoryMode mode : MemoryMode.values()) {
+            threads.add(mode.dbValue() + " " + s.threadCounts().getOrDefault(mode, 0));
+        }
+        out.println("Threads:             " + threads);
         out.println("Stage-1 memories:    " + s.stage1Outputs());
         if (s.unusedMemories().isPresent() && s.unusedMemories().getAsInt() > 0) {
             out.println("                     " + s.unusedMemories().getAsInt() + " stored memories are not selected"
@@ -79,24 +89,40 @@ final class StatusCommand implements Callable<Integer> {
         if (s.jobCounts().isEmpty()) {
             out.println("  none yet");
         }
-        new TreeMap<>(s.jobCounts()).forEach((kind, counts) -> out.printf("  %-27s %s%n", kind,
-                new TreeMap<>(counts).entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                        .collect(Collectors.joining(", "))));
+        for (Map.Entry<String, Map<String, Integer>> kind : new TreeMap<>(s.jobCounts()).entrySet()) {
+            StringJoiner counts = new StringJoiner(", ");
+            for (Map.Entry<String, Integer> count : new TreeMap<>(kind.getValue()).entrySet()) {
+                counts.add(count.getKey() + " " + count.getValue());
+            }
+            out.printf("  %-27s %s%n", kind.getKey(), counts);
+        }
         out.println("Running:");
         if (s.runningLeases().isEmpty()) {
             out.println("  nothing");
         }
-        s.runningLeases().forEach(l -> out.printf("  %-27s %-38s owner %s, lease until %s%n", l.kind(), l.jobKey(),
-                l.workerId(), l.leaseUntil()));
-        out.println("Last consolidation:  " + s.lastPhase2Success().map(at -> at + " (pipeline clock: the real"
-                + " time unless `run --as-of` set it)").orElse("never"));
-        newest.ifPresent(c -> out.println("Last history entry:  " + c.id() + " at " + c.at() + " (real time)"));
-        s.phase2NotBefore().ifPresent(at -> out.println("Next consolidation:  not before " + at
-                + (s.lastPhase2Failure().isPresent() ? " (backoff after a failure)" : " (cooldown after a success)")));
+        for (MemoryStatus.Lease l : s.runningLeases()) {
+            out.printf("  %-27s %-38s owner %s, lease until %s%n", l.kind(), l.jobKey(), l.workerId(), l.leaseUntil());
+        }
+        out.println("Last consolidation:  " + (s.lastPhase2Success().isPresent()
+                ? s.lastPhase2Success().get() + " (pipeline clock: the real time unless `run --as-of` set it)"
+                : "never"));
+        if (newest.isPresent()) {
+            Consolidation c = newest.get();
+            out.println("Last history entry:  " + c.id() + " at " + c.at() + " (real time)");
+        }
+        if (s.phase2NotBefore().isPresent()) {
+            out.println("Next consolidation:  not before " + s.phase2NotBefore().get()
+                    + (s.lastPhase2Failure().isPresent() ? " (backoff after a failure)" : " (cooldown after a success)"));
+        }
         out.println("Last failure:        " + s.lastPhase2Failure().orElse("none"));
-        s.lastStartupSkip().ifPresent(reason -> out.println("Last startup skip:   " + reason));
-        s.lastModelFailure().ifPresent(f -> out.println("Model failing:       " + f.reason() + " since " + f.at()
-                + " (no extraction has succeeded since; rollouts keep their retries): " + f.message()));
+        if (s.lastStartupSkip().isPresent()) {
+            out.println("Last startup skip:   " + s.lastStartupSkip().get());
+        }
+        if (s.lastModelFailure().isPresent()) {
+            ModelFailure f = s.lastModelFailure().get();
+            out.println("Model failing:       " + f.reason() + " since " + f.at()
+                    + " (no extraction has succeeded since; rollouts keep their retries): " + f.message());
+        }
         out.flush();
     }
 }
