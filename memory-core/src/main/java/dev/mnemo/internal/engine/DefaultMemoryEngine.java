@@ -68,7 +68,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final ThreadRegistry threads;
     private final OpenRecordings sessions;
     final ThreadRollouts rollouts;
-    private final MemoryTools tools;
+    /** Built by {@link #tools()} on first use: most engines build instructions and never call a tool. */
+    private final AtomicReference<MemoryTools> tools = new AtomicReference<>();
     private final DeveloperInstructions instructions;
     private final MemoryAdmin admin;
     private final Set<BackgroundStartupTask> running = ConcurrentHashMap.newKeySet();
@@ -86,8 +87,6 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.sessions = new OpenRecordings(new JsonlSessionRecorder(parts.sessionStore(), parts.store(),
                 parts.config(), parts.clock()), this::requireOpen);
         this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor());
-        this.tools = refreshing(new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor(),
-                parts.workspace()::noteAdded));
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
         allSources.add(RolloutSources.codex(parts.home().resolve("sessions")));
@@ -283,9 +282,19 @@ final class DefaultMemoryEngine implements MemoryEngine {
         return sessions;
     }
 
+    /**
+     * The memory tools, made on first use. Two threads asking at once may each make a set; they hold
+     * no state of their own, and the first one stored is the one every caller gets.
+     */
     @Override
     public MemoryTools tools() {
-        return tools;
+        MemoryTools made = tools.get();
+        if (made == null) {
+            tools.compareAndSet(null, refreshing(new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor(),
+                    parts.workspace()::noteAdded)));
+            made = tools.get();
+        }
+        return made;
     }
 
     @Override

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mnemo.MemoryConfigurationException;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryTools;
+import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.MemoryStoreProvider;
 import dev.mnemo.spi.MemoryWorkspace;
@@ -118,6 +120,23 @@ class EngineBuilderTest {
         engine.close(); // idempotent
         assertThatThrownBy(() -> engine.admin().status()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("closed");
+    }
+
+    @Test
+    void tools_madeOnFirstUse_areTheSameSetForEveryCallerOnEveryThread() throws Exception {
+        try (MemoryEngine engine = builder(Map.of(), services(StoreA.class, WorkspaceA.class)).home(dir).build()) {
+            List<MemoryTools> seen = new CopyOnWriteArrayList<>();
+            List<Thread> threads = List.of(new Thread(() -> seen.add(engine.tools())),
+                    new Thread(() -> seen.add(engine.tools())));
+            threads.forEach(Thread::start);
+            seen.add(engine.tools());
+            for (Thread thread : threads) {
+                thread.join();
+            }
+
+            assertThat(seen).hasSize(3).allSatisfy(tools -> assertThat(tools).isSameAs(engine.tools()));
+            assertThat(engine.tools().specs()).extracting(ToolSpec::name).contains(MemoryTools.LIST, MemoryTools.READ);
+        }
     }
 
     // ---- test providers ---------------------------------------------------------------------------
