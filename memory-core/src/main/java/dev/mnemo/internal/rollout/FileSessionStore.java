@@ -30,10 +30,17 @@ import java.util.regex.Pattern;
  */
 public final class FileSessionStore implements SessionStore {
 
-    private static final DateTimeFormatter FILE_TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss");
-    private static final Pattern UNSAFE_FILE_CHARS = Pattern.compile("[^A-Za-z0-9._-]");
     private static final int MAX_PLAIN_FILE_ID_CHARS = 80;
     private static final int FILE_ID_PREFIX_CHARS = 48;
+
+    /**
+     * What naming a rollout file needs, made when the first file is named rather than with the store:
+     * an engine that records nothing (a status check) then never initialises java.time's formatters.
+     */
+    private static final class Naming {
+        static final DateTimeFormatter FILE_TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss");
+        static final Pattern UNSAFE_FILE_CHARS = Pattern.compile("[^A-Za-z0-9._-]");
+    }
 
     private final Path sessionsDir;
     private final Clock clock;
@@ -84,7 +91,7 @@ public final class FileSessionStore implements SessionStore {
         return sessionsDir.resolve(String.format("%04d", local.getYear()))
                 .resolve(String.format("%02d", local.getMonthValue()))
                 .resolve(String.format("%02d", local.getDayOfMonth()))
-                .resolve("rollout-" + FILE_TIMESTAMP.format(local) + "-" + id + ".jsonl");
+                .resolve("rollout-" + Naming.FILE_TIMESTAMP.format(local) + "-" + id + ".jsonl");
     }
 
     /**
@@ -95,7 +102,7 @@ public final class FileSessionStore implements SessionStore {
      * 300-character id still makes a valid name. The real id is in the {@code session_meta} line.
      */
     public static String fileId(String threadId) {
-        String safe = UNSAFE_FILE_CHARS.matcher(threadId).replaceAll("_");
+        String safe = Naming.UNSAFE_FILE_CHARS.matcher(threadId).replaceAll("_");
         if (safe.equals(threadId) && safe.length() <= MAX_PLAIN_FILE_ID_CHARS) {
             return safe;
         }
