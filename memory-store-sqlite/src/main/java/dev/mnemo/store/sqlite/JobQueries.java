@@ -53,15 +53,19 @@ final class JobQueries {
         Map<String, Map<String, Integer>> counts = new LinkedHashMap<>();
         for (String kind : KINDS) {
             Map<String, Integer> byStatus = new LinkedHashMap<>();
-            STATUSES.forEach(status -> byStatus.put(status, 0));
+            for (String status : STATUSES) {
+                byStatus.put(status, 0);
+            }
             counts.put(kind, byStatus);
         }
+        // One row per (kind, status): GROUP BY makes the pairs unique, so each count is put, not added.
         for (StatusCount row : Jdbc.query(connection, "SELECT kind, status, COUNT(*) FROM jobs GROUP BY kind, status",
                 row -> new StatusCount(row.getString(1), row.getString(2), row.getInt(3)))) {
-            counts.computeIfAbsent(row.kind(), kind -> new LinkedHashMap<>()).merge(row.status(), row.count(),
-                    Integer::sum);
+            counts.computeIfAbsent(row.kind(), kind -> new LinkedHashMap<>()).put(row.status(), row.count());
         }
-        counts.replaceAll((kind, byStatus) -> Map.copyOf(byStatus));
+        for (Map.Entry<String, Map<String, Integer>> kind : counts.entrySet()) {
+            kind.setValue(Map.copyOf(kind.getValue()));
+        }
         return counts;
     }
 

@@ -156,9 +156,10 @@ final class ThreadQueries {
         for (MemoryMode mode : MemoryMode.values()) {
             counts.put(mode, 0);
         }
+        // Summed: GROUP BY compares the stored text exactly, and fromDbValue ignores case.
         for (var entry : Jdbc.query(connection, "SELECT memory_mode, COUNT(*) FROM threads GROUP BY memory_mode",
                 row -> Map.entry(MemoryMode.fromDbValue(row.getString(1)), row.getInt(2)))) {
-            counts.merge(entry.getKey(), entry.getValue(), Integer::sum);
+            counts.put(entry.getKey(), counts.get(entry.getKey()) + entry.getValue());
         }
         return counts;
     }
