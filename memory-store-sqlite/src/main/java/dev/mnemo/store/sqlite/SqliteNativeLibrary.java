@@ -42,10 +42,11 @@ import org.sqlite.util.LibraryLoaderUtil;
  * trusted at all. Beside the copy a {@code .sum} file records that key and the copy's size and
  * CRC-32, checked on every JVM start (a CRC over 1 MB is well under a millisecond). sqlite-jdbc is
  * then pointed at the copy with {@code org.sqlite.lib.path} and {@code org.sqlite.lib.name}, and
- * (unless the user set it) {@code org.sqlite.tmpdir} at the private folder: sqlite-jdbc lists that
- * folder on every start to delete libraries that dead processes extracted there, and the shared
- * temp folder can hold hundreds of entries; with no extraction of its own to make, the private
- * folder is the one it could have left anything in. Which of the jar's libraries fits this
+ * (unless the user set it) {@code org.sqlite.tmpdir} at the copy's own folder: sqlite-jdbc lists
+ * that folder on every start to delete libraries that dead processes extracted there, and the
+ * shared temp folder (or the private one, a subfolder per jar ever run) can hold hundreds of
+ * entries; with no extraction of its own to make, the copy's folder, two files, is the only place
+ * it could have left anything. Which of the jar's libraries fits this
  * platform is remembered in the same folder. Anything unexpected
  * — the properties already set by the user, the driver not in a local jar, no POSIX file system, a
  * folder owned by someone else, a copy that does not verify — leaves sqlite-jdbc to do what it
@@ -108,16 +109,15 @@ final class SqliteNativeLibrary {
         if (System.getProperty(PATH_PROPERTY) != null || System.getProperty(NAME_PROPERTY) != null) {
             return; // the user chose a library
         }
-        Path root = Path.of(System.getProperty("java.io.tmpdir"),
-                "mnemo-sqlite-native-" + System.getProperty("user.name", "user"));
-        Path library = cachedCopy(root);
+        Path library = cachedCopy(Path.of(System.getProperty("java.io.tmpdir"),
+                "mnemo-sqlite-native-" + System.getProperty("user.name", "user")));
         if (library == null) {
             return;
         }
         System.setProperty(PATH_PROPERTY, library.getParent().toString());
         System.setProperty(NAME_PROPERTY, library.getFileName().toString());
         if (System.getProperty(TEMP_FOLDER_PROPERTY) == null) {
-            System.setProperty(TEMP_FOLDER_PROPERTY, root.toString());
+            System.setProperty(TEMP_FOLDER_PROPERTY, library.getParent().toString());
         }
     }
 

@@ -36,13 +36,15 @@ class SqliteNativeLibraryTest {
     }
 
     @Test
-    void preload_pointsTheDriversTempFolderAtThePrivateFolder_soItsStartupSweepSkipsTheSharedOne() {
+    void preload_pointsTheDriversTempFolderAtTheCopysOwnFolder_soItsStartupSweepListsNoSharedFolder() {
         SqliteNativeLibrary.preload();
 
         Path root = Path.of(System.getProperty("java.io.tmpdir"),
                 "mnemo-sqlite-native-" + System.getProperty("user.name", "user"));
-        assertThat(Path.of(System.getProperty("org.sqlite.lib.path"))).startsWith(root);
-        assertThat(System.getProperty(SqliteNativeLibrary.TEMP_FOLDER_PROPERTY)).isEqualTo(root.toString());
+        Path copyFolder = Path.of(System.getProperty("org.sqlite.lib.path"));
+        assertThat(copyFolder).startsWith(root);
+        assertThat(copyFolder.getParent()).isEqualTo(root);
+        assertThat(System.getProperty(SqliteNativeLibrary.TEMP_FOLDER_PROPERTY)).isEqualTo(copyFolder.toString());
     }
 
     @Test
