@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -231,5 +232,40 @@ class CliProcessIT {
             assertThat(ls.exitCode()).as(ls.err()).isZero();
             assertThat(ls.out()).contains("MEMORY.md");
         }
+    }
+
+    @Test
+    void launcher_handsTheJvmTheBuildsClassDataArchive_andMnemoCdsOffLeavesItOut() throws Exception {
+        Path launcher = MnemoJar.jar().resolveSibling("mnemo");
+        assertThat(MnemoJar.jar().resolveSibling("mnemo.jsa")).as("written by `mvn package`").isRegularFile();
+        Map<String, String> logClassLoading = Map.of("JAVA_HOME", MnemoJar.javaHome(),
+                "MNEMO_JAVA_OPTS", "-Xlog:class+load=info:stderr");
+
+        Run archived = run(logClassLoading, List.of(launcher.toString(), "--version"));
+        Map<String, String> off = new HashMap<>(logClassLoading);
+        off.put("MNEMO_CDS", "off");
+        Run fromJar = run(off, List.of(launcher.toString(), "--version"));
+
+        assertThat(archived.exitCode()).as(archived.err()).isZero();
+        assertThat(archived.err()).contains("dev.mnemo.cli.MnemoCli source: shared objects file");
+        assertThat(fromJar.exitCode()).as(fromJar.err()).isZero();
+        assertThat(fromJar.err()).contains("dev.mnemo.cli.MnemoCli source: file:");
+        assertThat(archived.out()).isEqualTo(fromJar.out()).startsWith("mnemo ");
+    }
+
+    @Test
+    void launcher_withAnArchiveThatDoesNotFitItsJar_runsWithoutIt_andSaysNothingAboutIt() throws Exception {
+        Path copy = Files.createDirectories(dir.resolve("elsewhere"));
+        for (String file : List.of("mnemo", "mnemo.jar", "mnemo.jsa")) {
+            Files.copy(MnemoJar.jar().resolveSibling(file), copy.resolve(file));
+        }
+        copy.resolve("mnemo").toFile().setExecutable(true);
+
+        // The archive names the jar it was made with; this copy is another file at another path.
+        Run version = run(Map.of("JAVA_HOME", MnemoJar.javaHome()), List.of(copy.resolve("mnemo").toString(), "--version"));
+
+        assertThat(version.exitCode()).as(version.err()).isZero();
+        assertThat(version.out()).matches("mnemo \\S+\\R");
+        assertThat(version.err()).isEmpty();
     }
 }

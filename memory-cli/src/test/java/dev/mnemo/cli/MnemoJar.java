@@ -19,7 +19,12 @@ final class MnemoJar {
     }
 
     static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return Path.of(javaHome(), "bin", "java").toString();
+    }
+
+    /** The JDK running the tests, which also ran the build (the launcher's {@code JAVA_HOME}). */
+    static String javaHome() {
+        return System.getProperty("java.home");
     }
 
     /** {@code java -jar mnemo.jar --home HOME ARGS...}. */
