@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -38,8 +39,8 @@ import org.sqlite.util.LibraryLoaderUtil;
  * connection, the library is copied once into {@code <java.io.tmpdir>/mnemo-sqlite-native-<user>/},
  * a folder only this user may enter (owner and permissions checked on every use), in a subfolder
  * named after the jar it came from — path, inode, size, modification and change time, so a
- * replaced or rewritten jar gets a new copy; a jar changed within the last two seconds is not
- * trusted at all. Beside the copy a {@code .sum} file records that key and the copy's size and
+ * replaced or rewritten jar gets a new copy (and making it deletes the copies of jars that are gone
+ * or changed since); a jar changed within the last two seconds is not trusted at all. Beside the copy a {@code .sum} file records that key and the copy's size and
  * CRC-32, checked on every JVM start (a CRC over 1 MB is well under a millisecond). sqlite-jdbc is
  * then pointed at the copy with {@code org.sqlite.lib.path} and {@code org.sqlite.lib.name}, and
  * (unless the user set it) {@code org.sqlite.tmpdir} at the copy's own folder: sqlite-jdbc lists
@@ -133,7 +134,8 @@ final class SqliteNativeLibrary {
         String name = LibraryLoaderUtil.getNativeLibName();
         String resource = platformResourcePath(root) + "/" + name;
         URL url = LibraryLoaderUtil.class.getResource(resource);
-        String jar = url == null ? null : jarStamp(url);
+        Path jarFile = url == null ? null : localJar(url);
+        String jar = jarFile == null ? null : jarStamp(jarFile);
         if (jar == null) {
             return null;
         }
@@ -161,26 +163,87 @@ final class SqliteNativeLibrary {
             Files.deleteIfExists(partial);
             Files.deleteIfExists(partialSum);
         }
+        removeCopiesOfChangedJars(root, folder, name);
         return verified(library, sum, key) ? library : null;
     }
 
     /**
-     * The jar holding {@code url}: its path, inode, size and both times, or null when it is not a
-     * local jar, has no {@code unix} view, or changed within the last two seconds (a rewrite in the
-     * same clock tick could keep every field: git's racy-clean rule).
+     * Deletes the copies kept for jars that are gone or have changed since (rebuilt, upgraded):
+     * their key can never match again, so nothing would load them, and each would otherwise stay
+     * behind (a megabyte a build). Runs only when a new copy is made. A copy that cannot be judged
+     * (no readable checksum file, its jar changed within the last two seconds) is kept, and a
+     * failure only leaves copies in place.
      */
-    private static String jarStamp(URL url) throws IOException {
+    private static void removeCopiesOfChangedJars(Path root, Path kept, String name) {
+        try (DirectoryStream<Path> folders = Files.newDirectoryStream(root, "lib-*")) {
+            for (Path folder : folders) {
+                if (!folder.equals(kept) && Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)
+                        && jarChangedSince(folder.resolve(name + ".sum"))) {
+                    deleteCopy(folder);
+                    LOG.debug("sqlite native library: removed {}, kept for a jar that is gone or changed", folder);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("sqlite native library: could not remove copies of changed jars ({})", e.toString());
+        }
+    }
+
+    /**
+     * True when {@code sum} records a jar that no longer exists, or exists with another stamp. Its
+     * first line is the key: the {@linkplain #jarStamp jar's stamp} (path, inode, size, both times;
+     * only the path may hold a {@code |}), then {@code |} and the resource.
+     */
+    private static boolean jarChangedSince(Path sum) throws IOException {
+        if (!Files.isRegularFile(sum, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        List<String> lines = Files.readAllLines(sum, StandardCharsets.UTF_8);
+        String key = lines.isEmpty() ? "" : lines.get(0);
+        int stampEnd = key.lastIndexOf('|');
+        int pathEnd = stampEnd;
+        for (int field = 0; field < 4 && pathEnd > 0; field++) {
+            pathEnd = key.lastIndexOf('|', pathEnd - 1);
+        }
+        if (pathEnd <= 0) {
+            return false;
+        }
+        Path jar = Path.of(key.substring(0, pathEnd));
+        if (!Files.exists(jar)) {
+            return true;
+        }
+        String stamp = jarStamp(jar);
+        return stamp != null && !stamp.equals(key.substring(0, stampEnd));
+    }
+
+    private static void deleteCopy(Path folder) throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder)) {
+            for (Path file : files) {
+                Files.deleteIfExists(file);
+            }
+        }
+        Files.deleteIfExists(folder);
+    }
+
+    /** The local jar file holding {@code url}, or null when it is not in one. */
+    private static Path localJar(URL url) {
         String spec = url.toString();
         int bang = spec.indexOf("!/");
         if (!spec.startsWith("jar:file:") || bang < 0) {
             return null;
         }
-        Path jar;
         try {
-            jar = Path.of(new URI(spec.substring("jar:".length(), bang)));
+            return Path.of(new URI(spec.substring("jar:".length(), bang)));
         } catch (URISyntaxException | IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /**
+     * {@code jar}'s path, inode, size and both times, or null when it has no {@code unix} view or
+     * changed within the last two seconds (a rewrite in the same clock tick could keep every field:
+     * git's racy-clean rule).
+     */
+    private static String jarStamp(Path jar) throws IOException {
         Map<String, Object> a;
         try {
             a = Files.readAttributes(jar, "unix:ino,size,lastModifiedTime,ctime");

@@ -78,6 +78,40 @@ class SqliteNativeLibraryTest {
     }
 
     @Test
+    void cachedCopy_madeAnew_removesTheCopiesOfJarsThatAreGoneOrChanged_andKeepsTheRest() throws IOException {
+        Path root = temp.resolve("native");
+        Path library = SqliteNativeLibrary.cachedCopy(root);
+        String name = library.getFileName().toString();
+        String key = Files.readAllLines(library.resolveSibling(name + ".sum")).get(0); // jar|inode|size|mtime|ctime|resource
+        String stamp = key.substring(0, key.lastIndexOf('|'));
+        String jarPath = stamp;
+        for (int field = 0; field < 4; field++) {
+            jarPath = jarPath.substring(0, jarPath.lastIndexOf('|'));
+        }
+        Path gone = copyFor(root, "lib-gone", name, temp.resolve("deleted.jar") + "|1|2|3|4|/org/sqlite/native/X/y/" + name);
+        Path changed = copyFor(root, "lib-changed", name, jarPath + "|1|2|3|4|/org/sqlite/native/X/y/" + name);
+        Path sameJar = copyFor(root, "lib-same", name, stamp + "|/org/sqlite/native/Other/arch/" + name);
+        Path unreadable = Files.createDirectories(root.resolve("lib-nosum"));
+
+        Files.delete(library.resolveSibling(name + ".sum")); // the next call makes the copy anew
+        Path again = SqliteNativeLibrary.cachedCopy(root);
+
+        assertThat(again).isEqualTo(library).isRegularFile();
+        assertThat(gone).doesNotExist();
+        assertThat(changed).doesNotExist();
+        assertThat(sameJar).isDirectory();
+        assertThat(unreadable).isDirectory();
+    }
+
+    /** A copy's folder as another jar would have left it: a library and its checksum file with {@code key}. */
+    private static Path copyFor(Path root, String folderName, String libraryName, String key) throws IOException {
+        Path folder = Files.createDirectories(root.resolve(folderName));
+        Files.write(folder.resolve(libraryName), new byte[] {1, 2, 3});
+        Files.write(folder.resolve(libraryName + ".sum"), List.of(key, "0 3"));
+        return folder;
+    }
+
+    @Test
     void cachedCopy_refusesAFolderOthersCanWriteTo() throws IOException {
         Path root = Files.createDirectory(temp.resolve("shared"));
         Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxrwxrwx"));
