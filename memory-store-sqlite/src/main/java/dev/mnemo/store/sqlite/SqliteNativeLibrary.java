@@ -40,18 +40,20 @@ import org.sqlite.util.LibraryLoaderUtil;
  * a folder only this user may enter (owner and permissions checked on every use), in a subfolder
  * named after the jar it came from — path, inode, size, modification and change time, so a
  * replaced or rewritten jar gets a new copy (and making it deletes the copies of jars that are gone
- * or changed since); a jar changed within the last two seconds is not trusted at all. Beside the copy a {@code .sum} file records that key and the copy's size and
- * CRC-32, checked on every JVM start (a CRC over 1 MB is well under a millisecond). sqlite-jdbc is
- * then pointed at the copy with {@code org.sqlite.lib.path} and {@code org.sqlite.lib.name}, and
- * (unless the user set it) {@code org.sqlite.tmpdir} at the copy's own folder: sqlite-jdbc lists
- * that folder on every start to delete libraries that dead processes extracted there, and the
- * shared temp folder (or the private one, a subfolder per jar ever run) can hold hundreds of
- * entries; with no extraction of its own to make, the copy's folder, two files, is the only place
- * it could have left anything. Which of the jar's libraries fits this
- * platform is remembered in the same folder. Anything unexpected
- * — the properties already set by the user, the driver not in a local jar, no POSIX file system, a
- * folder owned by someone else, a copy that does not verify — leaves sqlite-jdbc to do what it
- * always does, and a copy that fails to load makes it fall back to its own extraction.
+ * or changed since); a jar changed within the last two seconds is not trusted at all. Beside the
+ * copy a {@code .sum} file records that key and the copy's size and CRC-32, checked on every JVM
+ * start (a CRC over 1 MB is well under a millisecond). Which of the jar's libraries fits this
+ * platform is remembered in the same folder.
+ *
+ * <p>sqlite-jdbc is then pointed at the copy with {@code org.sqlite.lib.path} and
+ * {@code org.sqlite.lib.name}, and (unless the user set it) {@code org.sqlite.tmpdir} at the copy's
+ * own folder: sqlite-jdbc lists that folder on every start to delete libraries that dead processes
+ * extracted there, and the shared temp folder can hold hundreds of entries; with no extraction of
+ * its own to make, the copy's folder, two files, is the only place it could have left anything.
+ * Anything unexpected — the properties already set by the user, the driver not in a local jar, no
+ * POSIX file system, a folder owned by someone else, a copy that does not verify — leaves
+ * sqlite-jdbc to do what it always does, and a copy that fails to load makes it fall back to its own
+ * extraction.
  *
  * <p>{@link #preload()} is reached through {@link SqliteMemoryStore#preload()}; opening a store
  * needs no call: it prepares the library itself.
