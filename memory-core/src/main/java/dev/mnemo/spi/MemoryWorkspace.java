@@ -3,6 +3,7 @@ package dev.mnemo.spi;
 import dev.mnemo.Consolidation;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The memory folder and its private history: a baseline to diff Phase 2's synced inputs against,
@@ -64,6 +65,25 @@ public interface MemoryWorkspace extends AutoCloseable {
      * @throws IllegalArgumentException when no kept consolidation has that id
      */
     ConsolidationRecord rollback(String id);
+
+    /**
+     * Forgets consolidation {@code id} and every newer one: each is dropped from the history, the
+     * generated files (everything but {@code extensions/}, which holds the user's own notes) are
+     * restored as the newest remaining entry left them, or removed when none remains, and every
+     * object no longer reachable is deleted, so the dropped entries' text is in no file, no
+     * history entry and no copy a later {@link #rollback} could restore. A workspace shared by
+     * several servers makes the change visible to every server's next {@link #refresh()}.
+     *
+     * <p>Called by the engine, holding the Phase 2 lock, when a thread that a kept consolidation
+     * used is deleted, polluted or disabled: {@code id} is the oldest entry that used it.
+     *
+     * @return the record of the entry the files were restored to, or empty when none remains
+     * @throws IllegalArgumentException when no kept consolidation has that id
+     */
+    default Optional<ConsolidationRecord> dropHistoryFrom(String id) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot drop history entries, so a "
+                + "forgotten thread's text stays in its history until the next consolidation squashes it");
+    }
 
     /**
      * Rewrites the history as one baseline of the current files and removes every unreachable
