@@ -22,6 +22,15 @@ public interface MemoryAdmin {
     /** Runs Phase 2 synchronously, with the same rules as the startup task. */
     Phase2Report runPhase2();
 
+    /**
+     * Submits the whole background pipeline (sync threads, prune, Phase 1, Phase 2), with the rules
+     * of a startup task and coalesced with one queued, for no session in particular; returns at
+     * once. What a scheduler calls, so that a server whose conversations stay open still extracts
+     * and consolidates them once they are idle. Also closes conversations idle past the engine's
+     * conversation idle timeout.
+     */
+    StartupTask startPipeline();
+
     /** Deletes stage-1 memories unused for {@code max_unused_days}; returns how many. */
     int prune();
 

@@ -59,6 +59,18 @@ public interface MemoryEngine extends AutoCloseable {
     MemorySession conversation(String conversationId);
 
     /**
+     * Closes the open session of a conversation now, as {@link MemorySession#close()} does: what an
+     * application calls when a conversation ends (a chat closed, a user logged out). A later
+     * {@link #conversation(String)} for the same id continues its rollout. Conversations opened by
+     * {@link #conversation(String)} are also closed by the engine once idle for the builder's
+     * {@link Builder#conversationIdleTimeout(Duration) conversationIdleTimeout}, or when more than
+     * {@link Builder#maxOpenConversations(int) maxOpenConversations} are open.
+     *
+     * @return false when the conversation had no open session
+     */
+    boolean closeConversation(String conversationId);
+
+    /**
      * Submits the background pipeline for a session that is starting: sync threads, prune, Phase 1
      * and Phase 2. Returns at once; the work runs on the engine's executor.
      */
@@ -69,6 +81,16 @@ public interface MemoryEngine extends AutoCloseable {
      * summary. Empty when {@code use_memories} is off or there is no summary yet.
      */
     String buildDeveloperInstructions();
+
+    /**
+     * The memory part of the instructions for a model that is handed {@link #tools()} rather than a
+     * shell, whatever {@code dedicated_tools} says: every step names a memory tool and every path is
+     * relative to the memory folder, so nothing sent to a model provider names a path on this
+     * machine. What {@link MemorySession#developerInstructions()} returns; for framework adapters
+     * that have no session for a request. Empty when {@code use_memories} is off or there is no
+     * summary yet.
+     */
+    String buildToolInstructions();
 
     /**
      * Strips citation markup from an answer and counts the cited memories as used. The thread id
@@ -169,6 +191,21 @@ public interface MemoryEngine extends AutoCloseable {
          * MemoryEngine#close()}.
          */
         Builder executor(ExecutorService executor);
+
+        /**
+         * How long a conversation opened by {@link MemoryEngine#conversation(String)} may go unused
+         * (no call on its session, no turn open, no answer streaming) before the engine closes it;
+         * default 30 minutes. Closing only ends the recording: the conversation's next request
+         * continues the same rollout. What keeps a server that runs for months from holding every
+         * conversation it ever saw.
+         */
+        Builder conversationIdleTimeout(Duration idle);
+
+        /**
+         * The most conversations {@link MemoryEngine#conversation(String)} keeps open; beyond it the
+         * least recently used idle ones are closed. Default 10,000.
+         */
+        Builder maxOpenConversations(int conversations);
 
         /**
          * How long {@link MemoryEngine#close()} waits for running startup tasks before cancelling

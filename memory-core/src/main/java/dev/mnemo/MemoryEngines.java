@@ -3,6 +3,8 @@ package dev.mnemo;
 import dev.mnemo.internal.engine.TenantEngines;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
 /**
@@ -15,14 +17,22 @@ import java.util.function.Function;
  *         .maxOpen(500)
  *         .idleTimeout(Duration.ofMinutes(30))
  *         .build();
- * MemorySession session = engines.forTenant(userId).conversation(conversationId);
+ * try (MemoryEngines.Lease lease = engines.lease(userId)) {          // one request
+ *     MemorySession session = lease.engine().conversation(conversationId);
+ *     ...
+ * }
  * }</pre>
  *
- * <p>At most {@code maxOpen} engines are open; beyond that the least recently used one is closed
- * (its leases released, its open sessions recorded and closed). An engine unused for
- * {@code idleTimeout} is closed the next time the set is touched. A tenant's engine is never
- * opened twice at once: concurrent first calls wait for the one build, and a tenant whose engine
- * is being closed is reopened only after the close finished. Thread-safe.
+ * <p>At most {@code maxOpen} engines are open; beyond that the least recently used one without an
+ * open {@link Lease} is closed (its job claims released, its open sessions recorded and closed). An
+ * engine unused and unleased for {@code idleTimeout} is closed by a background check, whether or
+ * not any caller comes. Engines are closed on the set's own thread, never on a caller's, and never
+ * while a lease on them is open: a request that leased its engine always finishes on it. A tenant's
+ * engine is never opened twice at once: concurrent first calls wait for the one build, and a
+ * tenant whose engine is being closed is reopened only after the close finished. Thread-safe.
+ *
+ * <p>Engines built with their default executor hold no thread while idle (their pools' threads end
+ * after a minute without work), so a set of 500 idle tenants holds no thread for them.
  */
 public interface MemoryEngines extends AutoCloseable {
 
@@ -33,15 +43,47 @@ public interface MemoryEngines extends AutoCloseable {
 
     /**
      * The tenant's engine, opened through the factory on first use. Shared: callers must not close
-     * it ({@link MemoryEngine#close()} on it throws); the set closes it.
+     * it ({@link MemoryEngine#close()} on it throws); the set closes it. Without a {@link #lease},
+     * an engine held across a long request may be closed as idle or least recently used under its
+     * caller; requests should {@link #lease} it.
      *
      * @throws IllegalArgumentException when the tenant id is blank
      * @throws IllegalStateException when the set is closed
      */
     MemoryEngine forTenant(String tenantId);
 
+    /**
+     * The tenant's engine, held open until the lease is closed: neither the idle timeout nor
+     * {@code maxOpen} closes an engine with an open lease. One lease per request, closed when the
+     * request's answer is complete.
+     *
+     * @throws IllegalArgumentException when the tenant id is blank
+     * @throws IllegalStateException when the set is closed
+     */
+    Lease lease(String tenantId);
+
     /** How many engines are open now. */
     int openCount();
+
+    /** The tenants whose engines are open now, sorted: what a scheduled pipeline run visits. */
+    Set<String> openTenants();
+
+    /** A request's hold on one tenant's engine; closing it twice is harmless. */
+    interface Lease extends AutoCloseable {
+
+        String tenantId();
+
+        /**
+         * The tenant's shared engine.
+         *
+         * @throws IllegalStateException after {@link #close()}
+         */
+        MemoryEngine engine();
+
+        /** Ends the hold: the engine may be closed again once idle. */
+        @Override
+        void close();
+    }
 
     /** Closes every open engine; later calls to {@link #forTenant} fail. */
     @Override
@@ -61,6 +103,12 @@ public interface MemoryEngines extends AutoCloseable {
 
         /** The clock idle times are read from; default the system UTC clock. */
         Builder clock(Clock clock);
+
+        /**
+         * Where idle checks are scheduled and evicted engines closed; default a daemon thread the set
+         * owns and stops on {@link MemoryEngines#close()}. A given scheduler is not shut down.
+         */
+        Builder scheduler(ScheduledExecutorService scheduler);
 
         /**
          * Builds the set.

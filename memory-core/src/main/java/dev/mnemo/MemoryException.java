@@ -3,7 +3,8 @@ package dev.mnemo;
 /**
  * The root of Mnemo's unchecked exceptions. The subclasses say what a caller can do about it:
  * {@link MemoryConfigurationException} (fix the configuration), {@link MemoryStoreException} (the
- * state database is unusable), {@link MemoryWorkspaceException} (the memory folder is unusable).
+ * state database is unusable), {@link MemoryWorkspaceException} (the memory folder is unusable),
+ * {@link ConversationBusyException} (retry when the conversation's previous answer is complete).
  */
 public abstract class MemoryException extends RuntimeException {
 

@@ -80,6 +80,36 @@ public interface MemorySession extends AutoCloseable {
      */
     void externalContext(String kind);
 
+    /**
+     * Claims the conversation for one exchange: the user's message, the tool calls and the answer
+     * of one request. While the returned turn is open, a second {@code beginTurn()} on this
+     * conversation fails at once, before anything of it is recorded, so two requests can never
+     * interleave their turns in the rollout; and the session is never evicted as idle. Adapters
+     * open one per request and close it when the answer is complete (or the request failed).
+     *
+     * <pre>{@code
+     * try (MemorySession.Turn turn = session.beginTurn()) {
+     *     session.userMessage(userText);
+     *     ...
+     *     session.assistantMessage(answer);
+     * }
+     * }</pre>
+     *
+     * <p>Calls made without a turn are recorded as before, in the order they are made.
+     *
+     * @throws ConversationBusyException when another turn of this conversation is open
+     * @throws IllegalStateException when the session is closed
+     */
+    Turn beginTurn();
+
+    /** One exchange's claim on a conversation; see {@link #beginTurn()}. Closing it twice is harmless. */
+    interface Turn extends AutoCloseable {
+
+        /** Ends the exchange: the conversation accepts the next one. */
+        @Override
+        void close();
+    }
+
     /** Records any unfinished answer stream and stops recording. The startup task runs on. */
     @Override
     void close();

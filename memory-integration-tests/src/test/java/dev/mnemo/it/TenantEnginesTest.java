@@ -196,8 +196,18 @@ class TenantEnginesTest {
         }
 
         @Override
+        public boolean closeConversation(String conversationId) {
+            return engine.closeConversation(conversationId);
+        }
+
+        @Override
         public String buildDeveloperInstructions() {
             return engine.buildDeveloperInstructions();
+        }
+
+        @Override
+        public String buildToolInstructions() {
+            return engine.buildToolInstructions();
         }
 
         @Override

@@ -32,6 +32,8 @@ import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -40,8 +42,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,6 +57,8 @@ import org.slf4j.LoggerFactory;
 final class DefaultMemoryEngine implements MemoryEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(DefaultMemoryEngine.class);
+    /** How long an engine-owned pool keeps a thread with no work. */
+    static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(60);
 
     final EngineParts parts;
     /** Set by {@link #workerId()} on first use; null while this engine has named itself to no job. */
@@ -73,7 +79,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final DeveloperInstructions instructions;
     private final MemoryAdmin admin;
     private final Set<BackgroundStartupTask> running = ConcurrentHashMap.newKeySet();
-    private final ConcurrentHashMap<String, EngineSession> openSessions = new ConcurrentHashMap<>();
+    /** Guards {@link #queuedStartup}. */
+    private final Object startupQueue = new Object();
+    /** The startup run submitted and not yet started, which new sessions join; null when none. */
+    private BackgroundStartupTask queuedStartup;
+    private final OpenConversations conversations;
     final AtomicReference<SkipReason> lastStartupSkip = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -99,6 +109,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 phase1 == null ? null : phase1::run, phase2 == null ? null : phase2::run, parts.clock(), parts.wallClock(),
                 listener));
         this.admin = new EngineAdmin(this);
+        this.conversations = new OpenConversations(parts.conversationIdleTimeout(), parts.maxOpenConversations());
         LOG.debug("memory engine ready: home {}, memory root {}", parts.home(), parts.memoryRoot());
     }
 
@@ -173,23 +184,35 @@ final class DefaultMemoryEngine implements MemoryEngine {
     public MemorySession openSession(SessionContext session) {
         Objects.requireNonNull(session, "session");
         requireOpen();
-        EngineSession[] opened = new EngineSession[1];
-        openSessions.compute(session.threadId(), (id, existing) -> {
-            if (existing != null) {
-                throw new IllegalStateException("a memory session for thread '" + id + "' is already open in this "
-                        + "engine; share it through conversation(id) or close it first");
-            }
-            opened[0] = newSession(session);
-            return opened[0];
-        });
-        return opened[0];
+        return conversations.openOwned(session, this::newSession);
     }
 
     @Override
     public MemorySession conversation(String conversationId) {
         Objects.requireNonNull(conversationId, "conversationId");
         requireOpen();
-        return openSessions.computeIfAbsent(conversationId, id -> newSession(SessionContext.root(id)));
+        EngineSession session = conversations.shared(conversationId, this::newSession);
+        conversations.maybeSweep(now());
+        return session;
+    }
+
+    @Override
+    public boolean closeConversation(String conversationId) {
+        Objects.requireNonNull(conversationId, "conversationId");
+        return conversations.close(conversationId);
+    }
+
+    /** Closes conversations idle past the timeout or beyond the bound; returns how many. */
+    int sweepConversations() {
+        return conversations.sweep(now());
+    }
+
+    int openConversationCount() {
+        return conversations.size();
+    }
+
+    Instant now() {
+        return parts.clock().instant();
     }
 
     /** Recording first (a failure leaves nothing running), then the startup task. */
@@ -206,7 +229,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     void sessionClosed(EngineSession session) {
-        openSessions.remove(session.threadId(), session);
+        conversations.closed(session);
     }
 
     String instructionsForTools() {
@@ -224,28 +247,55 @@ final class DefaultMemoryEngine implements MemoryEngine {
         return message;
     }
 
+    /**
+     * Submits the pipeline, coalesced: a session that starts while a run is queued and not yet
+     * started joins that run, so a burst of new conversations queues at most one run behind the
+     * running one. A session the gates skip (an ephemeral or sub-agent session, generation off, no
+     * model) is answered at once, without queueing anything.
+     */
     @Override
     public StartupTask startStartupTask(SessionContext session) {
         Objects.requireNonNull(session, "session");
         requireOpen();
-        BackgroundStartupTask task = new BackgroundStartupTask();
-        running.add(task);
-        task.result().whenComplete((report, error) -> running.remove(task));
-        try {
-            task.submitted(executor.submit(() -> runStartup(task, session)));
-        } catch (RejectedExecutionException e) {
-            running.remove(task);
-            task.result().completeExceptionally(new IllegalStateException("the engine's executor refused the startup task", e));
+        if (startup.gate(session).isPresent()) {
+            StartupReport skipped = startup.run(session, () -> true);
+            lastStartupSkip.set(skipped.skipped().orElse(null));
+            return StartupTasks.done(skipped);
         }
-        return task;
+        synchronized (startupQueue) {
+            if (queuedStartup != null) {
+                StartupTask joined = queuedStartup.join(session);
+                if (joined != null) {
+                    return joined;
+                }
+            }
+            BackgroundStartupTask task = new BackgroundStartupTask(session);
+            StartupTask handle = task.handle();
+            running.add(task);
+            task.result().whenComplete((report, error) -> running.remove(task));
+            try {
+                task.submitted(executor.submit(() -> runStartup(task)));
+                queuedStartup = task;
+            } catch (RejectedExecutionException e) {
+                running.remove(task);
+                task.result().completeExceptionally(
+                        new IllegalStateException("the engine's executor refused the startup task", e));
+            }
+            return handle;
+        }
     }
 
-    private void runStartup(BackgroundStartupTask task, SessionContext session) {
-        if (!task.start()) {
-            return;
+    private void runStartup(BackgroundStartupTask task) {
+        synchronized (startupQueue) {
+            if (queuedStartup == task) {
+                queuedStartup = null; // from here on, new sessions queue the next run
+            }
+            if (!task.start()) {
+                return;
+            }
         }
         try {
-            StartupReport report = startup.run(session, task::isCancelled);
+            StartupReport report = startup.run(task.session(), task::isCancelled);
             lastStartupSkip.set(report.skipped().orElse(null));
             task.result().complete(report);
         } catch (Phase1Runner.Phase1InterruptedException e) {
@@ -261,6 +311,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
         requireOpen();
         parts.workspace().refresh();
         return instructions.build();
+    }
+
+    @Override
+    public String buildToolInstructions() {
+        return instructionsForTools();
     }
 
     @Override
@@ -332,7 +387,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
         // 0. Open conversations stop recording (an unfinished streamed answer keeps what was shown),
         //    then every other session still recording.
-        closeSessions();
+        closeConversations();
         sessions.closeAll();
         // 1. Let running work finish, within a bound; then cancel it.
         awaitRunning();
@@ -362,8 +417,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
     }
 
-    private void closeSessions() {
-        for (EngineSession session : List.copyOf(openSessions.values())) {
+    private void closeConversations() {
+        for (EngineSession session : conversations.all()) {
             try {
                 session.close();
             } catch (RuntimeException e) {
@@ -427,6 +482,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
     }
 
+    /** Cached: an idle thread ends after a minute, so an idle engine holds none. */
     private static ExecutorService defaultWorkers() {
         AtomicInteger n = new AtomicInteger();
         return Executors.newCachedThreadPool(r -> {
@@ -436,12 +492,19 @@ final class DefaultMemoryEngine implements MemoryEngine {
         });
     }
 
+    /**
+     * Two threads for startup runs, each ending after a minute without work: a server with hundreds
+     * of idle tenants' engines holds no idle threads for them.
+     */
     private static ExecutorService defaultExecutor() {
         AtomicInteger n = new AtomicInteger();
-        return Executors.newFixedThreadPool(2, r -> {
-            Thread t = new Thread(r, "mnemo-startup-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, IDLE_THREAD_KEEP_ALIVE.toSeconds(), TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "mnemo-startup-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 }

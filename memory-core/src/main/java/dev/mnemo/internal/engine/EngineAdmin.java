@@ -6,6 +6,8 @@ import dev.mnemo.MemoryStatus;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Report;
+import dev.mnemo.SessionContext;
+import dev.mnemo.StartupTask;
 import dev.mnemo.internal.extract.Phase1Request;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.startup.StartupRunner;
@@ -23,6 +25,12 @@ import org.slf4j.LoggerFactory;
 
 /** {@link MemoryAdmin} over an engine's parts. */
 final class EngineAdmin implements MemoryAdmin {
+
+    /**
+     * The context of a run no session asked for: a thread id no conversation has, so Phase 1 skips
+     * nothing on its account.
+     */
+    private static final SessionContext PIPELINE = SessionContext.root("mnemo-scheduled-pipeline");
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineAdmin.class);
 
@@ -65,6 +73,13 @@ final class EngineAdmin implements MemoryAdmin {
     @Override
     public Phase2Report runPhase2() {
         return engine.runPhase2();
+    }
+
+    @Override
+    public StartupTask startPipeline() {
+        engine.requireOpen();
+        engine.sweepConversations();
+        return engine.startStartupTask(PIPELINE);
     }
 
     @Override

@@ -33,6 +33,10 @@ public final class EngineBuilder implements MemoryEngine.Builder {
 
     /** The environment variable naming the default home folder. */
     public static final String HOME_ENV = "MNEMO_HOME";
+    /** A conversation unused this long is closed; the next request continues its rollout. */
+    static final Duration DEFAULT_CONVERSATION_IDLE_TIMEOUT = Duration.ofMinutes(30);
+    /** Beyond this many open conversations the least recently used are closed. */
+    static final int DEFAULT_MAX_OPEN_CONVERSATIONS = 10_000;
 
     /** Providers found through Mnemo's own class loader, by service type (see {@link #providers}). */
     private static final ConcurrentHashMap<Class<?>, List<ServiceLoader.Provider<?>>> OWN_LOADER_PROVIDERS =
@@ -58,6 +62,8 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     private Clock wallClock;
     private ExecutorService executor;
     private Duration closeTimeout = Duration.ofSeconds(10);
+    private Duration conversationIdleTimeout = DEFAULT_CONVERSATION_IDLE_TIMEOUT;
+    private int maxOpenConversations = DEFAULT_MAX_OPEN_CONVERSATIONS;
 
     public EngineBuilder() {
         this(System.getenv(), System.getProperty("user.home"), EngineBuilder.class.getClassLoader());
@@ -164,6 +170,25 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     }
 
     @Override
+    public EngineBuilder conversationIdleTimeout(Duration idle) {
+        Objects.requireNonNull(idle, "conversationIdleTimeout");
+        if (idle.isNegative() || idle.isZero()) {
+            throw new IllegalArgumentException("conversationIdleTimeout must be positive, was " + idle);
+        }
+        this.conversationIdleTimeout = idle;
+        return this;
+    }
+
+    @Override
+    public EngineBuilder maxOpenConversations(int conversations) {
+        if (conversations < 1) {
+            throw new IllegalArgumentException("maxOpenConversations must be at least 1, was " + conversations);
+        }
+        this.maxOpenConversations = conversations;
+        return this;
+    }
+
+    @Override
     public EngineBuilder closeTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "closeTimeout");
         if (timeout.isNegative()) {
@@ -209,7 +234,8 @@ public final class EngineBuilder implements MemoryEngine.Builder {
                 consolidationAgent, resolvedStore, ownsStore, resolvedWorkspace, ownsWorkspace,
                 List.copyOf(rolloutSources),
                 sessionStore != null ? sessionStore : new FileSessionStore(resolvedHome.resolve("sessions"), clock),
-                redactor, List.copyOf(listeners), clock, wallClock != null ? wallClock : clock, executor, closeTimeout);
+                redactor, List.copyOf(listeners), clock, wallClock != null ? wallClock : clock, executor, closeTimeout,
+                conversationIdleTimeout, maxOpenConversations);
         return new DefaultMemoryEngine(parts);
     }
 

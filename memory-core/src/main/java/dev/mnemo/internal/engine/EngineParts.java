@@ -24,4 +24,4 @@ record EngineParts(Path home, Path memoryRoot, MemoriesConfig config, LanguageMo
         LanguageModel consolidationModel, ConsolidationAgent consolidationAgent, MemoryStore store, boolean ownsStore,
         MemoryWorkspace workspace, boolean ownsWorkspace, List<RolloutSource> rolloutSources, SessionStore sessionStore,
         SecretRedactor redactor, List<MemoryEventListener> listeners, Clock clock, Clock wallClock,
-        ExecutorService executor, Duration closeTimeout) {}
+        ExecutorService executor, Duration closeTimeout, Duration conversationIdleTimeout, int maxOpenConversations) {}

@@ -4,11 +4,13 @@ import dev.mnemo.AnswerStream;
 import dev.mnemo.AssistantMessage;
 import dev.mnemo.CitationStreamFilter;
 import dev.mnemo.Citations;
+import dev.mnemo.ConversationBusyException;
 import dev.mnemo.MemorySession;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.StartupTask;
 import dev.mnemo.StrippedText;
 import dev.mnemo.llm.ToolSpec;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,11 +33,41 @@ final class EngineSession implements MemorySession {
     private final StartupTask startupTask;
     private final Set<Stream> unfinished = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicBoolean inTurn = new AtomicBoolean();
+    /** Opened by {@code conversation(id)}: the engine may close it when idle. */
+    private volatile boolean evictable;
+    /** When a caller last used the session, by the engine's clock: what idle eviction reads. */
+    private volatile Instant lastUsed;
 
     EngineSession(DefaultMemoryEngine engine, RecordedSession recorded, StartupTask startupTask) {
         this.engine = engine;
         this.recorded = recorded;
         this.startupTask = startupTask;
+        touch();
+    }
+
+    /** Marks a session that {@code conversation(id)} opened: the engine may close it when idle. */
+    EngineSession evictable() {
+        evictable = true;
+        return this;
+    }
+
+    boolean isEvictable() {
+        return evictable;
+    }
+
+    /** Marks the session as used now. */
+    void touch() {
+        lastUsed = engine.now();
+    }
+
+    Instant lastUsed() {
+        return lastUsed;
+    }
+
+    /** In a turn, or an answer stream is unfinished: eviction must leave it alone. */
+    boolean busy() {
+        return inTurn.get() || !unfinished.isEmpty();
     }
 
     @Override
@@ -50,7 +82,24 @@ final class EngineSession implements MemorySession {
 
     @Override
     public String developerInstructions() {
+        touch();
         return engine.instructionsForTools();
+    }
+
+    @Override
+    public Turn beginTurn() {
+        requireOpen();
+        if (!inTurn.compareAndSet(false, true)) {
+            throw new ConversationBusyException(threadId());
+        }
+        touch();
+        AtomicBoolean ended = new AtomicBoolean();
+        return () -> {
+            if (ended.compareAndSet(false, true)) {
+                touch();
+                inTurn.set(false);
+            }
+        };
     }
 
     @Override
@@ -63,6 +112,7 @@ final class EngineSession implements MemorySession {
         Objects.requireNonNull(callId, "callId");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(argumentsJson, "argumentsJson");
+        touch();
         synchronized (recorded) {
             requireOpen();
             recorded.toolCall(callId, name, argumentsJson);
@@ -78,6 +128,7 @@ final class EngineSession implements MemorySession {
     @Override
     public void userMessage(String text) {
         Objects.requireNonNull(text, "text");
+        touch();
         synchronized (recorded) {
             requireOpen();
             recorded.userMessage(text);
@@ -94,6 +145,7 @@ final class EngineSession implements MemorySession {
     @Override
     public AnswerStream streamAnswer() {
         requireOpen();
+        touch();
         Stream stream = new Stream();
         unfinished.add(stream);
         return stream;
@@ -134,6 +186,7 @@ final class EngineSession implements MemorySession {
      * retry; then counts the citation.
      */
     private AssistantMessage recordAndCount(String visibleText, List<String> bodies) {
+        touch();
         synchronized (recorded) {
             requireOpen();
             recorded.assistantMessage(visibleText);

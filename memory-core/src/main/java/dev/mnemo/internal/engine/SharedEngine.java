@@ -28,6 +28,16 @@ record SharedEngine(MemoryEngine delegate) implements MemoryEngine {
     }
 
     @Override
+    public boolean closeConversation(String conversationId) {
+        return delegate.closeConversation(conversationId);
+    }
+
+    @Override
+    public String buildToolInstructions() {
+        return delegate.buildToolInstructions();
+    }
+
+    @Override
     public StartupTask startStartupTask(SessionContext session) {
         return delegate.startStartupTask(session);
     }

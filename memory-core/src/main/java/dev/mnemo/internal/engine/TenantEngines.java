@@ -11,35 +11,48 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@link MemoryEngines}: an access-ordered map of tenant → engine under one lock, where the lock
- * guards only bookkeeping. Engines are built and closed outside it; a tenant's entry holds the
- * future of its one build, and a tenant whose engine is closing keeps that close's future so a
- * reopening waits for it.
+ * guards only bookkeeping. Engines are built outside it, on the caller's thread; they are closed
+ * on the scheduler's thread, never on a caller's. A tenant's entry holds the future of its one
+ * build and its count of open leases; an engine with a lease open is never chosen for closing.
+ * A tenant whose engine is closing keeps that close's future, so a reopening waits for it.
  */
 public final class TenantEngines implements MemoryEngines {
 
     private static final Logger LOG = LoggerFactory.getLogger(TenantEngines.class);
+    /** The most time between two idle checks, whatever the idle timeout. */
+    private static final Duration MAX_SWEEP_INTERVAL = Duration.ofMinutes(1);
 
     private final Function<String, MemoryEngine> factory;
     private final int maxOpen;
     private final Duration idleTimeout;
     private final Clock clock;
+    private final ScheduledExecutorService scheduler;
+    private final boolean ownsScheduler;
     private final Object lock = new Object();
     private final LinkedHashMap<String, Entry> open = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<String, CompletableFuture<Void>> closing = new LinkedHashMap<>();
     private boolean closed;
 
-    /** One tenant's engine: the future of its build, and when it was last handed out. */
+    /** One tenant's engine: the future of its build, when it was last handed out, its open leases. */
     private static final class Entry {
         final CompletableFuture<MemoryEngine> engine = new CompletableFuture<>();
         Instant lastUsed;
+        int leases;
 
         Entry(Instant now) {
             this.lastUsed = now;
@@ -51,6 +64,12 @@ public final class TenantEngines implements MemoryEngines {
         this.maxOpen = builder.maxOpen;
         this.idleTimeout = builder.idleTimeout;
         this.clock = builder.clock;
+        this.ownsScheduler = builder.scheduler == null;
+        this.scheduler = ownsScheduler ? defaultScheduler() : builder.scheduler;
+        if (idleTimeout != null) {
+            long every = Math.max(1, Math.min(idleTimeout.dividedBy(2).toMillis(), MAX_SWEEP_INTERVAL.toMillis()));
+            scheduler.scheduleWithFixedDelay(this::closeIdleQuietly, every, every, TimeUnit.MILLISECONDS);
+        }
     }
 
     public static MemoryEngines.Builder builder() {
@@ -59,11 +78,28 @@ public final class TenantEngines implements MemoryEngines {
 
     @Override
     public MemoryEngine forTenant(String tenantId) {
+        return acquire(tenantId, false);
+    }
+
+    @Override
+    public Lease lease(String tenantId) {
+        MemoryEngine engine = acquire(tenantId, true);
+        return new TenantLease(tenantId, engine);
+    }
+
+    @Override
+    public Set<String> openTenants() {
+        synchronized (lock) {
+            return new TreeSet<>(open.keySet());
+        }
+    }
+
+    private MemoryEngine acquire(String tenantId, boolean leased) {
         Objects.requireNonNull(tenantId, "tenantId");
         if (tenantId.isBlank()) {
             throw new IllegalArgumentException("tenant id must not be blank");
         }
-        // 1. Under the lock: find or reserve the tenant's entry, and pick what must close.
+        // 1. Under the lock: find or reserve the tenant's entry, count the lease, pick what must close.
         Instant now = clock.instant();
         Entry entry;
         boolean mustBuild = false;
@@ -80,20 +116,34 @@ public final class TenantEngines implements MemoryEngines {
                 mustBuild = true;
             }
             entry.lastUsed = now;
+            if (leased) {
+                entry.leases++;
+            }
             previousClose = closing.get(tenantId);
             collectIdle(now, tenantId, toClose);
             collectBeyondMax(tenantId, toClose);
         }
-        // 2. Outside it: close what was dropped, build what was reserved.
-        closeAll(toClose);
+        // 2. Outside it: hand what was dropped to the background, build what was reserved.
+        closeInBackground(toClose);
         if (mustBuild) {
             build(tenantId, entry, previousClose);
         }
         try {
             return entry.engine.join();
         } catch (CompletionException e) {
+            if (leased) {
+                release(tenantId, entry);
+            }
             throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
         }
+    }
+
+    private void release(String tenantId, Entry entry) {
+        synchronized (lock) {
+            entry.leases--;
+            entry.lastUsed = clock.instant();
+        }
+        LOG.trace("lease of tenant {} released", tenantId);
     }
 
     @Override
@@ -103,16 +153,36 @@ public final class TenantEngines implements MemoryEngines {
         }
     }
 
-    /** Closes engines idle past the timeout now; also done on every {@link #forTenant} call. */
+    /**
+     * Closes engines idle past the timeout and unleased, on the calling thread; the scheduler does
+     * this on its own, and every {@link #forTenant} hands what it finds to the background.
+     *
+     * @return how many were closed
+     */
     public int closeIdle() {
         List<Map.Entry<String, Entry>> toClose = new ArrayList<>();
         synchronized (lock) {
+            if (closed) {
+                return 0;
+            }
             collectIdle(clock.instant(), null, toClose);
         }
-        closeAll(toClose);
+        closeNow(toClose);
         return toClose.size();
     }
 
+    private void closeIdleQuietly() {
+        try {
+            int count = closeIdle();
+            if (count > 0) {
+                LOG.debug("closed {} idle tenant engine(s)", count);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("closing idle tenant engines failed; trying again at the next check", e);
+        }
+    }
+
+    /** Closes every open engine, waiting for leased ones' requests no longer than each engine's close does. */
     @Override
     public void close() {
         List<Map.Entry<String, Entry>> toClose = new ArrayList<>();
@@ -127,7 +197,15 @@ public final class TenantEngines implements MemoryEngines {
             }
             open.clear();
         }
-        closeAll(toClose);
+        closeNow(toClose);
+        if (ownsScheduler) {
+            scheduler.shutdown();
+            try {
+                scheduler.awaitTermination(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private void build(String tenantId, Entry entry, CompletableFuture<Void> previousClose) {
@@ -154,7 +232,8 @@ public final class TenantEngines implements MemoryEngines {
         Iterator<Map.Entry<String, Entry>> it = open.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, Entry> e = it.next();
-            if (!e.getKey().equals(keep) && Duration.between(e.getValue().lastUsed, now).compareTo(idleTimeout) >= 0) {
+            if (!e.getKey().equals(keep) && e.getValue().leases == 0
+                    && Duration.between(e.getValue().lastUsed, now).compareTo(idleTimeout) >= 0) {
                 drop(it, e, toClose);
             }
         }
@@ -164,7 +243,7 @@ public final class TenantEngines implements MemoryEngines {
         Iterator<Map.Entry<String, Entry>> it = open.entrySet().iterator(); // least recently used first
         while (open.size() > maxOpen && it.hasNext()) {
             Map.Entry<String, Entry> e = it.next();
-            if (!e.getKey().equals(keep)) {
+            if (!e.getKey().equals(keep) && e.getValue().leases == 0) {
                 drop(it, e, toClose);
             }
         }
@@ -182,7 +261,19 @@ public final class TenantEngines implements MemoryEngines {
         closing.put(tenantId, earlier == null ? done : CompletableFuture.allOf(earlier, done));
     }
 
-    private void closeAll(List<Map.Entry<String, Entry>> toClose) {
+    /** Closes dropped engines on the scheduler's thread: a caller never waits for another tenant's close. */
+    private void closeInBackground(List<Map.Entry<String, Entry>> toClose) {
+        if (toClose.isEmpty()) {
+            return;
+        }
+        try {
+            scheduler.execute(() -> closeNow(toClose));
+        } catch (RejectedExecutionException e) {
+            closeNow(toClose); // the scheduler is shutting down: close them here rather than leak them
+        }
+    }
+
+    private void closeNow(List<Map.Entry<String, Entry>> toClose) {
         for (Map.Entry<String, Entry> e : toClose) {
             String tenantId = e.getKey();
             try {
@@ -205,12 +296,60 @@ public final class TenantEngines implements MemoryEngines {
         }
     }
 
+    private static ScheduledExecutorService defaultScheduler() {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mnemo-tenant-engines");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** A request's hold on its tenant's engine. */
+    private final class TenantLease implements Lease {
+        private final String tenantId;
+        private final MemoryEngine engine;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        TenantLease(String tenantId, MemoryEngine engine) {
+            this.tenantId = tenantId;
+            this.engine = engine;
+        }
+
+        @Override
+        public String tenantId() {
+            return tenantId;
+        }
+
+        @Override
+        public MemoryEngine engine() {
+            if (released.get()) {
+                throw new IllegalStateException("the lease on tenant " + tenantId + "'s engine was closed");
+            }
+            return engine;
+        }
+
+        @Override
+        public void close() {
+            if (!released.compareAndSet(false, true)) {
+                return;
+            }
+            Entry entry;
+            synchronized (lock) {
+                entry = open.get(tenantId);
+            }
+            if (entry != null && ((SharedEngine) entry.engine.getNow(null)) == engine) {
+                release(tenantId, entry);
+            }
+        }
+    }
+
     /** Configures {@link TenantEngines}. */
     private static final class BuilderImpl implements MemoryEngines.Builder {
         private Function<String, MemoryEngine> factory;
         private int maxOpen = 100;
         private Duration idleTimeout;
         private Clock clock = Clock.systemUTC();
+        private ScheduledExecutorService scheduler;
 
         @Override
         public MemoryEngines.Builder engineFactory(Function<String, MemoryEngine> factory) {
@@ -240,6 +379,12 @@ public final class TenantEngines implements MemoryEngines {
         @Override
         public MemoryEngines.Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        @Override
+        public MemoryEngines.Builder scheduler(ScheduledExecutorService scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
             return this;
         }
 
