@@ -36,7 +36,13 @@ public enum Phase2FailureReason {
      * Mnemo's own: the work was done but the store failed while recording the job's success (the
      * job is marked failed when the store allows it, otherwise left to its lease).
      */
-    FAILED_RECORD_RESULT("failed_record_result");
+    FAILED_RECORD_RESULT("failed_record_result"),
+    /**
+     * Mnemo's own: a thread this consolidation used was forgotten (deleted, polluted or disabled)
+     * while it ran. Its result was dropped with the history entries that used the thread, and the
+     * next run is due at once, past the success cooldown.
+     */
+    FORGET_PENDING("forget_pending");
 
     private final String code;
 

@@ -139,6 +139,17 @@ public interface MemoryStore extends AutoCloseable {
     /** Claims the global consolidation lock (cooldown, backoff and stale-lease rules of Codex). */
     JobClaim tryClaimPhase2Job(String workerId, Duration lease, Instant now);
 
+    /**
+     * Claims the global consolidation lock for work that must not wait: making a forget take
+     * effect, or an operator's "consolidate now". The rules of {@link #tryClaimPhase2Job} less the
+     * success cooldown and the retry backoff: a live lease held by another worker still wins
+     * ({@code SKIPPED_RUNNING}), and a stale one is taken over with the same guard.
+     */
+    default JobClaim tryClaimPhase2JobNow(String workerId, Duration lease, Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot claim Phase 2 past its cooldown, so "
+                + "a forget takes effect in the workspace only at the next consolidation");
+    }
+
     /** Extends an owned Phase 2 lease; false when ownership was lost. */
     boolean heartbeatPhase2Job(String ownershipToken, Duration lease, Instant now);
 

@@ -1,11 +1,9 @@
 package dev.mnemo.internal.consolidate;
 
 import dev.mnemo.MemoriesConfig;
-import dev.mnemo.MemoryMode;
 import dev.mnemo.Phase2FailureReason;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
-import dev.mnemo.ThreadInfo;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.ConsolidationAgentRequest;
@@ -32,7 +30,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,6 +80,7 @@ public final class Phase2Runner {
     private final Dependencies deps;
     private final Executor workers;
     private final Path root;
+    private final Forgetting forgetting;
 
     /**
      * @param workers runs the lease heartbeat and the agent's watchdog (the engine's executor); the
@@ -92,6 +90,7 @@ public final class Phase2Runner {
         this.deps = Objects.requireNonNull(deps, "deps");
         this.workers = Objects.requireNonNull(workers, "workers");
         this.root = deps.workspace().root();
+        this.forgetting = new Forgetting(deps.store(), deps.workspace(), deps.clock(), deps::workerId);
     }
 
     /** Runs one consolidation attempt; never throws for store, workspace or agent failures. */
@@ -136,6 +135,13 @@ public final class Phase2Runner {
                 WorkspaceDiffFile.delete(root);
                 deps.workspace().prepare();
             } catch (Exception e) {
+                return fail(Phase2FailureReason.FAILED_PREPARE_WORKSPACE, e);
+            }
+            // 2b. A forget that could not drop its history entries itself (a consolidation was
+            //     running) is completed first, so the agent starts from a state without its text.
+            try {
+                forgetting.dropForgottenHistory();
+            } catch (RuntimeException e) {
                 return fail(Phase2FailureReason.FAILED_PREPARE_WORKSPACE, e);
             }
             // 3. Select the inputs (one read transaction, sorted by thread id).
@@ -220,16 +226,29 @@ public final class Phase2Runner {
             if (!Artifacts.valid(root)) {
                 return fail(Phase2FailureReason.FAILED_INVALID_ARTIFACTS, Artifacts.problem(root));
             }
-            // 10. The new baseline and history entry; history squashed when it holds forgotten text.
+            // 10. The new baseline and history entry.
             try {
                 WorkspaceDiffFile.delete(root);
                 Instant finishedAt = deps.wallClock().instant();
                 deps.workspace().commit(new ConsolidationRecord(ConsolidationRecord.newId(finishedAt),
                         finishedAt, snapshots(selection), deps.model(), usage),
                         deps.config().historyRetention());
-                forgetIfNeeded();
             } catch (Exception e) {
                 return fail(Phase2FailureReason.FAILED_WORKSPACE_COMMIT, e);
+            }
+            // 10b. An input forgotten while the agent ran: the entry just made holds its text, so it
+            //      is dropped with the others that used it, and the next run is due at once.
+            Set<String> forgotten;
+            try {
+                forgotten = forgetting.dropForgottenHistory();
+            } catch (RuntimeException e) {
+                return fail(Phase2FailureReason.FAILED_WORKSPACE_COMMIT, e);
+            }
+            if (!forgotten.isEmpty()) {
+                forgetting.releaseDueNow(token, forgotten);
+                LOG.info("memory phase-2 result dropped: thread(s) {} were forgotten while it ran", forgotten);
+                return finish(Phase2Report.failed(Phase2FailureReason.FORGET_PENDING,
+                        "thread(s) " + forgotten + " were forgotten while the consolidation ran", inputs, usage));
             }
             // 11. Done: watermark and the exact selection.
             return succeed(Phase2Outcome.SUCCEEDED, watermark, selection);
@@ -294,10 +313,6 @@ public final class Phase2Runner {
     }
 
     /**
-     * When a kept consolidation used a thread that has since been deleted or polluted, the history
-     * still holds its text: squash it to the current baseline and prune the rest.
-     */
-    /**
      * Whether the folder holds anything the agent could write memory from besides stage-1
      * outputs: an ad-hoc note or another extension resource (any file under {@code extensions/}
      * other than an extension's {@code instructions.md}, which startup seeds). When the folder
@@ -314,21 +329,6 @@ public final class Phase2Runner {
         } catch (IOException | UncheckedIOException e) {
             LOG.debug("memory phase-2: cannot list {} ({}); assuming it holds notes", extensions, e.toString());
             return true;
-        }
-    }
-
-    private void forgetIfNeeded() {
-        Set<String> inHistory = deps.workspace().history().stream()
-                .flatMap(c -> c.threadIds().stream())
-                .collect(Collectors.toSet());
-        List<String> forgotten = inHistory.stream()
-                .filter(id -> deps.store().thread(id).map(ThreadInfo::memoryMode)
-                        .map(mode -> mode == MemoryMode.POLLUTED).orElse(true))
-                .sorted()
-                .toList();
-        if (!forgotten.isEmpty()) {
-            deps.workspace().squashHistory();
-            LOG.info("memory history squashed to forget {} thread(s): {}", forgotten.size(), forgotten);
         }
     }
 

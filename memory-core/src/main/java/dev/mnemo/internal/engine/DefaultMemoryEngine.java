@@ -20,6 +20,7 @@ import dev.mnemo.StrippedText;
 import dev.mnemo.ThreadRegistry;
 import dev.mnemo.internal.agent.ToolLoopConsolidationAgent;
 import dev.mnemo.internal.cite.CitationUsage;
+import dev.mnemo.internal.consolidate.Forgetting;
 import dev.mnemo.internal.consolidate.Phase2Runner;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.extract.ThreadRollouts;
@@ -72,6 +73,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final ExecutorService workers;
     private final boolean ownsExecutor;
     private final ThreadRegistry threads;
+    private final Forgetting forgetting;
     private final OpenRecordings sessions;
     final ThreadRollouts rollouts;
     /** Built by {@link #tools()} on first use: most engines build instructions and never call a tool. */
@@ -90,12 +92,13 @@ final class DefaultMemoryEngine implements MemoryEngine {
     DefaultMemoryEngine(EngineParts parts) {
         this.parts = parts;
         this.listener = new SafeListener(parts.listeners());
-        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore());
+        this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
+        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow);
         this.ownsExecutor = parts.executor() == null;
         this.executor = ownsExecutor ? defaultExecutor() : parts.executor();
         this.workers = ownsExecutor ? defaultWorkers() : parts.executor();
         this.sessions = new OpenRecordings(new JsonlSessionRecorder(parts.sessionStore(), parts.store(),
-                parts.config(), parts.clock()), this::requireOpen);
+                parts.config(), parts.clock(), this::forgetAfterPollution), this::requireOpen);
         this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
@@ -226,6 +229,28 @@ final class DefaultMemoryEngine implements MemoryEngine {
             throw e;
         }
         return new EngineSession(this, recorded, task);
+    }
+
+    /**
+     * A thread's memory was forgotten in the store: the workspace drops the consolidations that
+     * used it now, so the next instructions, on this server or any other, carry none of its text.
+     */
+    private void forgetNow(String threadId) {
+        Forgetting.Outcome outcome = forgetting.afterForget(threadId);
+        LOG.debug("forget of thread {} in the workspace: {}", threadId, outcome);
+    }
+
+    /**
+     * The same for a conversation that saw external context: the request goes on whatever happens;
+     * a forget that failed here is completed by the next consolidation before it starts.
+     */
+    private void forgetAfterPollution(String threadId) {
+        try {
+            forgetNow(threadId);
+        } catch (RuntimeException e) {
+            LOG.warn("thread {} is polluted, but dropping its consolidations failed; the next consolidation drops "
+                    + "them first", threadId, e);
+        }
     }
 
     void sessionClosed(EngineSession session) {

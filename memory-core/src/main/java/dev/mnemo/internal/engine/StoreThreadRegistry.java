@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,15 +23,19 @@ final class StoreThreadRegistry implements ThreadRegistry {
     private final MemoryStore store;
     private final Clock clock;
     private final SessionStore sessions;
+    private final Consumer<String> afterForget;
 
     /**
      * @param sessions the recorder's session store: rollouts it holds are Mnemo's own and are
      *     deleted with their thread; rollouts elsewhere (a Codex home) are never touched
+     * @param afterForget told of each thread whose memory the store just forgot, to drop what the
+     *     workspace still holds of it
      */
-    StoreThreadRegistry(MemoryStore store, Clock clock, SessionStore sessions) {
+    StoreThreadRegistry(MemoryStore store, Clock clock, SessionStore sessions, Consumer<String> afterForget) {
         this.store = store;
         this.clock = clock;
         this.sessions = sessions;
+        this.afterForget = afterForget;
     }
 
     @Override
@@ -53,6 +58,7 @@ final class StoreThreadRegistry implements ThreadRegistry {
         boolean changed = store.markThreadPolluted(Objects.requireNonNull(threadId, "threadId"), clock.instant());
         if (changed) {
             LOG.info("thread {} marked polluted; its memory is forgotten", threadId);
+            afterForget.accept(threadId);
         }
         return changed;
     }
@@ -65,6 +71,9 @@ final class StoreThreadRegistry implements ThreadRegistry {
             throw new IllegalArgumentException("no thread with id " + threadId);
         }
         LOG.info("thread {} memory mode set to {}", threadId, mode.dbValue());
+        if (mode != MemoryMode.ENABLED) {
+            afterForget.accept(threadId);
+        }
     }
 
     @Override
@@ -74,6 +83,7 @@ final class StoreThreadRegistry implements ThreadRegistry {
             LOG.info("thread {} deleted; its memory is forgotten", threadId);
         }
         thread.ifPresent(this::deleteRollout);
+        afterForget.accept(threadId);
     }
 
     private void deleteRollout(ThreadInfo thread) {

@@ -19,6 +19,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +41,7 @@ final class JsonlRecordedSession implements RecordedSession {
     private final MemoryStore store;
     private final MemoriesConfig config;
     private final Clock clock;
+    private final Consumer<String> polluted;
     private final Instant createdAt;
     private MemoryMode memoryMode;
     private String preview = "";
@@ -50,8 +52,9 @@ final class JsonlRecordedSession implements RecordedSession {
      *     start a new rollout with its {@code session_meta} line
      */
     JsonlRecordedSession(SessionContext session, SessionStore.Writer rollout, Optional<ThreadInfo> continued,
-            MemoryStore store, MemoriesConfig config, Clock clock) {
+            MemoryStore store, MemoriesConfig config, Clock clock, Consumer<String> polluted) {
         this.session = session;
+        this.polluted = polluted;
         this.rollout = rollout;
         this.store = store;
         this.config = config;
@@ -118,6 +121,9 @@ final class JsonlRecordedSession implements RecordedSession {
         memoryMode = MemoryMode.POLLUTED;
         LOG.info("Session {} saw external context ({}); thread marked polluted{}", threadId(), kind,
                 changed ? "" : " (it already was)");
+        if (changed) {
+            polluted.accept(threadId());
+        }
     }
 
     @Override

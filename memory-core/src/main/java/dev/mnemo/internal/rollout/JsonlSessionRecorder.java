@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,7 @@ public final class JsonlSessionRecorder implements SessionRecorder {
     private final MemoryStore store;
     private final MemoriesConfig config;
     private final Clock clock;
+    private final Consumer<String> polluted;
 
     /**
      * A recorder writing files.
@@ -44,10 +46,20 @@ public final class JsonlSessionRecorder implements SessionRecorder {
 
     /** A recorder writing through {@code rollouts}. */
     public JsonlSessionRecorder(SessionStore rollouts, MemoryStore store, MemoriesConfig config, Clock clock) {
+        this(rollouts, store, config, clock, threadId -> { });
+    }
+
+    /**
+     * A recorder writing through {@code rollouts} that tells {@code polluted} of each thread its
+     * sessions mark polluted ({@code disable_on_external_context}), once per thread.
+     */
+    public JsonlSessionRecorder(SessionStore rollouts, MemoryStore store, MemoriesConfig config, Clock clock,
+            Consumer<String> polluted) {
         this.rollouts = Objects.requireNonNull(rollouts, "rollouts");
         this.store = Objects.requireNonNull(store, "store");
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.polluted = Objects.requireNonNull(polluted, "polluted");
     }
 
     /**
@@ -67,7 +79,8 @@ public final class JsonlSessionRecorder implements SessionRecorder {
         try {
             SessionStore.Writer writer = rollouts.startOrContinue(session, earlier, clock.instant());
             Optional<ThreadInfo> continued = writer.continued() ? earlier : Optional.empty();
-            JsonlRecordedSession recorded = new JsonlRecordedSession(session, writer, continued, store, config, clock);
+            JsonlRecordedSession recorded = new JsonlRecordedSession(session, writer, continued, store, config, clock,
+                    polluted);
             LOG.info("{} session {} in {}", writer.continued() ? "Continuing" : "Recording", session.threadId(),
                     writer.rolloutPath());
             return recorded;

@@ -223,6 +223,62 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>HEAD moves back to the commit before entry {@code id} and every object no longer reachable
+     * is pruned; when that commit is the baseline rather than an entry, the history restarts as one
+     * baseline of what is left (the notes under {@code extensions/}).
+     */
+    @Override
+    public synchronized Optional<ConsolidationRecord> dropHistoryFrom(String id) {
+        Objects.requireNonNull(id, "id");
+        if (!Files.isDirectory(gitDir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException("no kept consolidation has id '" + id + "' in " + gitDir);
+        }
+        prepare();
+        try {
+            // 1. The entry, and the commit before it.
+            List<HistoryCommit> chain = repository.chain();
+            int index = -1;
+            for (int i = 0; i < chain.size() && index < 0; i++) {
+                Optional<ConsolidationRecord> record = CommitMessages.parse(chain.get(i).message());
+                if (record.isPresent() && record.get().id().equals(id)) {
+                    index = i;
+                }
+            }
+            if (index < 0) {
+                throw new IllegalArgumentException("no kept consolidation has id '" + id + "' in " + gitDir);
+            }
+            HistoryCommit before = index + 1 < chain.size() ? chain.get(index + 1) : null;
+            Optional<ConsolidationRecord> remaining = before == null ? Optional.empty()
+                    : CommitMessages.parse(before.message());
+            // 2. The generated files as the newest remaining entry left them, or none; notes stay.
+            working.restore(remaining.isPresent() ? repository.files(before.id()) : FileListing.EMPTY,
+                    repository::blob, GitMemoryWorkspace::isNote);
+            // 3. The history without the dropped entries, and no object of theirs left behind.
+            if (remaining.isPresent()) {
+                repository.moveHead(before.id(), null);
+                repository.pruneUnreachable();
+            } else {
+                resetBaseline("History dropped from consolidation " + id + " on; nothing older was kept.");
+            }
+            LOG.info("Dropped {} history entr{} from consolidation {} on in {}; files restored to {}", index + 1,
+                    index == 0 ? "y" : "ies", id, root, remaining.map(ConsolidationRecord::id).orElse("none"));
+            return remaining;
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof IllegalArgumentException invalid) {
+                throw invalid;
+            }
+            throw failure("drop the history from consolidation " + id + " in", gitDir, e);
+        }
+    }
+
+    /** The user's own notes and other extension resources: kept when generated files are restored. */
+    private static boolean isNote(String path) {
+        return path.startsWith("extensions/");
+    }
+
     @Override
     public synchronized void squashHistory() {
         try {

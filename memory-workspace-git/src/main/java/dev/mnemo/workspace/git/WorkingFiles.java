@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.Set;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.dircache.DirCacheBuilder;
@@ -173,17 +174,25 @@ final class WorkingFiles {
      * file in the same folder. {@code blobs} gives the bytes of a target entry.
      */
     void restore(FileListing target, BlobSource blobs) throws IOException {
+        restore(target, blobs, path -> false);
+    }
+
+    /**
+     * Like {@link #restore(FileListing, BlobSource)}, but the paths {@code keep} accepts are left as
+     * they are: neither deleted nor overwritten.
+     */
+    void restore(FileListing target, BlobSource blobs, Predicate<String> keep) throws IOException {
         FileListing current = scan();
         for (int i = 0; i < current.size(); i++) {
             String path = current.path(i);
-            if (target.get(path) == null) {
+            if (target.get(path) == null && !keep.test(path)) {
                 Files.deleteIfExists(resolve(path));
                 removeEmptyParents(resolve(path).getParent());
             }
         }
         for (int i = 0; i < target.size(); i++) {
             FileState state = target.state(i);
-            if (!state.equals(current.get(target.path(i)))) {
+            if (!keep.test(target.path(i)) && !state.equals(current.get(target.path(i)))) {
                 write(target.path(i), state, blobs.bytes(state.id()));
             }
         }
