@@ -5,6 +5,8 @@ import dev.mnemo.ModelFailure;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.spi.ClaimOutcome;
 import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.Phase2ClaimPolicy;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,8 +19,8 @@ import java.util.UUID;
 
 /**
  * The {@code jobs} view of one tenant: Phase 1 jobs (key = thread id) and the Phase 2 singleton,
- * with write-sheet §3.4–3.6's leases, tokens, retries, backoffs and cooldown. Times are epoch
- * seconds.
+ * with write-sheet §3.4–3.6's leases, tokens, retries and backoffs; whether Phase 2 may be claimed
+ * (and when next) is {@link Phase2ClaimPolicy}'s to say. Times are epoch seconds.
  */
 final class JobRows {
 
@@ -26,20 +28,12 @@ final class JobRows {
     static final String PHASE2 = "memory_consolidate_global";
     /** Attempts per rollout version (Phase 1) and the retry budget a Phase 2 enqueue restores. */
     static final int DEFAULT_RETRY_REMAINING = 3;
-    /** No new consolidation within six hours of a successful one. */
-    static final long PHASE2_SUCCESS_COOLDOWN_SECONDS = Duration.ofHours(6).toSeconds();
 
     private static final List<String> KINDS = List.of(STAGE1, PHASE2);
     private static final List<String> STATUSES = List.of("running", "done", "error", "pending");
 
-    /** The last Phase 2 outcome as the global row records it, and when the next may start. */
-    record LastPhase2(Optional<Instant> success, Optional<String> failure, Optional<Instant> notBefore) {
-        static final LastPhase2 NONE = new LastPhase2(Optional.empty(), Optional.empty(), Optional.empty());
-    }
-
-    /** The columns the Phase 2 claim decision reads. */
-    private record GlobalRow(String status, Long leaseUntil, Long retryAt, Long finishedAt, String lastError,
-            long inputWatermark) {
+    /** The global row as read for a claim: what the policy decides on, and the watermark a claim hands out. */
+    private record GlobalRow(Phase2ClaimPolicy.JobRow row, long inputWatermark) {
     }
 
     private JobRows() {
@@ -154,35 +148,36 @@ final class JobRows {
     }
 
     /**
-     * The global lock, checked in Codex's order: backoff, live lease, success cooldown, then a
-     * guarded take-over. The caller holds the tenant's Phase 2 claim lock.
+     * The global lock, as {@link Phase2ClaimPolicy} decides it: the row made to exist (a first claim
+     * and a Phase 1 completion on another server may insert it at the same moment, so the insert
+     * does nothing on a conflict), read and locked, decided on, then taken over only while it is
+     * still the row decided on. The caller holds the tenant's Phase 2 claim lock.
      */
     static JobClaim tryClaimPhase2(Tx tx, String workerId, Duration lease, Instant now) throws SQLException {
+        tx.update("phase2.ensureRow", DEFAULT_RETRY_REMAINING);
+        GlobalRow read = tx.first("phase2.rowForUpdate", JobRows::globalRow).orElseThrow();
+        ClaimOutcome decision = Phase2ClaimPolicy.decide(read.row(), now);
+        if (decision != ClaimOutcome.CLAIMED) {
+            return JobClaim.skipped(decision);
+        }
+        Phase2ClaimPolicy.JobRow row = read.row();
         long nowSeconds = now.getEpochSecond();
-        long leaseUntil = nowSeconds + lease.toSeconds();
         String token = UUID.randomUUID().toString();
-        Optional<GlobalRow> existing = tx.first("phase2.row", row -> new GlobalRow(row.getString("status"),
-                Tx.nullableLong(row, "lease_until"), Tx.nullableLong(row, "retry_at"),
-                Tx.nullableLong(row, "finished_at"), row.getString("last_error"), row.getLong("input_watermark")));
-        if (existing.isEmpty()) {
-            tx.update("phase2.insertRunning", workerId, token, nowSeconds, leaseUntil, DEFAULT_RETRY_REMAINING);
-            return JobClaim.claimed(token, 0);
-        }
-        GlobalRow row = existing.get();
-        if (row.retryAt() != null && row.retryAt() > nowSeconds) {
-            return JobClaim.skipped(ClaimOutcome.SKIPPED_RETRY_UNAVAILABLE);
-        }
-        if ("running".equals(row.status()) && row.leaseUntil() != null && row.leaseUntil() > nowSeconds) {
-            return JobClaim.skipped(ClaimOutcome.SKIPPED_RUNNING);
-        }
-        if (row.lastError() == null && row.finishedAt() != null
-                && row.finishedAt() > nowSeconds - PHASE2_SUCCESS_COOLDOWN_SECONDS) {
-            return JobClaim.skipped(ClaimOutcome.SKIPPED_COOLDOWN);
-        }
-        int updated = tx.update("phase2.takeOver", workerId, token, nowSeconds, leaseUntil, nowSeconds, nowSeconds,
-                nowSeconds - PHASE2_SUCCESS_COOLDOWN_SECONDS);
-        return updated > 0 ? JobClaim.claimed(token, row.inputWatermark())
+        int updated = tx.update("phase2.takeOver", workerId, token, nowSeconds, nowSeconds + lease.toSeconds(),
+                row.status(), row.leaseUntil(), row.retryAt(), row.finishedAt(), row.lastError());
+        return updated > 0 ? JobClaim.claimed(token, read.inputWatermark())
                 : JobClaim.skipped(ClaimOutcome.SKIPPED_RUNNING);
+    }
+
+    /** The global row as {@link Phase2ClaimPolicy} reads it (for the status report). */
+    static Optional<Phase2ClaimPolicy.JobRow> phase2Row(Tx tx) throws SQLException {
+        return tx.first("phase2.row", JobRows::globalRow).map(GlobalRow::row);
+    }
+
+    private static GlobalRow globalRow(ResultSet row) throws SQLException {
+        return new GlobalRow(new Phase2ClaimPolicy.JobRow(row.getString("status"), Tx.nullableLong(row, "lease_until"),
+                Tx.nullableLong(row, "retry_at"), Tx.nullableLong(row, "finished_at"), row.getString("last_error")),
+                row.getLong("input_watermark"));
     }
 
     static boolean heartbeatPhase2(Tx tx, String token, Duration lease, Instant now) throws SQLException {
@@ -232,27 +227,5 @@ final class JobRows {
     static List<MemoryStatus.Lease> runningLeases(Tx tx) throws SQLException {
         return tx.query("jobs.runningLeases", row -> new MemoryStatus.Lease(row.getString(1), row.getString(2),
                 row.getString(3), Instant.ofEpochSecond(row.getLong(4))));
-    }
-
-    /**
-     * The last consolidation success (while no error is recorded), the last failure reason, and the
-     * time before which no consolidation may start (a backoff, else the success cooldown).
-     */
-    static LastPhase2 lastPhase2(Tx tx, Instant now) throws SQLException {
-        long nowSeconds = now.getEpochSecond();
-        return tx.first("jobs.lastPhase2", row -> {
-            Long finishedAt = Tx.nullableLong(row, "finished_at");
-            Long retryAt = Tx.nullableLong(row, "retry_at");
-            String lastError = row.getString("last_error");
-            Optional<Instant> success = lastError == null && finishedAt != null
-                    ? Optional.of(Instant.ofEpochSecond(finishedAt)) : Optional.empty();
-            Optional<Instant> notBefore = Optional.empty();
-            if (retryAt != null && retryAt > nowSeconds) {
-                notBefore = Optional.of(Instant.ofEpochSecond(retryAt));
-            } else if (success.isPresent() && finishedAt + PHASE2_SUCCESS_COOLDOWN_SECONDS > nowSeconds) {
-                notBefore = Optional.of(Instant.ofEpochSecond(finishedAt + PHASE2_SUCCESS_COOLDOWN_SECONDS));
-            }
-            return new LastPhase2(success, Optional.ofNullable(lastError), notBefore);
-        }).orElse(LastPhase2.NONE);
     }
 }

@@ -7,6 +7,7 @@ import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.Phase2ClaimPolicy;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1ClaimParams;
@@ -398,12 +399,13 @@ final class PostgresMemoryStore implements MemoryStore {
     private MemoryStatus status(Instant now, OptionalInt maxUnusedDays) {
         Objects.requireNonNull(now, "now");
         return read("read status", tx -> {
-            JobRows.LastPhase2 last = JobRows.lastPhase2(tx, now);
+            Optional<Phase2ClaimPolicy.JobRow> phase2 = JobRows.phase2Row(tx);
             OptionalInt unused = maxUnusedDays.isPresent()
                     ? OptionalInt.of(OutputRows.countUnused(tx, maxUnusedDays.getAsInt(), now)) : OptionalInt.empty();
-            return new MemoryStatus(JobRows.countsByKind(tx), JobRows.runningLeases(tx), last.success(),
-                    last.failure(), ThreadRows.countsByMode(tx), OutputRows.count(tx), Optional.empty(), now,
-                    Map.of(), JobRows.lastModelFailure(tx), unused, last.notBefore());
+            return new MemoryStatus(JobRows.countsByKind(tx), JobRows.runningLeases(tx),
+                    phase2.flatMap(Phase2ClaimPolicy::lastSuccess), phase2.map(Phase2ClaimPolicy.JobRow::lastError),
+                    ThreadRows.countsByMode(tx), OutputRows.count(tx), Optional.empty(), now, Map.of(),
+                    JobRows.lastModelFailure(tx), unused, phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)));
         });
     }
 

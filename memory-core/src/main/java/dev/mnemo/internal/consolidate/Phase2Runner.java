@@ -13,6 +13,7 @@ import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.MemoryWorkspace;
+import dev.mnemo.spi.Phase2ClaimPolicy;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Output;
 import dev.mnemo.spi.WorkspaceDiff;
@@ -44,12 +45,12 @@ public final class Phase2Runner {
 
     private static final Logger LOG = LoggerFactory.getLogger(Phase2Runner.class);
 
-    /** Codex {@code stage_two::JOB_LEASE_SECONDS}. */
-    public static final Duration JOB_LEASE = Duration.ofSeconds(3_600);
-    /** Codex {@code stage_two::JOB_RETRY_DELAY_SECONDS}. */
-    public static final Duration RETRY_DELAY = Duration.ofSeconds(3_600);
-    /** Codex {@code stage_two::JOB_HEARTBEAT_SECONDS}. */
-    public static final Duration HEARTBEAT = Duration.ofSeconds(90);
+    /** Codex {@code stage_two::JOB_LEASE_SECONDS} (defined once, in {@link Phase2ClaimPolicy}). */
+    public static final Duration JOB_LEASE = Phase2ClaimPolicy.JOB_LEASE;
+    /** Codex {@code stage_two::JOB_RETRY_DELAY_SECONDS} (defined once, in {@link Phase2ClaimPolicy}). */
+    public static final Duration RETRY_DELAY = Phase2ClaimPolicy.RETRY_DELAY;
+    /** Codex {@code stage_two::JOB_HEARTBEAT_SECONDS} (defined once, in {@link Phase2ClaimPolicy}). */
+    public static final Duration HEARTBEAT = Phase2ClaimPolicy.HEARTBEAT;
 
     /**
      * What Phase 2 works with.

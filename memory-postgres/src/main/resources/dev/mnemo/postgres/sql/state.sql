@@ -157,21 +157,29 @@ ON CONFLICT (tenant_id, kind, job_key) DO UPDATE SET
 SELECT status, lease_until, retry_at, finished_at, last_error, input_watermark FROM jobs
 WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
 
--- name: phase2.insertRunning
--- Binds: worker, token, now, lease_until, retries.
+-- name: phase2.ensureRow
+-- The row a claim decides on, inserted pending when missing. A Phase 1 completion on another server
+-- may insert it at the same moment: then this waits for it and does nothing. Binds: retries.
 INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at, finished_at, lease_until,
         retry_at, retry_remaining, last_error, input_watermark, last_success_watermark)
-VALUES ('memory_consolidate_global', 'global', 'running', ?, ?, ?, NULL, ?, NULL, ?, NULL, 0, 0)
+VALUES ('memory_consolidate_global', 'global', 'pending', NULL, NULL, NULL, NULL, NULL, NULL, ?, NULL, 0, 0)
+ON CONFLICT (tenant_id, kind, job_key) DO NOTHING
+
+-- name: phase2.rowForUpdate
+-- The row a claim decides on, locked until the claim's transaction ends (a completion waits).
+SELECT status, lease_until, retry_at, finished_at, last_error, input_watermark FROM jobs
+WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
+FOR UPDATE
 
 -- name: phase2.takeOver
--- Binds: worker, token, now, lease_until, now, now, cooldown start. The cooldown is re-checked here
--- (the caller checked it on the row it read) because a completion may commit while this waits.
+-- Takes the lock over while the row is still the one Phase2ClaimPolicy decided on (it is locked,
+-- so it is; the guard makes the update say so itself). Binds: worker, token, now, lease_until, then
+-- the status, lease_until, retry_at, finished_at and last_error that were read.
 UPDATE jobs SET status = 'running', worker_id = ?, ownership_token = ?, started_at = ?, finished_at = NULL,
     lease_until = ?, retry_at = NULL, last_error = NULL
 WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
-    AND (status != 'running' OR lease_until IS NULL OR lease_until <= ?)
-    AND (retry_at IS NULL OR retry_at <= ?)
-    AND NOT (last_error IS NULL AND finished_at IS NOT NULL AND finished_at > ?)
+    AND status = ? AND lease_until IS NOT DISTINCT FROM ?::bigint AND retry_at IS NOT DISTINCT FROM ?::bigint
+    AND finished_at IS NOT DISTINCT FROM ?::bigint AND last_error IS NOT DISTINCT FROM ?::text
 
 -- name: phase2.heartbeat
 UPDATE jobs SET lease_until = ?
@@ -210,9 +218,6 @@ SELECT kind, status, COUNT(*) FROM jobs GROUP BY kind, status
 -- name: jobs.runningLeases
 SELECT kind, job_key, COALESCE(worker_id, ''), lease_until FROM jobs
 WHERE status = 'running' AND lease_until IS NOT NULL ORDER BY lease_until, kind, job_key
-
--- name: jobs.lastPhase2
-SELECT finished_at, retry_at, last_error FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
 
 -- ---- stage1_outputs ------------------------------------------------------------------------------
 

@@ -1,6 +1,5 @@
 package dev.mnemo.store.sqlite;
 
-import java.time.Duration;
 import java.time.Instant;
 
 /** The {@code jobs} vocabulary and Codex's constants for it; times in the table are epoch seconds. */
@@ -20,8 +19,6 @@ final class JobKinds {
 
     /** Attempts per rollout version (Phase 1) and the retry budget a Phase 2 enqueue restores. */
     static final int DEFAULT_RETRY_REMAINING = 3;
-    /** No new consolidation within six hours of a successful one. */
-    static final long PHASE2_SUCCESS_COOLDOWN_SECONDS = Duration.ofHours(6).toSeconds();
 
     private JobKinds() {
     }

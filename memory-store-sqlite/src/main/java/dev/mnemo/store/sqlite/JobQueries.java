@@ -1,8 +1,6 @@
 package dev.mnemo.store.sqlite;
 
-import static dev.mnemo.store.sqlite.JobKinds.GLOBAL_KEY;
 import static dev.mnemo.store.sqlite.JobKinds.PHASE2;
-import static dev.mnemo.store.sqlite.JobKinds.PHASE2_SUCCESS_COOLDOWN_SECONDS;
 import static dev.mnemo.store.sqlite.JobKinds.STAGE1;
 import static dev.mnemo.store.sqlite.JobKinds.fromSeconds;
 import static dev.mnemo.store.sqlite.JobKinds.seconds;
@@ -13,7 +11,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /** Statements over jobs of both kinds: release, clear and the status read. */
 final class JobQueries {
@@ -21,11 +18,6 @@ final class JobQueries {
     private static final List<String> KINDS = List.of(STAGE1, PHASE2);
     private static final List<String> STATUSES =
             List.of(JobKinds.RUNNING, JobKinds.DONE, JobKinds.ERROR, JobKinds.PENDING);
-
-    /** The last Phase 2 outcome as the global row records it. */
-    record LastPhase2(Optional<Instant> success, Optional<String> failure, Optional<Instant> notBefore) {
-        static final LastPhase2 NONE = new LastPhase2(Optional.empty(), Optional.empty(), Optional.empty());
-    }
 
     private record StatusCount(String kind, String status, int count) {
     }
@@ -75,29 +67,5 @@ final class JobQueries {
                 + " WHERE status = 'running' AND lease_until IS NOT NULL ORDER BY lease_until, kind, job_key",
                 row -> new MemoryStatus.Lease(row.getString(1), row.getString(2), row.getString(3),
                         fromSeconds(row.getLong(4))));
-    }
-
-    /**
-     * The last consolidation success ({@code finished_at} while no error is recorded; a later
-     * enqueue keeps it) and the last failure reason (while it is the latest outcome).
-     */
-    static LastPhase2 lastPhase2(PooledConnection connection, Instant now) throws SQLException {
-        long nowSeconds = seconds(now);
-        return Jdbc.queryFirst(connection, "SELECT finished_at, retry_at, last_error FROM jobs"
-                + " WHERE kind = ? AND job_key = ?",
-                row -> {
-                    Long finishedAt = Jdbc.nullableLong(row, "finished_at");
-                    Long retryAt = Jdbc.nullableLong(row, "retry_at");
-                    String lastError = row.getString("last_error");
-                    Optional<Instant> success = lastError == null && finishedAt != null
-                            ? Optional.of(fromSeconds(finishedAt)) : Optional.empty();
-                    Optional<Instant> notBefore = Optional.empty();
-                    if (retryAt != null && retryAt > nowSeconds) {
-                        notBefore = Optional.of(fromSeconds(retryAt));
-                    } else if (success.isPresent() && finishedAt + PHASE2_SUCCESS_COOLDOWN_SECONDS > nowSeconds) {
-                        notBefore = Optional.of(fromSeconds(finishedAt + PHASE2_SUCCESS_COOLDOWN_SECONDS));
-                    }
-                    return new LastPhase2(success, Optional.ofNullable(lastError), notBefore);
-                }, PHASE2, GLOBAL_KEY).orElse(LastPhase2.NONE);
     }
 }

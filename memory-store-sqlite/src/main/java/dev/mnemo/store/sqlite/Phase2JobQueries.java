@@ -3,11 +3,12 @@ package dev.mnemo.store.sqlite;
 import static dev.mnemo.store.sqlite.JobKinds.DEFAULT_RETRY_REMAINING;
 import static dev.mnemo.store.sqlite.JobKinds.GLOBAL_KEY;
 import static dev.mnemo.store.sqlite.JobKinds.PHASE2;
-import static dev.mnemo.store.sqlite.JobKinds.PHASE2_SUCCESS_COOLDOWN_SECONDS;
 import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
 import dev.mnemo.spi.ClaimOutcome;
 import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.Phase2ClaimPolicy;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,9 +34,18 @@ final class Phase2JobQueries {
             + " input_watermark = CASE WHEN excluded.input_watermark > COALESCE(jobs.input_watermark, 0)"
             + " THEN excluded.input_watermark ELSE COALESCE(jobs.input_watermark, 0) + 1 END";
 
-    /** The columns the claim decision reads. */
-    private record GlobalRow(String status, Long leaseUntil, Long retryAt, Long finishedAt, String lastError,
-            long inputWatermark) {
+    private static final String SELECT_ROW = "SELECT status, lease_until, retry_at, finished_at, last_error,"
+            + " input_watermark FROM jobs" + GLOBAL_ROW;
+
+    /** The row a first claim inserts before deciding: pending, nothing run yet. */
+    private static final String ENSURE_ROW = "INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token,"
+            + " started_at, finished_at, lease_until, retry_at, retry_remaining, last_error, input_watermark,"
+            + " last_success_watermark)"
+            + " VALUES ('" + PHASE2 + "', '" + GLOBAL_KEY + "', 'pending', NULL, NULL, NULL, NULL, NULL, NULL, ?, NULL, 0, 0)"
+            + " ON CONFLICT(kind, job_key) DO NOTHING";
+
+    /** The global row as read for a claim: what the policy decides on, and the watermark a claim hands out. */
+    private record ReadRow(Phase2ClaimPolicy.JobRow row, long inputWatermark) {
     }
 
     private Phase2JobQueries() {
@@ -46,43 +56,40 @@ final class Phase2JobQueries {
         Jdbc.update(connection, ENQUEUE, DEFAULT_RETRY_REMAINING, inputWatermark);
     }
 
-    /** The global lock, checked in Codex's order: backoff, live lease, success cooldown, then a guarded take-over. */
+    /**
+     * The global lock: the row made to exist, read, decided on by {@link Phase2ClaimPolicy}, and
+     * taken over only while it is still the row decided on. The caller holds the write lock.
+     */
     static JobClaim tryClaim(PooledConnection connection, String workerId, Duration lease, Instant now)
             throws SQLException {
+        Jdbc.update(connection, ENSURE_ROW, DEFAULT_RETRY_REMAINING);
+        ReadRow read = Jdbc.queryFirst(connection, SELECT_ROW, Phase2JobQueries::readRow).orElseThrow();
+        ClaimOutcome decision = Phase2ClaimPolicy.decide(read.row(), now);
+        if (decision != ClaimOutcome.CLAIMED) {
+            return JobClaim.skipped(decision);
+        }
+        Phase2ClaimPolicy.JobRow row = read.row();
         long nowSeconds = seconds(now);
-        long leaseUntil = nowSeconds + lease.toSeconds();
         String token = UUID.randomUUID().toString();
-        Optional<GlobalRow> existing = Jdbc.queryFirst(connection, "SELECT status, lease_until, retry_at,"
-                + " finished_at, last_error, input_watermark FROM jobs" + GLOBAL_ROW,
-                row -> new GlobalRow(row.getString("status"), Jdbc.nullableLong(row, "lease_until"),
-                        Jdbc.nullableLong(row, "retry_at"), Jdbc.nullableLong(row, "finished_at"),
-                        row.getString("last_error"), row.getLong("input_watermark")));
-        if (existing.isEmpty()) {
-            Jdbc.update(connection, "INSERT INTO jobs (kind, job_key, status, worker_id, ownership_token, started_at,"
-                    + " finished_at, lease_until, retry_at, retry_remaining, last_error, input_watermark,"
-                    + " last_success_watermark) VALUES (?, ?, 'running', ?, ?, ?, NULL, ?, NULL, ?, NULL, 0, 0)",
-                    PHASE2, GLOBAL_KEY, workerId, token, nowSeconds, leaseUntil, DEFAULT_RETRY_REMAINING);
-            return JobClaim.claimed(token, 0);
-        }
-        GlobalRow row = existing.get();
-        if (row.retryAt() != null && row.retryAt() > nowSeconds) {
-            return JobClaim.skipped(ClaimOutcome.SKIPPED_RETRY_UNAVAILABLE);
-        }
-        if (JobKinds.RUNNING.equals(row.status()) && row.leaseUntil() != null && row.leaseUntil() > nowSeconds) {
-            return JobClaim.skipped(ClaimOutcome.SKIPPED_RUNNING);
-        }
-        if (row.lastError() == null && row.finishedAt() != null
-                && row.finishedAt() > nowSeconds - PHASE2_SUCCESS_COOLDOWN_SECONDS) {
-            return JobClaim.skipped(ClaimOutcome.SKIPPED_COOLDOWN);
-        }
         int updated = Jdbc.update(connection, "UPDATE jobs SET status = 'running', worker_id = ?,"
                 + " ownership_token = ?, started_at = ?, finished_at = NULL, lease_until = ?, retry_at = NULL,"
                 + " last_error = NULL" + GLOBAL_ROW
-                + " AND (status != 'running' OR lease_until IS NULL OR lease_until <= ?)"
-                + " AND (retry_at IS NULL OR retry_at <= ?)",
-                workerId, token, nowSeconds, leaseUntil, nowSeconds, nowSeconds);
-        return updated > 0 ? JobClaim.claimed(token, row.inputWatermark())
+                + " AND status = ? AND lease_until IS ? AND retry_at IS ? AND finished_at IS ? AND last_error IS ?",
+                workerId, token, nowSeconds, nowSeconds + lease.toSeconds(), row.status(), row.leaseUntil(),
+                row.retryAt(), row.finishedAt(), row.lastError());
+        return updated > 0 ? JobClaim.claimed(token, read.inputWatermark())
                 : JobClaim.skipped(ClaimOutcome.SKIPPED_RUNNING);
+    }
+
+    /** The global row as {@link Phase2ClaimPolicy} reads it (for the status report too). */
+    static Optional<Phase2ClaimPolicy.JobRow> row(PooledConnection connection) throws SQLException {
+        return Jdbc.queryFirst(connection, SELECT_ROW, Phase2JobQueries::readRow).map(ReadRow::row);
+    }
+
+    private static ReadRow readRow(ResultSet row) throws SQLException {
+        return new ReadRow(new Phase2ClaimPolicy.JobRow(row.getString("status"), Jdbc.nullableLong(row, "lease_until"),
+                Jdbc.nullableLong(row, "retry_at"), Jdbc.nullableLong(row, "finished_at"), row.getString("last_error")),
+                row.getLong("input_watermark"));
     }
 
     static boolean heartbeat(PooledConnection connection, String token, Duration lease, Instant now) throws SQLException {

@@ -9,6 +9,7 @@ import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.Phase2ClaimPolicy;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1ClaimParams;
@@ -449,14 +450,16 @@ public final class SqliteMemoryStore implements MemoryStore {
     private MemoryStatus status(Instant now, OptionalInt maxUnusedDays) {
         Objects.requireNonNull(now, "now");
         return database.readSnapshot("read status", connection -> {
-            JobQueries.LastPhase2 last = JobQueries.lastPhase2(connection, now);
+            Optional<Phase2ClaimPolicy.JobRow> phase2 = Phase2JobQueries.row(connection);
             OptionalInt unused = maxUnusedDays.isPresent()
                     ? OptionalInt.of(Stage1OutputQueries.countUnused(connection, maxUnusedDays.getAsInt(), now))
                     : OptionalInt.empty();
             return new MemoryStatus(JobQueries.countsByKind(connection), JobQueries.runningLeases(connection),
-                    last.success(), last.failure(), ThreadQueries.countsByMode(connection),
+                    phase2.flatMap(Phase2ClaimPolicy::lastSuccess),
+                    phase2.map(Phase2ClaimPolicy.JobRow::lastError), ThreadQueries.countsByMode(connection),
                     Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of(),
-                    Stage1JobQueries.lastModelFailure(connection), unused, last.notBefore());
+                    Stage1JobQueries.lastModelFailure(connection), unused,
+                    phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)));
         });
     }
 

@@ -1,0 +1,108 @@
+package dev.mnemo.spi;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * For store authors: Codex's Phase 2 global-lock rules (write-sheet §3.4, §5.1) as pure functions
+ * over the {@code memory_consolidate_global} job row, so every store claims, and explains when the
+ * next consolidation may start, the same way. A store's
+ * {@link MemoryStore#tryClaimPhase2Job tryClaimPhase2Job} does in SQL only what SQL must do:
+ *
+ * <ol>
+ *   <li>make sure the row exists (insert a {@link #STATUS_PENDING pending} one if missing, doing
+ *       nothing on a conflict: another server may insert it at the same moment);</li>
+ *   <li>read it ({@link JobRow}) inside the claim's transaction;</li>
+ *   <li>ask {@link #decide};</li>
+ *   <li>on {@link ClaimOutcome#CLAIMED}, take the lock with an {@code UPDATE} guarded by "the row is
+ *       still the one decided on" (the columns of {@link JobRow} unchanged); no row updated means
+ *       another worker got there first: {@link ClaimOutcome#SKIPPED_RUNNING}.</li>
+ * </ol>
+ *
+ * <p>The constants are Codex's {@code stage_two} ones; the engine passes {@link #JOB_LEASE} to the
+ * claim and heartbeat, {@link #RETRY_DELAY} to a failure, and beats every {@link #HEARTBEAT}.
+ */
+public final class Phase2ClaimPolicy {
+
+    /** Codex {@code stage_two::JOB_LEASE_SECONDS}: how long a claim holds the lock without a heartbeat. */
+    public static final Duration JOB_LEASE = Duration.ofSeconds(3_600);
+    /** Codex {@code stage_two::JOB_HEARTBEAT_SECONDS}: how often a running consolidation extends its lease. */
+    public static final Duration HEARTBEAT = Duration.ofSeconds(90);
+    /** Codex {@code stage_two::JOB_RETRY_DELAY_SECONDS}: the backoff after a failed consolidation. */
+    public static final Duration RETRY_DELAY = Duration.ofSeconds(3_600);
+    /** No new consolidation within six hours of a successful one. */
+    public static final Duration SUCCESS_COOLDOWN = Duration.ofHours(6);
+
+    /** A consolidation holds the lock (until its lease expires). */
+    public static final String STATUS_RUNNING = "running";
+    /** Queued, or the row a first claim inserts before deciding. */
+    public static final String STATUS_PENDING = "pending";
+
+    /**
+     * The global job row, as far as the claim decision and the status report care; times in epoch
+     * seconds, {@code null} where the column is.
+     *
+     * @param status {@code running}, {@code done}, {@code error} or {@code pending}
+     * @param leaseUntil the running owner's lease expiry
+     * @param retryAt no new attempt before this (set by a failure)
+     * @param finishedAt when the last attempt ended; a success while {@code lastError} is null
+     * @param lastError the last failure reason, cleared by a success
+     */
+    public record JobRow(String status, Long leaseUntil, Long retryAt, Long finishedAt, String lastError) {
+        public JobRow {
+            Objects.requireNonNull(status, "status");
+        }
+    }
+
+    private Phase2ClaimPolicy() {
+    }
+
+    /**
+     * May the lock be taken now? Codex's order: a failure's backoff ({@link ClaimOutcome#SKIPPED_RETRY_UNAVAILABLE}),
+     * a live lease ({@link ClaimOutcome#SKIPPED_RUNNING}), the success cooldown
+     * ({@link ClaimOutcome#SKIPPED_COOLDOWN}); otherwise {@link ClaimOutcome#CLAIMED}: take it over
+     * with the guarded update. An expired lease is taken over; the retry budget never blocks Phase 2.
+     */
+    public static ClaimOutcome decide(JobRow row, Instant now) {
+        Objects.requireNonNull(row, "row");
+        long nowSeconds = now.getEpochSecond();
+        if (row.retryAt() != null && row.retryAt() > nowSeconds) {
+            return ClaimOutcome.SKIPPED_RETRY_UNAVAILABLE;
+        }
+        if (STATUS_RUNNING.equals(row.status()) && row.leaseUntil() != null && row.leaseUntil() > nowSeconds) {
+            return ClaimOutcome.SKIPPED_RUNNING;
+        }
+        if (cooldownEnd(row).filter(end -> end.isAfter(now)).isPresent()) {
+            return ClaimOutcome.SKIPPED_COOLDOWN;
+        }
+        return ClaimOutcome.CLAIMED;
+    }
+
+    /**
+     * The last successful consolidation: {@code finishedAt} while no error is recorded (a later
+     * enqueue keeps it; a claim clears it while the consolidation runs).
+     */
+    public static Optional<Instant> lastSuccess(JobRow row) {
+        Objects.requireNonNull(row, "row");
+        return row.lastError() == null && row.finishedAt() != null
+                ? Optional.of(Instant.ofEpochSecond(row.finishedAt())) : Optional.empty();
+    }
+
+    /**
+     * When the next consolidation may start, if not now: the failure backoff while it lasts, else the
+     * end of the success cooldown while it lasts. A live lease is reported as a running lease, not here.
+     */
+    public static Optional<Instant> notBefore(JobRow row, Instant now) {
+        Objects.requireNonNull(row, "row");
+        if (row.retryAt() != null && row.retryAt() > now.getEpochSecond()) {
+            return Optional.of(Instant.ofEpochSecond(row.retryAt()));
+        }
+        return cooldownEnd(row).filter(end -> end.isAfter(now));
+    }
+
+    private static Optional<Instant> cooldownEnd(JobRow row) {
+        return lastSuccess(row).map(success -> success.plus(SUCCESS_COOLDOWN));
+    }
+}
