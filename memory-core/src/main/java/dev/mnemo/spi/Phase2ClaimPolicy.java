@@ -81,6 +81,20 @@ public final class Phase2ClaimPolicy {
     }
 
     /**
+     * May the lock be taken now by work that must not wait, a forget or an operator's "consolidate
+     * now" ({@link MemoryStore#tryClaimPhase2JobNow})? Only a live lease holds it off
+     * ({@link ClaimOutcome#SKIPPED_RUNNING}); the success cooldown and a failure's backoff do not.
+     */
+    public static ClaimOutcome decidePastCooldown(JobRow row, Instant now) {
+        Objects.requireNonNull(row, "row");
+        if (STATUS_RUNNING.equals(row.status()) && row.leaseUntil() != null
+                && row.leaseUntil() > now.getEpochSecond()) {
+            return ClaimOutcome.SKIPPED_RUNNING;
+        }
+        return ClaimOutcome.CLAIMED;
+    }
+
+    /**
      * The last successful consolidation: {@code finishedAt} while no error is recorded (a later
      * enqueue keeps it; a claim clears it while the consolidation runs).
      */

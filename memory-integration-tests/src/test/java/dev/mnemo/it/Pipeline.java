@@ -18,7 +18,7 @@ import java.util.UUID;
  * A home folder with a real SQLite store, a real git workspace, a scripted model and a clock the
  * test moves: what an agent application would build, minus the real model.
  */
-final class Pipeline implements AutoCloseable {
+class Pipeline implements AutoCloseable {
 
     static final Instant T0 = Instant.parse("2026-11-01T09:00:00Z");
     private static final SecureRandom RANDOM = new SecureRandom();

@@ -21,4 +21,14 @@ final class Sql {
             throw new IllegalStateException(query, e);
         }
     }
+
+    /** Runs one write statement; returns the rows changed. */
+    static int update(Path home, String statement) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + home.resolve("mnemo.sqlite"));
+                Statement s = c.createStatement()) {
+            return s.executeUpdate(statement);
+        } catch (SQLException e) {
+            throw new IllegalStateException(statement, e);
+        }
+    }
 }

@@ -82,7 +82,7 @@ public final class Forgetting {
         // 3. Drop the entries and restore the files; 4. the lock goes back with the re-run due now.
         Set<String> forgotten = Set.of();
         try {
-            forgotten = dropForgottenHistory();
+            forgotten = dropForgottenHistory(Set.of(threadId));
         } finally {
             releaseDueNow(claim.token(), forgotten.isEmpty() ? Set.of(threadId) : forgotten);
         }
@@ -96,8 +96,13 @@ public final class Forgetting {
      * @return the forgotten threads found in the history (empty: nothing was dropped)
      */
     Set<String> dropForgottenHistory() {
+        return dropForgottenHistory(Set.of());
+    }
+
+    /** The same, with {@code known} counted as forgotten whatever the store now says of them. */
+    private Set<String> dropForgottenHistory(Set<String> known) {
         List<Consolidation> history = workspace.history(); // newest first
-        Set<String> forgotten = new TreeSet<>();
+        Set<String> forgotten = new TreeSet<>(known);
         Consolidation oldest = null;
         for (Consolidation entry : history) {
             boolean used = false;

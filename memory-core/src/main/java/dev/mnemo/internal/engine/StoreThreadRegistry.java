@@ -79,10 +79,12 @@ final class StoreThreadRegistry implements ThreadRegistry {
     @Override
     public void delete(String threadId) {
         Optional<ThreadInfo> thread = store.thread(Objects.requireNonNull(threadId, "threadId"));
+        // The rollout first: a thread sync running meanwhile must not find it and register the
+        // thread again; and when it cannot be deleted, nothing is forgotten yet and the caller may retry.
+        thread.ifPresent(this::deleteRollout);
         if (store.deleteThread(threadId, clock.instant())) {
             LOG.info("thread {} deleted; its memory is forgotten", threadId);
         }
-        thread.ifPresent(this::deleteRollout);
         afterForget.accept(threadId);
     }
 

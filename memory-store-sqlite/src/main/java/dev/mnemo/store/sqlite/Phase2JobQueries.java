@@ -59,12 +59,14 @@ final class Phase2JobQueries {
     /**
      * The global lock: the row made to exist, read, decided on by {@link Phase2ClaimPolicy}, and
      * taken over only while it is still the row decided on. The caller holds the write lock.
+     * {@code pastCooldown}: {@link Phase2ClaimPolicy#decidePastCooldown}, for work that must not wait.
      */
-    static JobClaim tryClaim(PooledConnection connection, String workerId, Duration lease, Instant now)
-            throws SQLException {
+    static JobClaim tryClaim(PooledConnection connection, String workerId, Duration lease, Instant now,
+            boolean pastCooldown) throws SQLException {
         Jdbc.update(connection, ENSURE_ROW, DEFAULT_RETRY_REMAINING);
         ReadRow read = Jdbc.queryFirst(connection, SELECT_ROW, Phase2JobQueries::readRow).orElseThrow();
-        ClaimOutcome decision = Phase2ClaimPolicy.decide(read.row(), now);
+        ClaimOutcome decision = pastCooldown ? Phase2ClaimPolicy.decidePastCooldown(read.row(), now)
+                : Phase2ClaimPolicy.decide(read.row(), now);
         if (decision != ClaimOutcome.CLAIMED) {
             return JobClaim.skipped(decision);
         }

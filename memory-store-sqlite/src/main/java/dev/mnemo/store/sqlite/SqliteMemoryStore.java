@@ -312,7 +312,16 @@ public final class SqliteMemoryStore implements MemoryStore {
         Objects.requireNonNull(lease, "lease");
         Objects.requireNonNull(now, "now");
         return database.write("claim the Phase 2 lock",
-                connection -> Phase2JobQueries.tryClaim(connection, workerId, lease, now));
+                connection -> Phase2JobQueries.tryClaim(connection, workerId, lease, now, false));
+    }
+
+    @Override
+    public JobClaim tryClaimPhase2JobNow(String workerId, Duration lease, Instant now) {
+        Objects.requireNonNull(workerId, "workerId");
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(now, "now");
+        return database.write("claim the Phase 2 lock past its cooldown",
+                connection -> Phase2JobQueries.tryClaim(connection, workerId, lease, now, true));
     }
 
     @Override

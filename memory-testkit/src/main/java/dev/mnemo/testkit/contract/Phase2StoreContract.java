@@ -58,6 +58,23 @@ public abstract class Phase2StoreContract extends Stage1StoreContract {
         assertThat(store.tryClaimPhase2Job(WORKER, LEASE, AFTER_COOLDOWN).outcome()).isEqualTo(ClaimOutcome.CLAIMED);
     }
 
+    @Test // Mnemo: a forget, or "consolidate now", does not wait for the cooldown or a backoff
+    void phase2_claim_now_passes_the_cooldown_and_a_backoff_but_never_a_live_lease() {
+        consolidate(NOW);
+        Instant inCooldown = NOW.plus(Duration.ofHours(1));
+        assertThat(store.tryClaimPhase2Job(WORKER, LEASE, inCooldown).outcome()).isEqualTo(ClaimOutcome.SKIPPED_COOLDOWN);
+
+        JobClaim now = store.tryClaimPhase2JobNow(WORKER, LEASE, inCooldown);
+        assertThat(now.isClaimed()).isTrue();
+        assertThat(store.tryClaimPhase2JobNow(OTHER_WORKER, LEASE, inCooldown).outcome())
+                .isEqualTo(ClaimOutcome.SKIPPED_RUNNING);
+
+        assertThat(store.markPhase2Failed(now.token(), "failed_agent", Duration.ofHours(1), inCooldown)).isTrue();
+        assertThat(store.tryClaimPhase2Job(WORKER, LEASE, inCooldown).outcome())
+                .isEqualTo(ClaimOutcome.SKIPPED_RETRY_UNAVAILABLE);
+        assertThat(store.tryClaimPhase2JobNow(OTHER_WORKER, LEASE, inCooldown).isClaimed()).isTrue();
+    }
+
     @Test // §10.5 #16
     void phase2_global_lock_can_be_claimed_after_retry_budget_is_exhausted() {
         for (int attempt = 1; attempt <= 3; attempt++) {
