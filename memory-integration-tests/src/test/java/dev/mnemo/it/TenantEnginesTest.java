@@ -13,13 +13,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -83,15 +86,80 @@ class TenantEnginesTest {
             MemoryEngine b = engines.forTenant("b");
             engines.forTenant("a");
             engines.forTenant("c");
+            awaitEvent("close b");
 
-            assertThat(events).containsExactly("open a", "open b", "close b", "open c");
+            assertThat(events).containsExactlyInAnyOrder("open a", "open b", "close b", "open c");
             assertThatThrownBy(b::buildDeveloperInstructions).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("closed");
             assertThat(a.buildDeveloperInstructions()).isEmpty();
             assertThat(engines.forTenant("b")).isNotSameAs(b);
-            assertThat(events).endsWith("close a", "open b");
+            awaitEvent("close a");
+            assertThat(events).contains("open b");
         }
         assertThat(events).contains("close c", "close b");
+    }
+
+    @Test
+    void idleTimeout_closesEnginesUnusedForThatLong_onTheSetsOwnThread_withoutAnyCaller() throws Exception {
+        Map<String, String> closedOn = new ConcurrentHashMap<>();
+        Function<String, MemoryEngine> real = factory();
+        try (MemoryEngines engines = MemoryEngines.builder().idleTimeout(Duration.ofMillis(40)).clock(clock)
+                .engineFactory(tenant -> new ClosingLogged(real.apply(tenant),
+                        () -> closedOn.put(tenant, Thread.currentThread().getName())))
+                .build()) {
+            engines.forTenant("a");
+            clock.advance(Duration.ofMinutes(1)); // idle by the set's clock; no caller comes after this
+
+            awaitEvent("close a");
+
+            assertThat(engines.openCount()).isZero();
+            assertThat(closedOn.get("a")).isEqualTo("mnemo-tenant-engines");
+        }
+    }
+
+    @Test
+    void aLeasedEngine_isNeverClosedAsIdleOrLeastRecentlyUsed_untilItsLeaseIsClosed() {
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(factory()).maxOpen(1)
+                .idleTimeout(Duration.ofMinutes(30)).clock(clock).build()) {
+            MemoryEngines.Lease lease = engines.lease("a");
+            MemorySession session = lease.engine().conversation("chat-1");
+            clock.advance(Duration.ofHours(2));
+
+            engines.forTenant("b"); // beyond maxOpen, and "a" is idle by the clock: still leased
+
+            assertThat(events).doesNotContain("close a");
+            session.userMessage("the request goes on after the model answered");
+            assertThat(engines.openTenants()).containsExactly("a", "b");
+
+            lease.close();
+            lease.close(); // harmless
+            assertThatThrownBy(lease::engine).isInstanceOf(IllegalStateException.class);
+            engines.forTenant("c");
+            awaitEvent("close a");
+        }
+    }
+
+    @Test
+    void evictionOnAnotherRequestsCall_neverMakesThatCallerWaitForTheClose() throws Exception {
+        CountDownLatch closing = new CountDownLatch(1);
+        CountDownLatch mayFinish = new CountDownLatch(1);
+        AtomicBoolean closed = new AtomicBoolean();
+        Function<String, MemoryEngine> real = factory();
+        try (MemoryEngines engines = MemoryEngines.builder().maxOpen(1).clock(clock)
+                .engineFactory(tenant -> new ClosingLogged(real.apply(tenant), () -> {
+                    closing.countDown();
+                    await(mayFinish); // a slow close: up to 2 x closeTimeout in real life
+                    closed.set(true);
+                })).build()) {
+            engines.forTenant("a");
+
+            MemoryEngine b = engines.forTenant("b"); // drops "a"; its close blocks on another thread
+
+            assertThat(closed).as("the caller returned before the close finished").isFalse();
+            assertThat(closing.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(b.buildDeveloperInstructions()).isEmpty();
+            mayFinish.countDown();
+        }
     }
 
     @Test
@@ -104,6 +172,7 @@ class TenantEnginesTest {
             clock.advance(Duration.ofMinutes(15));
 
             engines.forTenant("b");
+            awaitEvent("close a");
 
             assertThat(events).containsExactly("open a", "open b", "close a");
             assertThat(engines.openCount()).isEqualTo(1);
@@ -175,6 +244,25 @@ class TenantEnginesTest {
         }
         try (var listing = Files.list(root)) {
             assertThat(listing.map(p -> p.getFileName().toString())).containsExactly("%2E%2E%2Fother");
+        }
+    }
+
+    /** Waits (bounded) for background work to log {@code event}: the set closes engines on its own thread. */
+    private void awaitEvent(String event) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!events.contains(event)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no '" + event + "' within 30 s; events: " + events);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -25,6 +25,7 @@ import dev.mnemo.internal.consolidate.Phase2Runner;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.extract.ThreadRollouts;
 import dev.mnemo.internal.read.DeveloperInstructions;
+import dev.mnemo.internal.read.ServerPaths;
 import dev.mnemo.internal.redact.DefaultSecretRedactor;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
 import dev.mnemo.internal.startup.StartupRunner;
@@ -162,9 +163,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     /**
      * The memory tools, reading the workspace's files after it has refreshed them (the tools tell the
-     * workspace of each note they add).
+     * workspace of each note they add). Their results go to a model, possibly a hosted one: paths of
+     * this machine are taken out ({@link ServerPaths}).
      */
     private MemoryTools refreshing(MemoryTools local) {
+        ServerPaths serverPaths = new ServerPaths(parts.memoryRoot());
         return new MemoryTools() {
             @Override
             public List<ToolSpec> specs() {
@@ -174,7 +177,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
             @Override
             public String call(String toolName, String argumentsJson) {
                 parts.workspace().refresh();
-                return local.call(toolName, argumentsJson);
+                return serverPaths.scrub(local.call(toolName, argumentsJson));
             }
         };
     }

@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Two renderings: for a model that is handed the {@code memories_*} tools ({@link #forTools()},
  * what a {@link dev.mnemo.MemorySession} gives), every step names a tool and every path is
- * relative to the memory folder; for a model that reads the folder with its own shell
+ * relative to the memory folder, and paths of this machine in the summary are taken out by
+ * {@link ServerPaths}; for a model that reads the folder with its own shell
  * ({@link #build()} with {@code dedicated_tools = false}), steps name files by absolute path.
  */
 public final class DeveloperInstructions {
@@ -66,6 +67,7 @@ public final class DeveloperInstructions {
     private final Path memoryRoot;
     private final MemoriesConfig config;
     private final SummaryFile<Rendering> summaryFile;
+    private final ServerPaths serverPaths;
 
     /**
      * @param memoryRoot the memory folder (its absolute form is shown to the model)
@@ -80,6 +82,7 @@ public final class DeveloperInstructions {
         this.memoryRoot = Objects.requireNonNull(memoryRoot, "memoryRoot").toAbsolutePath().normalize();
         this.config = Objects.requireNonNull(config, "config");
         this.summaryFile = new SummaryFile<>(this.memoryRoot.resolve(SUMMARY_FILE), wallClock, this::prepare);
+        this.serverPaths = new ServerPaths(this.memoryRoot);
     }
 
     /**
@@ -161,7 +164,7 @@ public final class DeveloperInstructions {
     private String render(String summary, boolean tools) {
         String base = memoryRoot.toString();
         Map<String, String> values = tools
-                ? Map.of("path_prefix", "", "raw_layout", TOOLS_RAW_LAYOUT, "memory_summary", summary,
+                ? Map.of("path_prefix", "", "raw_layout", TOOLS_RAW_LAYOUT, "memory_summary", serverPaths.scrub(summary),
                         "search_how", "Search MEMORY.md for them with the `" + MemoryTools.SEARCH
                                 + "` tool (paths are relative to the memory folder).",
                         "open_how", "open the one or two most relevant files under `rollout_summaries/` or `skills/`"

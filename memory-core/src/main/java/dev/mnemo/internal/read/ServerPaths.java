@@ -1,0 +1,38 @@
+package dev.mnemo.internal.read;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Takes the paths of the serving machine out of text bound for a model that is handed the memory
+ * tools: a file under the memory folder is named relative to it, as the tools take it, and
+ * anything else under the home (the raw session logs that recaps name as {@code rollout_path}) as
+ * {@code <mnemo-home>/...}, which no tool opens. A hosted model has no shell on this machine; the
+ * absolute paths would only tell a model provider how the server is laid out.
+ */
+public final class ServerPaths {
+
+    /** What the home folder is called instead. */
+    public static final String HOME_PLACEHOLDER = "<mnemo-home>";
+
+    private final String memoryRootPrefix;
+    private final String home;
+
+    /** @param memoryRoot the memory folder; its parent is taken as the home */
+    public ServerPaths(Path memoryRoot) {
+        Path root = Objects.requireNonNull(memoryRoot, "memoryRoot").toAbsolutePath().normalize();
+        this.memoryRootPrefix = root + "/";
+        Path parent = root.getParent();
+        // A home at the file-system root would make every absolute path look like one of ours.
+        this.home = parent == null || parent.getParent() == null ? null : parent.toString();
+    }
+
+    /** {@code text} with this machine's memory folder and home taken out; the same instance when neither occurs. */
+    public String scrub(String text) {
+        if (home == null ? !text.contains(memoryRootPrefix) : !text.contains(home)) {
+            return text;
+        }
+        String relative = text.replace(memoryRootPrefix, "");
+        return home == null ? relative : relative.replace(home, HOME_PLACEHOLDER);
+    }
+}
