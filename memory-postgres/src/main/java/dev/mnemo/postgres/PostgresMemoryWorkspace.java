@@ -318,15 +318,15 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
             local.createRoot();
             SortedMap<String, byte[]> files = local.scan();
             List<String> taken = notes.takenBy(files);
+            int[] deleted = new int[1];
             long version = change("squash the consolidation history", tx -> {
-                tx.update("history.deleteAll");
-                WorkspaceRows.replaceBaseline(tx, files);
-                tx.update("notes.delete", tx.textArray(taken));
+                deleted[0] = tx.update("history.deleteAll") + WorkspaceRows.replaceBaseline(tx, files)
+                        + tx.update("notes.delete", tx.textArray(taken));
             });
             baseline = files;
             localVersion = version;
             notes.committed(files);
-            database.vacuum(FORGET_TABLES);
+            vacuumIfDeleted(deleted[0], "squashing the history");
             LOG.info("squashed the memory history of tenant {} to one baseline", tenant);
         } catch (IOException e) {
             throw failure("squash the history in", e);
@@ -335,10 +335,9 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
 
     @Override
     public synchronized void clear() {
+        int[] deleted = new int[1];
         long version = change("clear the memory files", tx -> {
-            tx.update("history.deleteAll");
-            tx.update("files.deleteAll");
-            tx.update("notes.deleteAll");
+            deleted[0] = tx.update("history.deleteAll") + tx.update("files.deleteAll") + tx.update("notes.deleteAll");
         });
         try {
             local.deleteEverything();
@@ -349,7 +348,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         baseline = new TreeMap<>();
         localVersion = version;
         notes.cleared();
-        database.vacuum(FORGET_TABLES);
+        vacuumIfDeleted(deleted[0], "clearing the memory files");
         LOG.info("cleared every memory file, ad-hoc note and the history of tenant {}", tenant);
     }
 
@@ -400,6 +399,13 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
             throw new MemoryWorkspaceException("cannot " + what + " for tenant " + tenant + ": "
                     + (held.isPresent() ? "this server no longer holds the Phase 2 lock"
                             : "a consolidation holds the Phase 2 lock"));
+        }
+    }
+
+    /** Vacuums the workspace tables in the background when a forget deleted rows. */
+    private void vacuumIfDeleted(int deletedRows, String what) {
+        if (deletedRows > 0) {
+            database.vacuumLater(FORGET_TABLES, what + " of tenant " + tenant);
         }
     }
 

@@ -28,9 +28,11 @@ final class WorkspaceRows {
         return files;
     }
 
-    static void replaceBaseline(Tx tx, SortedMap<String, byte[]> files) throws SQLException {
-        tx.update("files.deleteAll");
+    /** Replaces every baseline file; returns the number of rows deleted. */
+    static int replaceBaseline(Tx tx, SortedMap<String, byte[]> files) throws SQLException {
+        int deleted = tx.update("files.deleteAll");
         insertFiles(tx, "files.insert", null, files);
+        return deleted;
     }
 
     static void insertFiles(Tx tx, String key, Long seq, SortedMap<String, byte[]> files) throws SQLException {
