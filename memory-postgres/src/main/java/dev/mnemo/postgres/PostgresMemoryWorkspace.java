@@ -312,6 +312,46 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     private record Restored(ConsolidationRecord record, SortedMap<String, byte[]> pending, long notesVersion) {
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One transaction: the entries go (their files with them), the baseline becomes the
+     * remaining entry's files outside {@code extensions/} plus the current baseline's
+     * {@code extensions/}, and the version moves on, so every server's next refresh rewrites its
+     * local files. A leftover {@code phase2_workspace_diff.md} is deleted here (it may quote the
+     * dropped files); the dead row versions are vacuumed in the background.
+     */
+    @Override
+    public synchronized Optional<ConsolidationRecord> dropHistoryFrom(String id) {
+        Objects.requireNonNull(id, "id");
+        boolean withNotes = phase2Lock.held().isEmpty(); // as refresh(): our consolidation's notes stay as shown
+        prepare(withNotes);
+        WorkspaceRows.Drop[] drop = new WorkspaceRows.Drop[1];
+        PendingNotes[] notesRead = new PendingNotes[1];
+        long version = change("drop consolidation " + id + " and every newer one", tx -> {
+            drop[0] = WorkspaceRows.dropFrom(tx, id).orElseThrow(() -> new IllegalArgumentException(
+                    "no kept consolidation has id '" + id + "' for tenant " + tenant));
+            notesRead[0] = new PendingNotes(SharedNotes.pendingNotes(tx),
+                    tx.first("workspace.versions", row -> row.getLong(2)).orElseThrow());
+        });
+        try {
+            adopt(new Snapshot(version, drop[0].baseline(), notesRead[0].version(),
+                    withNotes ? notesRead[0].notes() : null));
+            local.deleteDiffFile();
+        } catch (IOException e) {
+            throw failure("drop consolidation " + id + " from the files of", e);
+        }
+        vacuumIfDeleted(drop[0].deletedRows(), "dropping consolidation " + id + " and newer ones");
+        LOG.info("dropped consolidation {} and every newer one of tenant {}; the memory files are {}", id, tenant,
+                drop[0].restored().map(record -> "restored to consolidation " + record.id())
+                        .orElse("removed (no consolidation remains)"));
+        return drop[0].restored();
+    }
+
+    /** The pending notes and their version, as a transaction read them. */
+    private record PendingNotes(SortedMap<String, byte[]> notes, long version) {
+    }
+
     @Override
     public synchronized void squashHistory() {
         try {
