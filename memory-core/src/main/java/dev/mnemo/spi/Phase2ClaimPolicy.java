@@ -12,7 +12,7 @@ import java.util.Optional;
  * {@link MemoryStore#tryClaimPhase2Job tryClaimPhase2Job} does in SQL only what SQL must do:
  *
  * <ol>
- *   <li>make sure the row exists (insert a {@link #STATUS_PENDING pending} one if missing, doing
+ *   <li>make sure the row exists (insert a {@code pending} one if missing, doing
  *       nothing on a conflict: another server may insert it at the same moment);</li>
  *   <li>read it ({@link JobRow}) inside the claim's transaction;</li>
  *   <li>ask {@link #decide};</li>
@@ -35,10 +35,8 @@ public final class Phase2ClaimPolicy {
     /** No new consolidation within six hours of a successful one. */
     public static final Duration SUCCESS_COOLDOWN = Duration.ofHours(6);
 
-    /** A consolidation holds the lock (until its lease expires). */
-    public static final String STATUS_RUNNING = "running";
-    /** Queued, or the row a first claim inserts before deciding. */
-    public static final String STATUS_PENDING = "pending";
+    /** The status of a row whose owner holds the lock until its lease expires. */
+    private static final String STATUS_RUNNING = "running";
 
     /**
      * The global job row, as far as the claim decision and the status report care; times in epoch

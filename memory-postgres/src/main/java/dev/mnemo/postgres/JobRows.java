@@ -137,8 +137,8 @@ final class JobRows {
                 .map(OptionalLong::of).orElse(OptionalLong.empty());
     }
 
-    static void deleteStage1(Tx tx, String threadId) throws SQLException {
-        tx.update("stage1.delete", threadId);
+    static int deleteStage1(Tx tx, String threadId) throws SQLException {
+        return tx.update("stage1.delete", threadId);
     }
 
     // ---- Phase 2 --------------------------------------------------------------------------------
@@ -205,8 +205,8 @@ final class JobRows {
         return tx.update("jobs.release", nowSeconds, nowSeconds, reason, workerId);
     }
 
-    static void deleteMemoryJobs(Tx tx) throws SQLException {
-        tx.update("jobs.deleteMemoryJobs");
+    static int deleteMemoryJobs(Tx tx) throws SQLException {
+        return tx.update("jobs.deleteMemoryJobs");
     }
 
     /** Per kind, the number of jobs in each status; every known kind and status is present. */

@@ -125,6 +125,11 @@ final class LocalFiles {
         Files.deleteIfExists(resolve(path));
     }
 
+    /** Deletes a leftover {@value #DIFF_FILE} (a link is removed, never followed). */
+    void deleteDiffFile() throws IOException {
+        Files.deleteIfExists(root.resolve(DIFF_FILE));
+    }
+
     /**
      * The memory-file path of {@code file}, which must be a memory file under the root: as
      * configured, or as its real path (the memory tools follow a linked root once and name files

@@ -52,8 +52,8 @@ final class OutputRows {
         return forgotten.isPresent();
     }
 
-    static void deleteAll(Tx tx) throws SQLException {
-        tx.update("output.deleteAll");
+    static int deleteAll(Tx tx) throws SQLException {
+        return tx.update("output.deleteAll");
     }
 
     static int count(Tx tx) throws SQLException {

@@ -110,9 +110,15 @@ public final class PostgresBackend implements AutoCloseable {
         return database.schema();
     }
 
-    /** Nothing to release: the pool is the application's; engines built from this backend close themselves. */
+    /**
+     * Stops the backend's background work: vacuums queued after forgets are dropped and a running
+     * one is cancelled (autovacuum reclaims those rows later); waits a few seconds at most. The
+     * pool is the application's and stays open; engines built from this backend close themselves,
+     * and a forget after this point vacuums nothing.
+     */
     @Override
     public void close() {
+        database.close();
         LOG.debug("closed PostgreSQL backend on schema {}", database.schema());
     }
 

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * The {@link MemoryStore} of one tenant in a PostgreSQL schema shared by many: memory-store-sqlite's
  * statements over tenant-scoped views (see {@link TenantDatabase}). Claims of one kind serialise per
  * tenant on a transaction-scoped advisory lock (the running cap needs one writer at a time, as
- * SQLite's {@code BEGIN IMMEDIATE} gives); everything else relies on row locks. After a forget the
- * tables deleted from are vacuumed.
+ * SQLite's {@code BEGIN IMMEDIATE} gives); everything else relies on row locks. After a forget that
+ * deleted rows, the tables deleted from are vacuumed in the background ({@link VacuumQueue}).
  */
 final class PostgresMemoryStore implements MemoryStore {
 
@@ -58,8 +58,9 @@ final class PostgresMemoryStore implements MemoryStore {
         return database.readSnapshot(tenant, SQL, what, work);
     }
 
-    private void vacuumAfterForget() {
-        database.vacuum(FORGET_TABLES);
+    /** Vacuums the tables a forget deleted from, in the background; call only when rows were deleted. */
+    private void vacuumAfterForget(String what) {
+        database.vacuumLater(FORGET_TABLES, what + " of tenant " + tenant);
     }
 
     // ---- threads -------------------------------------------------------------------------------
@@ -70,7 +71,7 @@ final class PostgresMemoryStore implements MemoryStore {
         boolean forgot = write("upsert thread " + thread.id(), tx -> ThreadRows.upsert(tx, thread) == MemoryMode.POLLUTED
                 && OutputRows.forget(tx, thread.id(), thread.updatedAt()));
         if (forgot) {
-            vacuumAfterForget();
+            vacuumAfterForget("forgetting polluted thread " + thread.id());
         }
     }
 
@@ -104,12 +105,15 @@ final class PostgresMemoryStore implements MemoryStore {
     public boolean markThreadPolluted(String threadId, Instant now) {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(now, "now");
+        boolean[] forgot = new boolean[1];
         boolean changed = write("mark thread " + threadId + " polluted", tx -> {
             boolean modeChanged = ThreadRows.markPolluted(tx, threadId);
-            OutputRows.forget(tx, threadId, now);
+            forgot[0] = OutputRows.forget(tx, threadId, now);
             return modeChanged;
         });
-        vacuumAfterForget();
+        if (forgot[0]) {
+            vacuumAfterForget("polluting thread " + threadId);
+        }
         return changed;
     }
 
@@ -117,12 +121,17 @@ final class PostgresMemoryStore implements MemoryStore {
     public boolean deleteThread(String threadId, Instant now) {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(now, "now");
+        boolean[] deletedAny = new boolean[1];
         boolean deleted = write("delete thread " + threadId, tx -> {
-            OutputRows.forget(tx, threadId, now);
-            JobRows.deleteStage1(tx, threadId);
-            return ThreadRows.delete(tx, threadId);
+            boolean forgot = OutputRows.forget(tx, threadId, now);
+            boolean job = JobRows.deleteStage1(tx, threadId) > 0;
+            boolean thread = ThreadRows.delete(tx, threadId);
+            deletedAny[0] = forgot || job || thread;
+            return thread;
         });
-        vacuumAfterForget();
+        if (deletedAny[0]) {
+            vacuumAfterForget("deleting thread " + threadId);
+        }
         return deleted;
     }
 
@@ -376,13 +385,14 @@ final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public void clearMemoryData() {
-        write("clear memory data", tx -> {
-            OutputRows.deleteAll(tx);
-            JobRows.deleteMemoryJobs(tx);
+        int deleted = write("clear memory data", tx -> {
+            int rows = OutputRows.deleteAll(tx) + JobRows.deleteMemoryJobs(tx);
             JobRows.clearModelFailure(tx);
-            return null;
+            return rows;
         });
-        vacuumAfterForget();
+        if (deleted > 0) {
+            vacuumAfterForget("clearing every memory");
+        }
         LOG.info("cleared every stage-1 memory and memory job of tenant {}", tenant);
     }
 

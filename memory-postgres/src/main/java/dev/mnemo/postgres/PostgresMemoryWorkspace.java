@@ -312,21 +312,61 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     private record Restored(ConsolidationRecord record, SortedMap<String, byte[]> pending, long notesVersion) {
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One transaction: the entries go (their files with them), the baseline becomes the
+     * remaining entry's files outside {@code extensions/} plus the current baseline's
+     * {@code extensions/}, and the version moves on, so every server's next refresh rewrites its
+     * local files. A leftover {@code phase2_workspace_diff.md} is deleted here (it may quote the
+     * dropped files); the dead row versions are vacuumed in the background.
+     */
+    @Override
+    public synchronized Optional<ConsolidationRecord> dropHistoryFrom(String id) {
+        Objects.requireNonNull(id, "id");
+        boolean withNotes = phase2Lock.held().isEmpty(); // as refresh(): our consolidation's notes stay as shown
+        prepare(withNotes);
+        WorkspaceRows.Drop[] drop = new WorkspaceRows.Drop[1];
+        PendingNotes[] notesRead = new PendingNotes[1];
+        long version = change("drop consolidation " + id + " and every newer one", tx -> {
+            drop[0] = WorkspaceRows.dropFrom(tx, id).orElseThrow(() -> new IllegalArgumentException(
+                    "no kept consolidation has id '" + id + "' for tenant " + tenant));
+            notesRead[0] = new PendingNotes(SharedNotes.pendingNotes(tx),
+                    tx.first("workspace.versions", row -> row.getLong(2)).orElseThrow());
+        });
+        try {
+            adopt(new Snapshot(version, drop[0].baseline(), notesRead[0].version(),
+                    withNotes ? notesRead[0].notes() : null));
+            local.deleteDiffFile();
+        } catch (IOException e) {
+            throw failure("drop consolidation " + id + " from the files of", e);
+        }
+        vacuumIfDeleted(drop[0].deletedRows(), "dropping consolidation " + id + " and newer ones");
+        LOG.info("dropped consolidation {} and every newer one of tenant {}; the memory files are {}", id, tenant,
+                drop[0].restored().map(record -> "restored to consolidation " + record.id())
+                        .orElse("removed (no consolidation remains)"));
+        return drop[0].restored();
+    }
+
+    /** The pending notes and their version, as a transaction read them. */
+    private record PendingNotes(SortedMap<String, byte[]> notes, long version) {
+    }
+
     @Override
     public synchronized void squashHistory() {
         try {
             local.createRoot();
             SortedMap<String, byte[]> files = local.scan();
             List<String> taken = notes.takenBy(files);
+            int[] deleted = new int[1];
             long version = change("squash the consolidation history", tx -> {
-                tx.update("history.deleteAll");
-                WorkspaceRows.replaceBaseline(tx, files);
-                tx.update("notes.delete", tx.textArray(taken));
+                deleted[0] = tx.update("history.deleteAll") + WorkspaceRows.replaceBaseline(tx, files)
+                        + tx.update("notes.delete", tx.textArray(taken));
             });
             baseline = files;
             localVersion = version;
             notes.committed(files);
-            database.vacuum(FORGET_TABLES);
+            vacuumIfDeleted(deleted[0], "squashing the history");
             LOG.info("squashed the memory history of tenant {} to one baseline", tenant);
         } catch (IOException e) {
             throw failure("squash the history in", e);
@@ -335,10 +375,9 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
 
     @Override
     public synchronized void clear() {
+        int[] deleted = new int[1];
         long version = change("clear the memory files", tx -> {
-            tx.update("history.deleteAll");
-            tx.update("files.deleteAll");
-            tx.update("notes.deleteAll");
+            deleted[0] = tx.update("history.deleteAll") + tx.update("files.deleteAll") + tx.update("notes.deleteAll");
         });
         try {
             local.deleteEverything();
@@ -349,7 +388,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         baseline = new TreeMap<>();
         localVersion = version;
         notes.cleared();
-        database.vacuum(FORGET_TABLES);
+        vacuumIfDeleted(deleted[0], "clearing the memory files");
         LOG.info("cleared every memory file, ad-hoc note and the history of tenant {}", tenant);
     }
 
@@ -400,6 +439,13 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
             throw new MemoryWorkspaceException("cannot " + what + " for tenant " + tenant + ": "
                     + (held.isPresent() ? "this server no longer holds the Phase 2 lock"
                             : "a consolidation holds the Phase 2 lock"));
+        }
+    }
+
+    /** Vacuums the workspace tables in the background when a forget deleted rows. */
+    private void vacuumIfDeleted(int deletedRows, String what) {
+        if (deletedRows > 0) {
+            database.vacuumLater(FORGET_TABLES, what + " of tenant " + tenant);
         }
     }
 

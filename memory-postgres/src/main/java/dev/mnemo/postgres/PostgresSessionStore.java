@@ -79,7 +79,8 @@ final class PostgresSessionStore implements SessionStore {
         int deleted = database.write(tenant, SQL, "delete the rollout of thread " + thread.id(),
                 tx -> tx.update("rollout.delete", thread.id()));
         if (deleted > 0) {
-            database.vacuum(List.of("tenant_rollout_lines"));
+            database.vacuumLater(List.of("tenant_rollout_lines"), "deleting the rollout of thread " + thread.id()
+                    + " of tenant " + tenant);
         }
         return deleted > 0;
     }

@@ -15,9 +15,10 @@ import org.slf4j.LoggerFactory;
  * The one place where a tenant is bound: every transaction of every Mnemo part opens here, sets
  * {@code mnemo.tenant} and the {@code search_path} for this transaction only
  * ({@code set_config(.., true)}), and runs its statements against the tenant-scoped views of the
- * schema. No statement elsewhere names a tenant, so none can forget to.
+ * schema. No statement elsewhere names a tenant, so none can forget to. It also owns the backend's
+ * {@link VacuumQueue}.
  */
-final class TenantDatabase {
+final class TenantDatabase implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TenantDatabase.class);
 
@@ -29,10 +30,12 @@ final class TenantDatabase {
 
     private final DataSource dataSource;
     private final String schema;
+    private final VacuumQueue vacuums;
 
     TenantDatabase(DataSource dataSource, String schema) {
         this.dataSource = dataSource;
         this.schema = schema;
+        this.vacuums = new VacuumQueue(dataSource, schema);
     }
 
     String schema() {
@@ -147,23 +150,23 @@ final class TenantDatabase {
     }
 
     /**
-     * Vacuums {@code tables} of the schema (all tenants' rows; best effort), so row versions a
-     * forget left dead are removed from the table files too.
+     * Vacuums {@code tables} of the schema (all tenants' rows) in the background, so row versions a
+     * forget left dead are removed from the table files too; call it only when rows were deleted.
+     *
+     * @param reason what was deleted, for the log
      */
-    void vacuum(List<String> tables) {
-        try (Connection connection = dataSource.getConnection()) {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(true);
-            try (Statement statement = connection.createStatement()) {
-                for (String table : tables) {
-                    statement.execute("VACUUM " + quoted(schema) + "." + table);
-                }
-            } finally {
-                connection.setAutoCommit(autoCommit);
-            }
-        } catch (SQLException e) {
-            LOG.warn("could not vacuum {} in schema {} after a forget: {}", tables, schema, e.getMessage());
-        }
+    void vacuumLater(List<String> tables, String reason) {
+        vacuums.request(tables, reason);
+    }
+
+    VacuumQueue vacuums() {
+        return vacuums;
+    }
+
+    /** Stops the background vacuums (see {@link VacuumQueue#close()}); the pool stays the application's. */
+    @Override
+    public void close() {
+        vacuums.close();
     }
 
     static String quoted(String identifier) {

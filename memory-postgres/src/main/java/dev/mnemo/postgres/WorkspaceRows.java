@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -19,6 +20,9 @@ import java.util.TreeMap;
  */
 final class WorkspaceRows {
 
+    /** Where the user's own files live; everything else in the workspace is generated. */
+    static final String EXTENSIONS = "extensions/";
+
     private WorkspaceRows() {
     }
 
@@ -28,9 +32,11 @@ final class WorkspaceRows {
         return files;
     }
 
-    static void replaceBaseline(Tx tx, SortedMap<String, byte[]> files) throws SQLException {
-        tx.update("files.deleteAll");
+    /** Replaces every baseline file; returns the number of rows deleted. */
+    static int replaceBaseline(Tx tx, SortedMap<String, byte[]> files) throws SQLException {
+        int deleted = tx.update("files.deleteAll");
         insertFiles(tx, "files.insert", null, files);
+        return deleted;
     }
 
     static void insertFiles(Tx tx, String key, Long seq, SortedMap<String, byte[]> files) throws SQLException {
@@ -54,6 +60,49 @@ final class WorkspaceRows {
                         .map(s -> s.sourceUpdatedAt().getEpochSecond()).toArray()),
                 restores).orElseThrow();
         insertFiles(tx, "history.insertFile", seq, files);
+    }
+
+    /**
+     * What {@link #dropFrom} did.
+     *
+     * @param restored the newest remaining entry, whose files the baseline now holds; empty when none remains
+     * @param baseline the new baseline
+     * @param deletedRows history and baseline rows deleted
+     */
+    record Drop(Optional<ConsolidationRecord> restored, SortedMap<String, byte[]> baseline, int deletedRows) {
+    }
+
+    /**
+     * Deletes entry {@code id} and every newer one (their files cascade) and makes the baseline the
+     * newest remaining entry's files outside {@value #EXTENSIONS}, plus the current baseline's files
+     * under it (the user's own: ad-hoc notes, extension instructions), which a drop keeps.
+     *
+     * @return empty, changing nothing, when no kept entry has that id
+     */
+    static Optional<Drop> dropFrom(Tx tx, String id) throws SQLException {
+        List<Long> seqs = new ArrayList<>();
+        List<ConsolidationRecord> records = new ArrayList<>();
+        tx.query("history.all", row -> {
+            seqs.add(row.getLong("seq"));
+            return records.add(record(row));
+        });
+        int from = 0;
+        while (from < records.size() && !records.get(from).id().equals(id)) {
+            from++;
+        }
+        if (from == records.size()) {
+            return Optional.empty();
+        }
+        SortedMap<String, byte[]> baseline = new TreeMap<>(files(tx));
+        baseline.keySet().removeIf(path -> !path.startsWith(EXTENSIONS));
+        Optional<ConsolidationRecord> restored = Optional.empty();
+        if (from + 1 < records.size()) { // newest first: the next one is the newest that remains
+            restored = Optional.of(records.get(from + 1));
+            tx.query("history.files", row -> row.getString(1).startsWith(EXTENSIONS) ? null
+                    : baseline.put(row.getString(1), row.getBytes(2)), seqs.get(from + 1));
+        }
+        int deleted = tx.update("history.deleteFrom", seqs.get(from)) + replaceBaseline(tx, baseline);
+        return Optional.of(new Drop(restored, baseline, deleted));
     }
 
     static ConsolidationRecord record(ResultSet row) throws SQLException {

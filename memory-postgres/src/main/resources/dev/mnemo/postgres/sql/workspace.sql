@@ -78,6 +78,10 @@ DELETE FROM consolidations WHERE seq NOT IN (SELECT seq FROM consolidations ORDE
 -- name: history.deleteAll
 DELETE FROM consolidations
 
+-- name: history.deleteFrom
+-- Drops an entry and every newer one (their files go with them). Binds: the entry's seq.
+DELETE FROM consolidations WHERE seq >= ?
+
 -- name: phase2.runningToken
 -- The Phase 2 lock's current owner, locked until the transaction ends so it cannot change under a commit.
 SELECT ownership_token FROM jobs

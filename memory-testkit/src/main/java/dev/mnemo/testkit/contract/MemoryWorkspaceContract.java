@@ -12,13 +12,17 @@ import dev.mnemo.spi.WorkspaceDiff;
 import dev.mnemo.spi.WorkspaceDiff.Change;
 import dev.mnemo.spi.WorkspaceDiff.Status;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -317,6 +321,98 @@ public abstract class MemoryWorkspaceContract {
                 .hasMessageContaining("no-such-consolidation");
     }
 
+    // ---- dropHistoryFrom: forgetting that takes effect at once --------------------------------------
+
+    /** An ad-hoc note the user wrote through the memory tools; a drop keeps it. */
+    private static final String NOTE = "extensions/ad_hoc/notes/2026-03-01T00-00-00-tabs.md";
+
+    /**
+     * Two consolidations: {@code c1} leaves files holding "alpha" (and takes an ad-hoc note),
+     * {@code c2} adds "bravo-secret"; returns {@code c1}'s record.
+     */
+    private ConsolidationRecord alphaThenBravo() throws IOException {
+        workspace.prepare();
+        write("extensions/ad_hoc/instructions.md", "how to write notes\n");
+        write(NOTE, "user prefers tabs\n");
+        workspace.noteAdded(root.resolve(NOTE));
+        write("MEMORY.md", "# Memory\nalpha\n");
+        write("memory_summary.md", "v1\nalpha\n");
+        ConsolidationRecord alpha = record("c1", 1);
+        workspace.commit(alpha, 10);
+        write("MEMORY.md", "# Memory\nalpha\nbravo-secret\n");
+        write("skills/bravo/SKILL.md", "bravo-secret skill\n");
+        write("rollout_summaries/bravo.md", "bravo-secret summary\n");
+        workspace.commit(record("c2", 2), 10);
+        return alpha;
+    }
+
+    @Test
+    void dropHistoryFrom_restoresTheNewestRemainingEntrysFiles_andForgetsTheDroppedOnes() throws IOException {
+        ConsolidationRecord alpha = alphaThenBravo();
+        write(DIFF_FILE, "-bravo-secret\n"); // left by a failed consolidation: it quotes the baseline
+
+        Optional<ConsolidationRecord> restored = workspace.dropHistoryFrom("c2");
+
+        assertThat(restored).contains(alpha);
+        assertThat(workspace.history()).extracting(Consolidation::id).containsExactly("c1");
+        assertThat(root.resolve("MEMORY.md")).hasContent("# Memory\nalpha");
+        assertThat(root.resolve("memory_summary.md")).hasContent("v1\nalpha");
+        assertThat(root.resolve("skills/bravo/SKILL.md")).doesNotExist();
+        assertThat(root.resolve("rollout_summaries/bravo.md")).doesNotExist();
+        assertThat(root.resolve(NOTE)).hasContent("user prefers tabs");
+        assertThat(filesHolding("bravo-secret")).isEmpty();
+        assertThat(workspace.diff().isEmpty()).as("the baseline is the restored files").isTrue();
+        assertThatThrownBy(() -> workspace.rollback("c2"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("c2");
+    }
+
+    @Test
+    void dropHistoryFrom_theOldestEntryRemovesTheGeneratedFiles_butKeepsExtensions() throws IOException {
+        alphaThenBravo();
+
+        Optional<ConsolidationRecord> restored = workspace.dropHistoryFrom("c1");
+
+        assertThat(restored).isEmpty();
+        assertThat(workspace.history()).isEmpty();
+        assertThat(root.resolve("MEMORY.md")).doesNotExist();
+        assertThat(root.resolve("memory_summary.md")).doesNotExist();
+        assertThat(root.resolve("skills/bravo/SKILL.md")).doesNotExist();
+        assertThat(root.resolve(NOTE)).hasContent("user prefers tabs");
+        assertThat(root.resolve("extensions/ad_hoc/instructions.md")).hasContent("how to write notes");
+        assertThat(filesHolding("alpha")).isEmpty();
+        assertThat(filesHolding("bravo-secret")).isEmpty();
+        assertThat(workspace.diff().isEmpty()).isTrue();
+        assertThatThrownBy(() -> workspace.rollback("c1")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void dropHistoryFrom_leavesAWorkspaceThatCommitsAndSurvivesReopening() throws IOException {
+        alphaThenBravo();
+        workspace.dropHistoryFrom("c2");
+        write("MEMORY.md", "# Memory\nalpha\ncharlie\n");
+
+        workspace.commit(record("c3", 1), 10);
+        workspace.close();
+        workspace = open(root);
+        workspace.prepare();
+
+        assertThat(workspace.history()).extracting(Consolidation::id).containsExactly("c3", "c1");
+        assertThat(workspace.diff().isEmpty()).isTrue();
+        assertThat(root.resolve("MEMORY.md")).hasContent("# Memory\nalpha\ncharlie");
+    }
+
+    @Test
+    void dropHistoryFrom_anUnknownIdFailsNamingIt_andChangesNothing() throws IOException {
+        alphaThenBravo();
+
+        assertThatThrownBy(() -> workspace.dropHistoryFrom("no-such-consolidation"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no-such-consolidation");
+        assertThat(workspace.history()).extracting(Consolidation::id).containsExactly("c2", "c1");
+        assertThat(root.resolve("MEMORY.md")).hasContent("# Memory\nalpha\nbravo-secret");
+    }
+
     @Test
     void squashHistory_keepsTheFilesAndDropsEveryEntry() throws IOException {
         workspace.prepare();
@@ -371,6 +467,33 @@ public abstract class MemoryWorkspaceContract {
 
     protected static Instant at(int index) {
         return Instant.parse("2026-03-01T00:00:00Z").plusSeconds(3600L * index);
+    }
+
+    /**
+     * The files under the root, outside hidden folders (a history's own store), whose text holds
+     * {@code text}; paths relative to the root.
+     */
+    protected List<String> filesHolding(String text) throws IOException {
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(Files::isRegularFile)
+                    .map(root::relativize)
+                    .filter(path -> StreamSupport.stream(path.spliterator(), false)
+                            .noneMatch(segment -> segment.toString().startsWith(".")))
+                    .filter(path -> {
+                        try {
+                            return new String(Files.readAllBytes(root.resolve(path)), StandardCharsets.UTF_8)
+                                    .contains(text);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    })
+                    .map(path -> path.toString().replace('\\', '/'))
+                    .sorted()
+                    .toList();
+        }
     }
 
     protected void write(String path, String content) throws IOException {
