@@ -151,12 +151,15 @@ final class JobRows {
      * The global lock, as {@link Phase2ClaimPolicy} decides it: the row made to exist (a first claim
      * and a Phase 1 completion on another server may insert it at the same moment, so the insert
      * does nothing on a conflict), read and locked, decided on, then taken over only while it is
-     * still the row decided on. The caller holds the tenant's Phase 2 claim lock.
+     * still the row decided on. The caller holds the tenant's Phase 2 claim lock. {@code pastCooldown}:
+     * {@link Phase2ClaimPolicy#decidePastCooldown}, for work that must not wait.
      */
-    static JobClaim tryClaimPhase2(Tx tx, String workerId, Duration lease, Instant now) throws SQLException {
+    static JobClaim tryClaimPhase2(Tx tx, String workerId, Duration lease, Instant now, boolean pastCooldown)
+            throws SQLException {
         tx.update("phase2.ensureRow", DEFAULT_RETRY_REMAINING);
         GlobalRow read = tx.first("phase2.rowForUpdate", JobRows::globalRow).orElseThrow();
-        ClaimOutcome decision = Phase2ClaimPolicy.decide(read.row(), now);
+        ClaimOutcome decision = pastCooldown ? Phase2ClaimPolicy.decidePastCooldown(read.row(), now)
+                : Phase2ClaimPolicy.decide(read.row(), now);
         if (decision != ClaimOutcome.CLAIMED) {
             return JobClaim.skipped(decision);
         }

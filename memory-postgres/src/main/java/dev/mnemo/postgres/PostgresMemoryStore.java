@@ -266,13 +266,23 @@ final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public JobClaim tryClaimPhase2Job(String workerId, Duration lease, Instant now) {
+        return claimPhase2(workerId, lease, now, false);
+    }
+
+    @Override
+    public JobClaim tryClaimPhase2JobNow(String workerId, Duration lease, Instant now) {
+        return claimPhase2(workerId, lease, now, true);
+    }
+
+    private JobClaim claimPhase2(String workerId, Duration lease, Instant now, boolean pastCooldown) {
         Objects.requireNonNull(workerId, "workerId");
         Objects.requireNonNull(lease, "lease");
         Objects.requireNonNull(now, "now");
-        JobClaim claim = write("claim the Phase 2 lock", tx -> {
-            lockClaims(tx, JobRows.PHASE2);
-            return JobRows.tryClaimPhase2(tx, workerId, lease, now);
-        });
+        JobClaim claim = write(pastCooldown ? "claim the Phase 2 lock past its cooldown" : "claim the Phase 2 lock",
+                tx -> {
+                    lockClaims(tx, JobRows.PHASE2);
+                    return JobRows.tryClaimPhase2(tx, workerId, lease, now, pastCooldown);
+                });
         if (claim.isClaimed()) {
             phase2Lock.claimed(claim.token());
         }

@@ -254,6 +254,8 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
             Optional<ConsolidationRecord> remaining = before == null ? Optional.empty()
                     : CommitMessages.parse(before.message());
             // 2. The generated files as the newest remaining entry left them, or none; notes stay.
+            //    A diff file left by a failed consolidation quotes the dropped text: it goes too.
+            Files.deleteIfExists(root.resolve(WorkingFiles.DIFF_FILE));
             working.restore(remaining.isPresent() ? repository.files(before.id()) : FileListing.EMPTY,
                     repository::blob, GitMemoryWorkspace::isNote);
             // 3. The history without the dropped entries, and no object of theirs left behind.
