@@ -76,13 +76,11 @@ record RunRecord(String modelName, SortedMap<String, String> modelSettings, int 
         try {
             json = JSON.readTree(file.toFile());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the run record " + file + " (" + e.getMessage()
-                    + "); use another run directory, or start afresh to discard this one", e);
+            throw unreadable(dir, file, e.getMessage());
         }
         if (json == null || json.path("format").asInt(0) != FORMAT || !json.path("model").path("name").isTextual()
                 || !json.path("scenarios").path("fingerprint").isTextual()) {
-            throw new IllegalStateException("the run record " + file + " is not one this version of Mnemo wrote"
-                    + " (format " + FORMAT + "); use another run directory, or start afresh to discard this one");
+            throw unreadable(dir, file, "not a run record of format " + FORMAT);
         }
         SortedMap<String, String> settings = new TreeMap<>();
         for (Map.Entry<String, JsonNode> setting : json.path("model").path("settings").properties()) {
@@ -91,6 +89,11 @@ record RunRecord(String modelName, SortedMap<String, String> modelSettings, int 
         JsonNode scenarios = json.path("scenarios");
         return Optional.of(new RunRecord(json.path("model").path("name").asText(), settings,
                 scenarios.path("version").asInt(), scenarios.path("fingerprint").asText()));
+    }
+
+    private static EvalRunMismatchException unreadable(Path dir, Path file, String why) {
+        return new EvalRunMismatchException(dir, "The run record " + file + " cannot be read (" + why + "), so"
+                + " which model and scenario set made the answers in " + dir + " is unknown.");
     }
 
     /** Writes the record into {@code dir}, whole or not at all. */

@@ -172,6 +172,17 @@ class MemoryEvalTest {
     }
 
     @Test
+    void anUnreadableRunRecord_isRefused_andFreshReplacesIt() throws Exception {
+        Files.writeString(runDir.resolve("run.json"), "{\"format\": 1, \"mod");
+
+        assertThatThrownBy(() -> runOneUser(NEVER_ASKED, "model-a", Map.of(), false))
+                .isInstanceOf(EvalRunMismatchException.class)
+                .hasMessageContaining("run.json cannot be read").hasMessageContaining("fresh(true)");
+        runOneUser(new SimpleHonestModel(ONE_USER), "model-a", Map.of(), true);
+        assertThat(Files.readString(runDir.resolve("run.json"))).contains("\"model-a\"");
+    }
+
+    @Test
     void fresh_discardsTheEarlierRunOnly_andAsksTheNewModelAgain() throws Exception {
         runOneUser(new SimpleHonestModel(ONE_USER), "model-a", Map.of(), false);
         Files.writeString(runDir.resolve("notes.txt"), "mine");
