@@ -2,6 +2,7 @@ package dev.mnemo.cli;
 
 import dev.mnemo.eval.Condition;
 import dev.mnemo.eval.EvalReport;
+import dev.mnemo.eval.EvalRunMismatchException;
 import dev.mnemo.eval.MemoryEval;
 import dev.mnemo.eval.ScenarioSet;
 import dev.mnemo.llm.LanguageModel;
@@ -24,8 +25,13 @@ final class EvalCommand implements Callable<Integer> {
     MnemoCli root;
 
     @Option(names = "--out", paramLabel = "DIR", required = true,
-            description = "The run directory: homes, every model request and answer, the report. Reuse it to resume.")
+            description = "The run directory: homes, every model request and answer, the report. Reuse it to resume"
+                    + " the same model's run; another model's is refused.")
     Path out;
+
+    @Option(names = "--fresh", description = "Discard the earlier run in --out (its model log, users, report) and"
+            + " start over, instead of resuming it.")
+    boolean fresh;
 
     @Option(names = "--limit", paramLabel = "N", description = "Only the first N scenario users (default: all 20).")
     Integer limit;
@@ -41,12 +47,19 @@ final class EvalCommand implements Callable<Integer> {
     public Integer call() {
         LanguageModel model = root.requireModel("mnemo eval");
         String name = root.modelName();
-        MemoryEval.Builder eval = MemoryEval.builder().model(model, name).runDirectory(out).concurrency(concurrency)
+        MemoryEval.Builder eval = MemoryEval.builder().model(model, name).modelSettings(root.modelSettings())
+                .runDirectory(out).concurrency(concurrency).fresh(fresh)
                 .scenarios(scenarios == null ? ScenarioSet.bundled() : ScenarioSet.load(scenarios));
         if (limit != null) {
             eval.limit(limit);
         }
-        EvalReport report = eval.build().run();
+        EvalReport report;
+        try {
+            report = eval.build().run();
+        } catch (EvalRunMismatchException e) {
+            throw new MnemoCli.UsageProblem(e.problem() + "\nUse a new --out for this run, or add --fresh to discard"
+                    + " the earlier run in " + out + " and start over.");
+        }
         root.out().printf(Locale.ROOT, "%d users with %s in %.1f s%n", report.users(), name, report.millis() / 1000.0);
         for (EvalReport.ConditionSummary c : report.conditions()) {
             root.out().printf(Locale.ROOT, "  %-12s recall %5.1f %%   tokens %,d%n",

@@ -5,6 +5,7 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryException;
 import dev.mnemo.RolloutSources;
 import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.openai.OpenAiLanguageModel;
 import dev.mnemo.spi.MemoryEventListener;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,10 +20,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -335,6 +338,31 @@ public final class MnemoCli {
         return merged;
     }
 
+    /**
+     * What identifies the configured model besides its name, for a report to record: the endpoint
+     * ({@code base_url}, OpenAI's unless set), the {@code api}, and the reasoning effort, context
+     * window and Azure API version when set. Never the API key or headers.
+     */
+    Map<String, String> modelSettings() {
+        Map<String, String> env = modelEnvironment();
+        Map<String, String> settings = new TreeMap<>();
+        String baseUrl = env.getOrDefault("OPENAI_BASE_URL", "").strip();
+        settings.put("base_url", baseUrl.isEmpty() ? OpenAiLanguageModel.DEFAULT_BASE_URL.toString()
+                : baseUrl.replaceAll("/+$", ""));
+        String api = env.getOrDefault("MNEMO_MODEL_API", "").strip().toLowerCase(Locale.ROOT);
+        settings.put("api", api.isEmpty() ? API_VALUES.get(0) : api);
+        putIfSet(settings, "reasoning_effort", env.get("MNEMO_REASONING_EFFORT"));
+        putIfSet(settings, "context_window", env.get("MNEMO_CONTEXT_WINDOW"));
+        putIfSet(settings, "azure_api_version", env.get("OPENAI_API_VERSION"));
+        return settings;
+    }
+
+    private static void putIfSet(Map<String, String> settings, String key, String value) {
+        if (value != null && !value.isBlank()) {
+            settings.put(key, value.strip().toLowerCase(Locale.ROOT));
+        }
+    }
+
     /** The configured model's name (--model, else MNEMO_MODEL), for reports; "model" when unnamed. */
     String modelName() {
         return configuredModelName().orElse("model");
@@ -422,7 +450,7 @@ public final class MnemoCli {
         if (name == null || name.isBlank()) {
             return Optional.empty();
         }
-        return Optional.of(dev.mnemo.llm.openai.OpenAiLanguageModel.fromEnvironment(environment));
+        return Optional.of(OpenAiLanguageModel.fromEnvironment(environment));
     }
 
     /**

@@ -65,6 +65,44 @@ class EvalCommandTest {
     }
 
     @Test
+    void eval_ofAnotherModelIntoTheSameOut_isAUsageErrorNamingBoth_andFreshStartsOver() throws Exception {
+        try (OpenAiWireServer server = OpenAiWireServer.start(EvalCommandTest::script)) {
+            Map<String, String> env = Map.of("OPENAI_API_KEY", "test", "OPENAI_BASE_URL", server.baseUrl().toString(),
+                    "MNEMO_MODEL", "wire-model");
+            String run = temp.resolve("run").toString();
+            assertThat(execute(env, "eval", "--out", run, "--limit", "1").code()).isZero();
+            int requestsOfTheFirstRun = server.requests().size();
+
+            Execution other = execute(env, "--model", "other-model", "eval", "--out", run, "--limit", "1");
+
+            assertThat(other.code()).isEqualTo(2);
+            assertThat(other.err()).contains("holds a run of another model", "model 'wire-model' (api=chat, base_url="
+                    + server.baseUrl().toString().replaceAll("/+$", ""), "model 'other-model'", "--fresh", "new --out");
+            assertThat(server.requests()).hasSize(requestsOfTheFirstRun);
+            assertThat(Files.readString(temp.resolve("run/report.md"))).contains("# Mnemo eval: wire-model");
+
+            Execution fresh = execute(env, "--model", "other-model", "eval", "--out", run, "--limit", "1", "--fresh");
+
+            assertThat(fresh.code()).as(fresh.err()).isZero();
+            assertThat(server.requests().size()).isGreaterThan(requestsOfTheFirstRun);
+            assertThat(Files.readString(temp.resolve("run/report.md"))).contains("# Mnemo eval: other-model");
+        }
+    }
+
+    private record Execution(int code, String out, String err) {}
+
+    private Execution execute(Map<String, String> env, String... args) {
+        MnemoCli cli = new MnemoCli(env, temp.resolve("user").toString(), MnemoCli::modelFromEnvironment);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = MnemoCli.commandLine(cli);
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+        int code = commandLine.execute(args);
+        return new Execution(code, out.toString(), err.toString());
+    }
+
+    @Test
     void eval_withoutAModel_isAUsageErrorNamingTheVariables() {
         MnemoCli cli = new MnemoCli(Map.of(), temp.resolve("user").toString(), MnemoCli::modelFromEnvironment);
         StringWriter err = new StringWriter();

@@ -5,17 +5,22 @@ import dev.mnemo.llm.TokenUsage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,17 +40,26 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The run directory keeps every model request and answer ({@code model-log.jsonl}) and each
  * user's result: running again with the same directory resumes where a run stopped and asks the
- * model nothing it already answered.
+ * model nothing it already answered. It also records which model and scenario set made them
+ * ({@code run.json}): a run of another model, other model settings or another scenario set is
+ * refused with an {@link EvalRunMismatchException} instead of taking those answers over, and so is
+ * a directory whose run recorded neither; {@link Builder#fresh(boolean)} discards them instead.
  */
 public final class MemoryEval {
 
     private static final Logger LOG = LoggerFactory.getLogger(MemoryEval.class);
+
+    /** What a run writes into its directory, and all that starting afresh deletes (nothing else in it). */
+    private static final List<String> RUN_FILES = List.of(RunRecord.FILE, RecordingModel.LOG_FILE, UserRun.USERS_FOLDER,
+            ReportFiles.JSON_FILE, ReportFiles.MARKDOWN_FILE, ReportFiles.CHART_FILE);
 
     private final LanguageModel model;
     private final String modelName;
     private final Path runDirectory;
     private final ScenarioSet scenarios;
     private final int concurrency;
+    private final boolean fresh;
+    private final RunRecord record;
 
     private MemoryEval(Builder builder) {
         this.model = builder.model;
@@ -53,21 +67,24 @@ public final class MemoryEval {
         this.runDirectory = builder.runDirectory;
         this.scenarios = builder.limit > 0 ? builder.scenarios.limit(builder.limit) : builder.scenarios;
         this.concurrency = builder.concurrency;
+        this.fresh = builder.fresh;
+        this.record = RunRecord.of(builder.modelName, builder.modelSettings, builder.scenarios);
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Runs (or resumes) the eval and writes its report files into the run directory. */
+    /**
+     * Runs (or resumes) the eval and writes its report files into the run directory.
+     *
+     * @throws EvalRunMismatchException when the directory holds a run of another model or scenario
+     *     set, or one that recorded neither, and {@link Builder#fresh(boolean)} was not asked for
+     */
     public EvalReport run() {
         long start = System.nanoTime();
-        // 1. The run directory and the recording model every step shares.
-        try {
-            Files.createDirectories(runDirectory);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the run directory " + runDirectory, e);
-        }
+        // 1. The run directory, holding this run's answers only, and the recording model every step shares.
+        prepareRunDirectory();
         RecordingModel recording = new RecordingModel(model, runDirectory);
         // 2. Each user in their own home, `concurrency` at a time.
         List<UserOutcome> outcomes = runUsers(recording);
@@ -76,6 +93,66 @@ public final class MemoryEval {
         ReportFiles.write(runDirectory, report);
         LOG.info("eval: {} users with {}; report in {}", outcomes.size(), modelName, runDirectory);
         return report;
+    }
+
+    /**
+     * Creates the directory, or checks that the run it holds is this one (same model and settings,
+     * same scenario set) before anything in it is reused; starting afresh deletes the earlier run's
+     * files first. The record is written before the first model call.
+     */
+    private void prepareRunDirectory() {
+        try {
+            Files.createDirectories(runDirectory);
+            if (fresh) {
+                deleteEarlierRun();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the run directory " + runDirectory, e);
+        }
+        Optional<RunRecord> earlier = RunRecord.read(runDirectory);
+        if (earlier.isPresent()) {
+            if (!earlier.get().sameRunAs(record)) {
+                throw new EvalRunMismatchException(runDirectory, mismatch(earlier.get()));
+            }
+            LOG.info("eval: resuming the run of {} on {} in {}", record.describeModel(), record.describeScenarios(),
+                    runDirectory);
+            return;
+        }
+        if (RUN_FILES.stream().anyMatch(name -> Files.exists(runDirectory.resolve(name)))) {
+            throw new EvalRunMismatchException(runDirectory, "The run directory " + runDirectory + " holds an eval run"
+                    + " that recorded neither its model nor its scenario set (there is no " + RunRecord.FILE + ", as in a"
+                    + " run made before Mnemo kept one), so its answers may be another model's; this run is "
+                    + record.describeModel() + " on " + record.describeScenarios() + ".");
+        }
+        record.write(runDirectory);
+    }
+
+    private String mismatch(RunRecord earlier) {
+        String what = earlier.sameModelAs(record) ? "another scenario set"
+                : earlier.sameScenariosAs(record) ? "another model" : "another model and scenario set";
+        return "The run directory " + runDirectory + " holds a run of " + what + ": " + earlier.describeModel()
+                + " on " + earlier.describeScenarios() + "; this run is " + record.describeModel() + " on "
+                + record.describeScenarios() + ". Resuming would report the earlier run's answers as this one's.";
+    }
+
+    /** Deletes what an earlier run wrote; any other file in the directory stays. */
+    private void deleteEarlierRun() throws IOException {
+        boolean deleted = false;
+        for (String name : RUN_FILES) {
+            Path path = runDirectory.resolve(name);
+            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                continue;
+            }
+            try (Stream<Path> walk = Files.walk(path)) {
+                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+            deleted = true;
+        }
+        if (deleted) {
+            LOG.info("eval: starting afresh; the earlier run in {} is discarded", runDirectory);
+        }
     }
 
     private List<UserOutcome> runUsers(RecordingModel recording) {
@@ -145,13 +222,49 @@ public final class MemoryEval {
         private ScenarioSet scenarios = ScenarioSet.bundled();
         private int limit;
         private int concurrency = 1;
+        private Map<String, String> modelSettings = Map.of();
+        private boolean fresh;
 
         private Builder() {}
 
-        /** The model for extraction, consolidation and answering, and its name for the report. */
+        /**
+         * The model for extraction, consolidation and answering, and its name for the report. The
+         * name is recorded in the run directory: a later run with another name is refused there.
+         */
         public Builder model(LanguageModel model, String name) {
             this.model = Objects.requireNonNull(model, "model");
-            this.modelName = Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("the model name is blank; name the model the report is about");
+            }
+            this.modelName = name;
+            return this;
+        }
+
+        /**
+         * What else tells this model's answers apart from another's of the same name, such as its
+         * endpoint, API and reasoning effort ({@code mnemo eval} records {@code base_url},
+         * {@code api} and the like). Recorded with the name in the run directory's {@code run.json},
+         * in plain text, so never a secret; a later run with other settings is refused there.
+         * Default: none.
+         */
+        public Builder modelSettings(Map<String, String> settings) {
+            Objects.requireNonNull(settings, "settings");
+            settings.forEach((key, value) -> {
+                Objects.requireNonNull(key, "a model setting's name");
+                Objects.requireNonNull(value, () -> "model setting '" + key + "'");
+            });
+            this.modelSettings = new TreeMap<>(settings);
+            return this;
+        }
+
+        /**
+         * Whether to discard what an earlier run left in the run directory (its model log, users,
+         * report and {@code run.json}; no other file) and start over, instead of resuming it. Needed
+         * to reuse a directory that holds another model's or scenario set's run. Default false.
+         */
+        public Builder fresh(boolean fresh) {
+            this.fresh = fresh;
             return this;
         }
 

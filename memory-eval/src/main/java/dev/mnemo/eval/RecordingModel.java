@@ -37,6 +37,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class RecordingModel implements LanguageModel {
 
+    static final String LOG_FILE = "model-log.jsonl";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final LanguageModel model;
@@ -45,7 +46,7 @@ final class RecordingModel implements LanguageModel {
 
     RecordingModel(LanguageModel model, Path runDir) {
         this.model = model;
-        this.log = runDir.resolve("model-log.jsonl");
+        this.log = runDir.resolve(LOG_FILE);
         load();
     }
 

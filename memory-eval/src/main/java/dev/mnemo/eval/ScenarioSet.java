@@ -1,15 +1,23 @@
 package dev.mnemo.eval;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -20,13 +28,24 @@ import java.util.Set;
 public final class ScenarioSet {
 
     private static final String BUNDLED = "scenarios-v1.json";
+    /** Canonical JSON for the fingerprint: properties and map keys sorted, so only content counts. */
+    private static final ObjectMapper CANONICAL = JsonMapper.builder()
+            .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .build();
 
     private final int version;
     private final List<ScenarioUser> users;
+    private final String fingerprint;
 
-    private ScenarioSet(int version, List<ScenarioUser> users) {
+    private ScenarioSet(int version, List<ScenarioUser> users, String fingerprint) {
         this.version = version;
         this.users = List.copyOf(users);
+        this.fingerprint = fingerprint;
+    }
+
+    private ScenarioSet(int version, List<ScenarioUser> users) {
+        this(version, users, fingerprint(version, users));
     }
 
     /** The bundled set. */
@@ -60,6 +79,17 @@ public final class ScenarioSet {
         return version;
     }
 
+    /**
+     * A content hash of the whole set as the eval plays it ({@code sha256:} and 64 hex digits):
+     * every user's facts and the sessions and probes the templates make of them. An edited
+     * scenario, an added user or a changed template gives another value; reformatting the file
+     * does not. {@link #limit(int)} keeps the value of the set it was cut from, so a run may grow
+     * from the first five users to all of them.
+     */
+    public String fingerprint() {
+        return fingerprint;
+    }
+
     /** The users, in file order. */
     public List<ScenarioUser> users() {
         return users;
@@ -70,7 +100,22 @@ public final class ScenarioSet {
         if (n < 1) {
             throw new IllegalArgumentException("limit must be at least 1, was " + n);
         }
-        return new ScenarioSet(version, users.subList(0, Math.min(n, users.size())));
+        return new ScenarioSet(version, users.subList(0, Math.min(n, users.size())), fingerprint);
+    }
+
+    private static String fingerprint(int version, List<ScenarioUser> users) {
+        List<Map<String, Object>> played = new ArrayList<>();
+        for (ScenarioUser user : users) {
+            played.add(Map.of("user", user, "sessions", Script.sessions(user), "probes", Script.probes(user)));
+        }
+        try {
+            byte[] json = CANONICAL.writeValueAsBytes(Map.of("version", version, "users", played));
+            return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the scenario set as JSON to hash it", e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
     }
 
     private static ScenarioSet parse(JsonNode root, String where) {

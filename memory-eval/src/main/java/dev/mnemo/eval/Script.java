@@ -4,7 +4,9 @@ import java.util.List;
 
 /**
  * The fixed templates that turn a {@link ScenarioUser}'s facts into past sessions and probe
- * questions. Changing a template changes the scenario set's meaning: bump the set's version.
+ * questions. Changing a template changes the scenario set's meaning, and so its
+ * {@linkplain ScenarioSet#fingerprint() fingerprint}: a run directory made with the old templates
+ * is not resumed.
  */
 final class Script {
 

@@ -51,6 +51,8 @@ final class UserRun {
     /** A day after the last session: every session is idle (6 h) and young enough (10 days). */
     static final Duration PIPELINE_DELAY = Duration.ofDays(6);
     static final int MAX_STEPS = 8;
+    /** The folder of the run directory that holds one folder per user. */
+    static final String USERS_FOLDER = "users";
     private static final int MAX_PHASE1_RUNS = 20;
 
     private static final Logger LOG = LoggerFactory.getLogger(UserRun.class);
@@ -63,7 +65,7 @@ final class UserRun {
     UserRun(ScenarioUser user, LanguageModel model, Path runDir) {
         this.user = user;
         this.model = model;
-        this.dir = runDir.resolve("users").resolve(user.id());
+        this.dir = runDir.resolve(USERS_FOLDER).resolve(user.id());
     }
 
     UserOutcome run() {

@@ -19,7 +19,7 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.io.IOException;
-import java.net.URISyntaxException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -39,7 +39,6 @@ import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +52,8 @@ class ArchitectureTest {
     /** Packages whose public types and members are Mnemo's public surface. */
     private static final String[] PUBLIC_PACKAGES = {
         "dev.mnemo", "dev.mnemo.spi", "dev.mnemo.llm", "dev.mnemo.store.sqlite", "dev.mnemo.workspace.git",
-        "dev.mnemo.llm.openai", "dev.mnemo.langchain4j", "dev.mnemo.springai", "dev.mnemo.spring.boot"
+        "dev.mnemo.llm.openai", "dev.mnemo.langchain4j", "dev.mnemo.springai", "dev.mnemo.spring.boot",
+        "dev.mnemo.testkit", "dev.mnemo.testkit.contract", "dev.mnemo.eval"
     };
 
     /** Types that must never appear in a public signature. */
@@ -89,7 +89,8 @@ class ArchitectureTest {
                 .as("the importer must see every module, or the rules below prove nothing")
                 .contains("dev.mnemo.MemoryEngine", "dev.mnemo.llm.LanguageModel",
                         "dev.mnemo.internal.engine.EngineBuilder", "dev.mnemo.springai.MnemoAdvisor",
-                        "dev.mnemo.spring.boot.MnemoAutoConfiguration");
+                        "dev.mnemo.spring.boot.MnemoAutoConfiguration", "dev.mnemo.testkit.ScriptedLanguageModel",
+                        "dev.mnemo.testkit.contract.MemoryStoreContract", "dev.mnemo.eval.MemoryEval");
     }
 
     @Test
@@ -246,43 +247,109 @@ class ArchitectureTest {
         }
     }
 
+    /**
+     * One root package per module, no package in two modules, and every jar named after its root.
+     * Under {@code mvn verify} the modules are on the class path as jars and their manifests are
+     * read; under {@code mvn test} (or an IDE) they are class folders, and the {@code module.name}
+     * of each module's pom, which the jar plugin writes as {@code Automatic-Module-Name}, stands
+     * in for the manifest. Either way every module must be there: none is skipped.
+     */
     @Test
-    void everyJarNamesItsAutomaticModuleAndHoldsOnlyItsRootPackage() throws IOException, URISyntaxException {
-        Map<String, Set<String>> packagesByJar = new TreeMap<>();
+    void everyJarNamesItsAutomaticModuleAndHoldsOnlyItsRootPackage() throws IOException {
+        Map<Path, Set<String>> packagesByRoot = new TreeMap<>();
         for (JavaClass type : classes) {
-            if (type.getSource().isEmpty()) {
-                continue;
-            }
-            String location = type.getSource().get().getUri().toString();
-            if (!location.startsWith("jar:")) {
-                continue;
-            }
-            String jar = location.substring("jar:file:".length(), location.indexOf("!/"));
-            packagesByJar.computeIfAbsent(jar, j -> new HashSet<>()).add(type.getPackageName());
+            Path root = classPathRoot(type);
+            packagesByRoot.computeIfAbsent(root, r -> new TreeSet<>()).add(type.getPackageName());
         }
-        Assumptions.assumeTrue(packagesByJar.size() >= MODULE_ROOTS.size(),
-                "run by Maven after packaging: the modules are on the class path as jars");
         Map<String, String> owner = new HashMap<>();
-        for (var entry : packagesByJar.entrySet()) {
-            Path jar = Path.of(entry.getKey());
-            String module = MODULE_ROOTS.keySet().stream()
-                    .filter(m -> jar.getFileName().toString().startsWith(m + "-"))
-                    .findFirst().orElseThrow(() -> new AssertionError("unexpected Mnemo jar " + jar));
-            String root = MODULE_ROOTS.get(module);
-            try (JarFile file = new JarFile(jar.toFile())) {
-                assertThat(file.getManifest().getMainAttributes().getValue("Automatic-Module-Name"))
-                        .as("Automatic-Module-Name of %s", jar.getFileName())
-                        .isEqualTo(root);
-            }
+        Map<String, Path> rootOfModule = new TreeMap<>();
+        for (var entry : packagesByRoot.entrySet()) {
+            Path root = entry.getKey();
+            String module = moduleOf(root);
+            String rootPackage = MODULE_ROOTS.get(module);
+            assertThat(rootPackage).as("%s holds Mnemo classes %s but is no module that ARCHITECTURE §1 lists",
+                    root, entry.getValue()).isNotNull();
+            Path previousRoot = rootOfModule.put(module, root);
+            assertThat(previousRoot).as("module %s is on the class path twice", module).isNull();
+            assertThat(automaticModuleName(root))
+                    .as("Automatic-Module-Name of %s (%s)", module, root)
+                    .isEqualTo(rootPackage);
             for (String pkg : entry.getValue()) {
-                assertThat(pkg.equals(root) || pkg.startsWith(root + "."))
-                        .as("package %s in %s must sit under %s", pkg, jar.getFileName(), root)
+                assertThat(pkg.equals(rootPackage) || pkg.startsWith(rootPackage + "."))
+                        .as("package %s in %s must sit under %s", pkg, module, rootPackage)
                         .isTrue();
                 String previous = owner.put(pkg, module);
                 assertThat(previous).as("package %s appears in %s and %s", pkg, previous, module).isNull();
             }
         }
-        assertThat(Files.exists(Path.of(packagesByJar.keySet().iterator().next()))).isTrue();
+        assertThat(rootOfModule.keySet())
+                .as("every module of ARCHITECTURE §1 must be on memory-integration-tests' class path (as jars under"
+                        + " `mvn verify`, as class folders under `mvn test`), or this rule proves nothing for it;"
+                        + " found %s", rootOfModule)
+                .containsAll(MODULE_ROOTS.keySet());
+    }
+
+    /** The jar or class folder a class was loaded from. */
+    private static Path classPathRoot(JavaClass type) {
+        URI uri = type.getSource().orElseThrow(() -> new AssertionError("no class file for " + type.getName()))
+                .getUri();
+        if (uri.getScheme().equals("jar")) {
+            String location = uri.getRawSchemeSpecificPart();
+            return Path.of(URI.create(location.substring(0, location.indexOf("!/"))));
+        }
+        Path classFile = Path.of(uri);
+        int depth = type.getPackageName().split("\\.").length;
+        Path root = classFile.getParent();
+        for (int i = 0; i < depth; i++) {
+            root = root.getParent();
+        }
+        return root;
+    }
+
+    /** {@code memory-core} for {@code memory-core-0.1.0-SNAPSHOT.jar} or {@code memory-core/target/classes}. */
+    private static String moduleOf(Path root) throws IOException {
+        String name = root.getFileName().toString();
+        if (Files.isRegularFile(root)) {
+            Matcher jar = Pattern.compile("(.+?)-\\d.*\\.jar").matcher(name);
+            assertThat(jar.matches()).as("unexpected Mnemo jar %s", root).isTrue();
+            return jar.group(1);
+        }
+        Path pom = moduleDirectory(root).resolve("pom.xml");
+        String project = Files.readString(pom).replaceFirst("(?s)<parent>.*?</parent>", "");
+        Matcher artifactId = Pattern.compile("<artifactId>([^<]+)</artifactId>").matcher(project);
+        assertThat(artifactId.find()).as("artifactId in %s", pom).isTrue();
+        return artifactId.group(1).strip();
+    }
+
+    /**
+     * A jar's {@code Automatic-Module-Name}; for a class folder, its module's {@code module.name}
+     * (else the parent pom's), from which the jar plugin writes it.
+     */
+    private static String automaticModuleName(Path root) throws IOException {
+        if (Files.isRegularFile(root)) {
+            try (JarFile jar = new JarFile(root.toFile())) {
+                return jar.getManifest() == null ? null
+                        : jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name");
+            }
+        }
+        Path module = moduleDirectory(root);
+        for (Path pom : List.of(module.resolve("pom.xml"), module.getParent().resolve("pom.xml"))) {
+            Matcher name = Pattern.compile("<module\\.name>([^<]+)</module\\.name>").matcher(Files.readString(pom));
+            if (name.find()) {
+                return name.group(1).strip();
+            }
+        }
+        return null;
+    }
+
+    /** {@code <module>} for the class folder {@code <module>/target/classes}. */
+    private static Path moduleDirectory(Path classFolder) {
+        Path target = classFolder.getParent();
+        assertThat(target != null && target.getFileName().toString().equals("target")
+                && Files.isRegularFile(target.getParent().resolve("pom.xml")))
+                .as("class folder %s is not a module's target/classes", classFolder)
+                .isTrue();
+        return target.getParent();
     }
 
     private static void report(String what, Set<JavaClass> involved, ConditionEvents events, Object source) {
