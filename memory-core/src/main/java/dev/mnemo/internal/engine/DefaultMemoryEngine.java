@@ -51,6 +51,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +88,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     /** The startup run submitted and not yet started, which new sessions join; null when none. */
     private BackgroundStartupTask queuedStartup;
     private final OpenConversations conversations;
+    private final AtomicLong uses = new AtomicLong();
     final AtomicReference<SkipReason> lastStartupSkip = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -198,7 +200,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         Objects.requireNonNull(conversationId, "conversationId");
         requireOpen();
         EngineSession session = conversations.shared(conversationId, this::newSession);
-        conversations.maybeSweep(now());
+        conversations.maybeSweep(now(), session);
         return session;
     }
 
@@ -219,6 +221,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     Instant now() {
         return parts.clock().instant();
+    }
+
+    /** The next number in the engine's count of session uses. */
+    long nextUse() {
+        return uses.incrementAndGet();
     }
 
     /** Recording first (a failure leaves nothing running), then the startup task. */

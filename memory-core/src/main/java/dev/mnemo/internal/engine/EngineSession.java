@@ -38,6 +38,8 @@ final class EngineSession implements MemorySession {
     private volatile boolean evictable;
     /** When a caller last used the session, by the engine's clock: what idle eviction reads. */
     private volatile Instant lastUsed;
+    /** The engine-wide count of uses at the last one: what orders least recently used, ties impossible. */
+    private volatile long lastUse;
 
     EngineSession(DefaultMemoryEngine engine, RecordedSession recorded, StartupTask startupTask) {
         this.engine = engine;
@@ -59,10 +61,15 @@ final class EngineSession implements MemorySession {
     /** Marks the session as used now. */
     void touch() {
         lastUsed = engine.now();
+        lastUse = engine.nextUse();
     }
 
     Instant lastUsed() {
         return lastUsed;
+    }
+
+    long lastUse() {
+        return lastUse;
     }
 
     /** In a turn, or an answer stream is unfinished: eviction must leave it alone. */

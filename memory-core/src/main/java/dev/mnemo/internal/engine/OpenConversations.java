@@ -89,10 +89,13 @@ final class OpenConversations {
         return open.size();
     }
 
-    /** Sweeps when the map is over its bound or the sweep interval has passed. */
-    void maybeSweep(Instant now) {
+    /**
+     * Sweeps when the map is over its bound or the sweep interval has passed; {@code keep}, the
+     * session the caller is being handed, is never the one closed.
+     */
+    void maybeSweep(Instant now, EngineSession keep) {
         if (open.size() > maxOpen || !now.isBefore(nextSweep)) {
-            sweep(now);
+            sweep(now, keep);
         }
     }
 
@@ -103,6 +106,10 @@ final class OpenConversations {
      * @return how many were closed; 0 when another sweep is running
      */
     int sweep(Instant now) {
+        return sweep(now, null);
+    }
+
+    private int sweep(Instant now, EngineSession keep) {
         if (!sweeping.compareAndSet(false, true)) {
             return 0;
         }
@@ -111,18 +118,19 @@ final class OpenConversations {
             List<EngineSession> evicted = new ArrayList<>();
             Instant idleBefore = now.minus(idleTimeout);
             for (EngineSession session : open.values()) {
-                if (session.lastUsed().compareTo(idleBefore) <= 0) {
+                if (session != keep && session.lastUsed().compareTo(idleBefore) <= 0) {
                     evictIf(session, idleBefore, evicted);
                 }
             }
             int excess = open.size() - maxOpen;
             if (excess > 0) {
-                List<EngineSession> oldest = open.values().stream().filter(s -> s.isEvictable() && !s.busy())
-                        .sorted(Comparator.comparing(EngineSession::lastUsed))
+                List<EngineSession> oldest = open.values().stream()
+                        .filter(s -> s != keep && s.isEvictable() && !s.busy())
+                        .sorted(Comparator.comparingLong(EngineSession::lastUse))
                         .limit(excess + maxOpen / 10L)
                         .toList();
                 for (EngineSession session : oldest) {
-                    evictIf(session, session.lastUsed(), evicted);
+                    evictUnusedSince(session, session.lastUse(), evicted);
                 }
             }
             for (EngineSession session : evicted) {
@@ -135,6 +143,17 @@ final class OpenConversations {
         } finally {
             sweeping.set(false);
         }
+    }
+
+    /** Removes the session if it is still evictable, not busy, and unused since use number {@code lastUse}. */
+    private void evictUnusedSince(EngineSession candidate, long lastUse, List<EngineSession> evicted) {
+        open.computeIfPresent(candidate.threadId(), (id, session) -> {
+            if (session == candidate && session.isEvictable() && !session.busy() && session.lastUse() == lastUse) {
+                evicted.add(session);
+                return null;
+            }
+            return session;
+        });
     }
 
     /** Removes the session if it is still evictable, idle, and unused since {@code usedAtMost}. */
