@@ -532,8 +532,13 @@ final class DefaultMemoryEngine implements MemoryEngine {
      * of idle tenants' engines holds no idle threads for them.
      */
     private static ExecutorService defaultExecutor() {
+        return startupPool(IDLE_THREAD_KEEP_ALIVE);
+    }
+
+    /** The startup pool, its threads ending after {@code keepAlive} without work. */
+    static ThreadPoolExecutor startupPool(Duration keepAlive) {
         AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, IDLE_THREAD_KEEP_ALIVE.toSeconds(), TimeUnit.SECONDS,
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, keepAlive.toMillis(), TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), r -> {
                     Thread t = new Thread(r, "mnemo-startup-" + n.incrementAndGet());
                     t.setDaemon(true);
