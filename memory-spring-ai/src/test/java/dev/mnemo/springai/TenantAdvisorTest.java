@@ -39,7 +39,7 @@ class TenantAdvisorTest {
         shared = fixture;
         ChatModel model = fixture.context.getBean(ChatModel.class);
         engines = MemoryEngines.builder().engineFactory(TenantHomes.under(root, () -> MemoryEngine.builder()
-                .config(MemoriesConfig.builder().dedicatedTools(true).build())
+                .config(MemoriesConfig.defaults())
                 .model(SpringAiLanguageModel.of(model)))).build();
         summary("alice", "Alice deploys on Mondays.");
         summary("bob", "Bob deploys on Fridays.");
