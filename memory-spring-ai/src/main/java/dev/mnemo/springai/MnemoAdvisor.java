@@ -1,12 +1,10 @@
 package dev.mnemo.springai;
 
-import dev.mnemo.AssistantMessage;
-import dev.mnemo.Citations;
+import dev.mnemo.ConversationBusyException;
 import dev.mnemo.MemoryCitation;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemorySession;
-import dev.mnemo.StrippedText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -22,28 +20,30 @@ import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClientRequest;
 import org.springframework.ai.chat.client.ChatClientResponse;
 import org.springframework.ai.chat.client.advisor.api.Advisor;
+import org.springframework.ai.chat.client.advisor.api.BaseAdvisor;
 import org.springframework.ai.chat.client.advisor.api.CallAdvisor;
 import org.springframework.ai.chat.client.advisor.api.CallAdvisorChain;
 import org.springframework.ai.chat.client.advisor.api.StreamAdvisor;
 import org.springframework.ai.chat.client.advisor.api.StreamAdvisorChain;
 import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.messages.UserMessage;
-import org.springframework.ai.chat.model.ChatResponse;
-import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.tool.ToolCallback;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Long-term memory for a Spring AI {@code ChatClient}: a thin layer over Mnemo's
- * {@link MemorySession}, which does the recording, the tools and the citation counting.
+ * {@link MemorySession}, which does the recording, the tools and the citation counting. A client
+ * gets memory by adding the advisor, as it adds any other:
  *
  * <pre>{@code
- * ChatClient chat = ChatClient.builder(chatModel)
- *         .defaultAdvisors(MnemoAdvisor.builder(memory).build())
+ * ChatClient chat = chatClientBuilder
+ *         .defaultAdvisors(mnemoAdvisor)
  *         .build();
  * String answer = chat.prompt().user(question)
  *         .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, conversationId))
@@ -54,24 +54,34 @@ import reactor.core.publisher.Mono;
  * (opened with {@link MemoryEngine#conversation(String)} on first use, which starts the background
  * startup task):
  * <ol>
+ *   <li>the conversation is claimed for this exchange ({@link MemorySession#beginTurn()}): while a
+ *       request of the conversation is being answered, a second one fails with
+ *       {@link ConversationBusyException} before anything of it is recorded or sent to the model;</li>
  *   <li>the memory instructions are appended to the system message (the application's own system
- *       text stays first and unchanged; a system message is added when there is none);</li>
- *   <li>when {@code dedicated_tools} is on, the memory tools are added to the request's tool
- *       callbacks, run by Spring AI's own tool-calling advisor, each call and output recorded;
- *       with it off the instructions are the shell-audience ones of
- *       {@link MemoryEngine#buildDeveloperInstructions()} and no tool is added;</li>
+ *       text stays first and unchanged; a system message is added when there is none). They are
+ *       the tool-audience ones ({@link MemorySession#developerInstructions()}): every step names a
+ *       memory tool, every path is relative to the memory folder, and nothing sent to the model
+ *       provider names a path on this server;</li>
+ *   <li>the memory tools are added to the request's tool callbacks, run by Spring AI's own
+ *       tool-calling advisor, each call and output recorded;</li>
  *   <li>the last user message is recorded;</li>
  *   <li>{@code call}: the answer's citation markup is stripped, the visible text recorded and the
  *       cited memories counted; {@code stream}: per subscription, each chunk passes on at once
  *       with only its visible part (markup split across any chunk boundaries never reaches the
- *       subscriber), and when the model's stream completes one last chunk carries what the filter
- *       held back and the citation, and usage is counted. A cancelled or failed stream records
- *       what was shown up to then and counts any citation complete by then, once;</li>
+ *       subscriber). The model's closing chunk (the one with its finish reason) is held back and
+ *       goes out last, with what the filter still held, the citation, and the model's finish
+ *       reason, usage and model name. A cancelled or failed stream records what was shown up to
+ *       then and counts any citation complete by then, once;</li>
  *   <li>the parsed {@link MemoryCitation} is put in the response context under {@link #CITATION}
  *       (streaming: in the last chunk's context).</li>
  * </ol>
  * Without a conversation id the advisor still adds the instructions (and the tools, run without
  * recording) and strips citations, but records and counts nothing; it logs that once.
+ *
+ * <p><b>Threads.</b> For {@code stream}, everything that touches files, the database or git
+ * (opening the conversation, reading the summary, recording) runs on the advisor's scheduler,
+ * {@link Schedulers#boundedElastic()} by default, as Spring AI's own {@link BaseAdvisor}s do; never
+ * on a non-blocking thread. {@code call} is blocking by nature and runs on the caller's thread.
  *
  * <p><b>Order.</b> {@link #DEFAULT_ORDER} places it after (inside) a chat-memory advisor such as
  * {@code MessageChatMemoryAdvisor} ({@link Advisor#DEFAULT_CHAT_MEMORY_PRECEDENCE_ORDER}) and before
@@ -83,7 +93,7 @@ import reactor.core.publisher.Mono;
  */
 public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
 
-    /** The advisor param naming the tenant, for an advisor built over {@link MemoryEngines}. */
+    /** The advisor param naming the request's user, for an advisor built over {@link MemoryEngines}. */
     public static final String USER_ID = "mnemo_user_id";
 
     /** The response-context key of the parsed {@link MemoryCitation}, when the answer cited memories. */
@@ -97,26 +107,34 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
 
     private static final Logger LOG = LoggerFactory.getLogger(MnemoAdvisor.class);
 
-    private final Function<Map<String, @Nullable Object>, MemoryEngine> engineFor;
+    private final @Nullable MemoryEngine engine;
+    private final @Nullable MemoryEngines engines;
+    private final MnemoTenantResolver tenants;
     private final int order;
+    private final Scheduler scheduler;
     private final AtomicBoolean toldNoConversation = new AtomicBoolean();
+    private final AtomicBoolean toldNoUser = new AtomicBoolean();
+    private final AtomicBoolean toldNoTools = new AtomicBoolean();
 
     private MnemoAdvisor(Builder builder) {
-        this.engineFor = builder.engineFor;
+        this.engine = builder.engine;
+        this.engines = builder.engines;
+        this.tenants = builder.tenants;
         this.order = builder.order;
+        this.scheduler = builder.scheduler;
     }
 
-    /** An advisor over one engine. */
+    /** An advisor over one memory for every request (one user, or a team sharing one memory). */
     public static Builder builder(MemoryEngine engine) {
-        Objects.requireNonNull(engine, "engine");
-        return new Builder(context -> engine);
+        return new Builder(Objects.requireNonNull(engine, "engine"), null);
     }
 
     /**
-     * An advisor over one engine per tenant: each request names its tenant with the advisor param
-     * {@link #USER_ID}, next to {@link ChatMemory#CONVERSATION_ID}. A request without it fails
-     * with an {@link IllegalStateException} before anything reaches the model: a tenant's memories
-     * are never guessed.
+     * An advisor over one memory per user: each request's user comes from the
+     * {@link Builder#tenantResolver tenant resolver}, by default the advisor param {@link #USER_ID}.
+     * A request without a user reads and records nothing (no instructions, no tools, no recording;
+     * citation markup is still removed from its answer); the advisor logs that once. A user's
+     * memories are never guessed.
      *
      * <pre>{@code
      * chat.prompt().user(question)
@@ -125,16 +143,7 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
      * }</pre>
      */
     public static Builder builder(MemoryEngines engines) {
-        Objects.requireNonNull(engines, "engines");
-        return new Builder(context -> {
-            Object tenant = context.get(USER_ID);
-            if (tenant == null || tenant.toString().isBlank()) {
-                throw new IllegalStateException("MnemoAdvisor keeps one memory per user: give the request the "
-                        + "advisor param '" + USER_ID + "' (MnemoAdvisor.USER_ID) naming its user; this request has "
-                        + (tenant == null ? "none" : "a blank one"));
-            }
-            return engines.forTenant(tenant.toString());
-        });
+        return new Builder(null, Objects.requireNonNull(engines, "engines"));
     }
 
     @Override
@@ -149,64 +158,157 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
 
     @Override
     public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
-        Turn turn = begin(request);
-        ChatClientResponse response = chain.nextCall(turn.request());
-        return turn.answer(response);
+        Exchange exchange = begin(request, user(request));
+        try {
+            return exchange.answer(chain.nextCall(exchange.request()));
+        } finally {
+            exchange.end();
+        }
     }
 
     @Override
     public Flux<ChatClientResponse> adviseStream(ChatClientRequest request, StreamAdvisorChain chain) {
         return Flux.defer(() -> {
-            Turn turn = begin(request);
-            StreamedAnswer answer = turn.session() == null ? StreamedAnswer.unrecorded()
-                    : StreamedAnswer.recorded(turn.session().streamAnswer());
-            return chain.nextStream(turn.request())
-                    .map(answer::visible)
-                    .concatWith(Mono.fromCallable(answer::complete))
-                    .doOnCancel(answer::cutShort)
-                    .doOnError(e -> answer.cutShort());
+            String user = user(request); // here, where thread-bound context is still visible
+            AtomicReference<Exchange> begun = new AtomicReference<>();
+            AtomicBoolean cancelled = new AtomicBoolean();
+            return Mono.fromCallable(() -> {
+                        Exchange exchange = begin(request, user);
+                        begun.set(exchange);
+                        if (cancelled.get()) { // cancelled while it began: nobody will end it but us
+                            exchange.abandon();
+                            return null;
+                        }
+                        return exchange;
+                    })
+                    .subscribeOn(scheduler)
+                    .doOnCancel(() -> {
+                        cancelled.set(true);
+                        Exchange exchange = begun.get();
+                        if (exchange != null) {
+                            offload(exchange::abandon);
+                        }
+                    })
+                    .flatMapMany(exchange -> answer(exchange, chain));
         });
     }
 
     @Override
     public String toString() {
-        return "MnemoAdvisor[order=" + order + "]";
+        return "MnemoAdvisor[order=" + order + (engines != null ? ", per user" : "") + "]";
     }
 
-    /** Steps 1–3: the conversation, the instructions, the tools, the user message recorded. */
-    private Turn begin(ChatClientRequest request) {
-        MemoryEngine engine = engineFor.apply(request.context());
-        String conversationId = conversationId(request.context());
-        MemorySession session = conversationId == null ? null : engine.conversation(conversationId);
-        if (session == null && toldNoConversation.compareAndSet(false, true)) {
-            LOG.info("A ChatClient request without the advisor param '{}': memory instructions and citation "
-                    + "stripping still apply, but no conversation is recorded and no citation counted "
-                    + "(logged once per advisor)", ChatMemory.CONVERSATION_ID);
+    /**
+     * The model's stream, filtered chunk by chunk. When it completes, the answer is recorded (on the
+     * scheduler) and the exchange ended before the last chunk goes out, so a subscriber that saw
+     * the stream complete may send the conversation's next request at once.
+     */
+    private Flux<ChatClientResponse> answer(Exchange exchange, StreamAdvisorChain chain) {
+        StreamedAnswer answer = exchange.streamedAnswer();
+        return chain.nextStream(exchange.request())
+                .concatMapIterable(answer::visible)
+                .concatWith(Flux.defer(() -> {
+                    List<ChatClientResponse> last = answer.complete();
+                    exchange.end();
+                    return Flux.fromIterable(last);
+                }).subscribeOn(scheduler))
+                .doOnError(failure -> offload(exchange::abandon))   // before the subscriber hears of it
+                .doOnCancel(() -> offload(exchange::abandon));
+    }
+
+    /** Runs {@code work} here, or on the scheduler when this is a thread that must not block. */
+    private void offload(Runnable work) {
+        Runnable logged = () -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                LOG.warn("Recording the end of a cut-short memory exchange failed", e);
+            }
+        };
+        if (Schedulers.isInNonBlockingThread()) {
+            scheduler.schedule(logged);
+        } else {
+            logged.run();
         }
-        Prompt prompt = request.prompt();
-        boolean tools = engine.config().dedicatedTools() && prompt.getOptions() instanceof ToolCallingChatOptions;
-        String instructions = session != null && tools ? session.developerInstructions()
-                : engine.buildDeveloperInstructions();
-        if (!instructions.isEmpty()) {
-            prompt = prompt.augmentSystemMessage(system -> system.mutate()
-                    .text(system.getText() == null || system.getText().isEmpty() ? instructions
-                            : system.getText() + "\n\n" + instructions)
-                    .build());
+    }
+
+    /**
+     * The request's user, resolved on the caller's thread; null without one, and always over one
+     * engine, whose memory every request shares.
+     */
+    private @Nullable String user(ChatClientRequest request) {
+        return engines == null ? null : tenants.tenantId(request).filter(id -> !id.isBlank()).orElse(null);
+    }
+
+    /**
+     * Steps 1–4: the request's memory held (its user's engine leased), its conversation claimed,
+     * the instructions and tools added, the user message recorded. Blocking: file, database and
+     * git work.
+     */
+    private Exchange begin(ChatClientRequest request, @Nullable String user) {
+        if (engines != null && user == null) {
+            if (toldNoUser.compareAndSet(false, true)) {
+                LOG.info("A ChatClient request without a user: with one memory per user, such a request reads and "
+                        + "records no memory (set the advisor param '{}' or declare a MnemoTenantResolver; logged "
+                        + "once per advisor)", USER_ID);
+            }
+            return Exchange.withoutMemory(request);
         }
-        if (tools) {
-            prompt = prompt.mutate().chatOptions(withMemoryTools((ToolCallingChatOptions) prompt.getOptions(),
-                    session != null ? MnemoToolCallbackProvider.forSession(session)
-                            : MnemoToolCallbackProvider.of(engine))).build();
+        MemoryEngines.Lease lease = engines == null ? null : engines.lease(user);
+        MemorySession.Turn turn = null;
+        try {
+            MemoryEngine memory = lease == null ? engine : lease.engine();
+            String conversationId = conversationId(request.context());
+            MemorySession session = null;
+            if (conversationId == null) {
+                if (toldNoConversation.compareAndSet(false, true)) {
+                    LOG.info("A ChatClient request without the advisor param '{}': memory instructions and citation "
+                            + "stripping still apply, but no conversation is recorded and no citation counted "
+                            + "(logged once per advisor)", ChatMemory.CONVERSATION_ID);
+                }
+            } else {
+                session = memory.conversation(conversationId);
+                try {
+                    turn = session.beginTurn();
+                } catch (IllegalStateException closedMeanwhile) { // evicted or closed since conversation(id)
+                    session = memory.conversation(conversationId);
+                    turn = session.beginTurn();
+                }
+            }
+            Prompt prompt = withInstructions(request.prompt(),
+                    session != null ? session.developerInstructions() : memory.buildToolInstructions());
+            if (prompt.getOptions() instanceof ToolCallingChatOptions options) {
+                prompt = prompt.mutate().chatOptions(withMemoryTools(options, session != null
+                        ? MnemoToolCallbackProvider.forSession(session) : MnemoToolCallbackProvider.of(memory))).build();
+            } else if (toldNoTools.compareAndSet(false, true)) {
+                LOG.warn("The ChatModel's options ({}) take no tool callbacks: the model cannot be handed the memory "
+                        + "tools its memory instructions name (logged once per advisor)",
+                        prompt.getOptions() == null ? "none" : prompt.getOptions().getClass().getSimpleName());
+            }
+            if (session != null) {
+                lastUserText(prompt).ifPresent(session::userMessage);
+            }
+            return new Exchange(request.mutate().prompt(prompt).build(), session, turn, lease);
+        } catch (RuntimeException e) {
+            new Exchange(request, null, turn, lease).end();
+            throw e;
         }
-        if (session != null) {
-            lastUserText(prompt).ifPresent(session::userMessage);
-        }
-        return new Turn(request.mutate().prompt(prompt).build(), session);
     }
 
     private static @Nullable String conversationId(Map<String, @Nullable Object> context) {
         Object id = context.get(ChatMemory.CONVERSATION_ID);
         return id == null || id.toString().isBlank() ? null : id.toString();
+    }
+
+    /** The instructions appended to the system message (one is added when there is none). */
+    private static Prompt withInstructions(Prompt prompt, String instructions) {
+        if (instructions.isEmpty()) {
+            return prompt;
+        }
+        return prompt.augmentSystemMessage(system -> system.mutate()
+                .text(system.getText() == null || system.getText().isEmpty() ? instructions
+                        : system.getText() + "\n\n" + instructions)
+                .build());
     }
 
     /** The memory tools added to the request's callbacks; a callback of the same name is replaced. */
@@ -231,48 +333,49 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         return Optional.ofNullable(user.getText()).filter(text -> !text.isEmpty());
     }
 
-    /** One request on its way: the request as advised, and its conversation when it names one. */
-    private record Turn(ChatClientRequest request, @Nullable MemorySession session) {
-
-        /** Steps 4–5 for a whole answer. */
-        ChatClientResponse answer(ChatClientResponse response) {
-            ChatResponse chat = response.chatResponse();
-            Generation first = chat == null ? null : chat.getResult();
-            if (first == null || first.getOutput().getText() == null) {
-                return response;
-            }
-            String raw = first.getOutput().getText();
-            String visible;
-            Optional<MemoryCitation> citation;
-            if (session != null) {
-                AssistantMessage message = session.assistantMessage(raw);
-                visible = message.visibleText();
-                citation = message.citation();
-            } else {
-                StrippedText stripped = Citations.strip(raw);
-                visible = stripped.visibleText();
-                citation = Citations.parse(stripped.bodies());
-            }
-            ChatResponse shown = CitationText.rewrite(CitationText.withText(chat, visible), 1,
-                    text -> Citations.strip(text).visibleText());
-            ChatClientResponse.Builder out = response.mutate().chatResponse(shown);
-            citation.ifPresent(c -> out.context(CITATION, c));
-            return out.build();
-        }
-    }
-
     /** Configures a {@link MnemoAdvisor}. */
     public static final class Builder {
-        private final Function<Map<String, @Nullable Object>, MemoryEngine> engineFor;
+        private final @Nullable MemoryEngine engine;
+        private final @Nullable MemoryEngines engines;
+        private MnemoTenantResolver tenants = MnemoTenantResolver.advisorParam();
         private int order = DEFAULT_ORDER;
+        private Scheduler scheduler = BaseAdvisor.DEFAULT_SCHEDULER;
 
-        private Builder(Function<Map<String, @Nullable Object>, MemoryEngine> engineFor) {
-            this.engineFor = engineFor;
+        private Builder(@Nullable MemoryEngine engine, @Nullable MemoryEngines engines) {
+            this.engine = engine;
+            this.engines = engines;
         }
 
         /** The advisor order; default {@link #DEFAULT_ORDER}. Keep it below the tool-calling advisor's. */
         public Builder order(int order) {
             this.order = order;
+            return this;
+        }
+
+        /**
+         * Who a request's user is, for an advisor over {@link MemoryEngines}; default
+         * {@link MnemoTenantResolver#advisorParam()}. The resolver alone decides: when it finds no
+         * user, the request reads and records no memory.
+         *
+         * @throws IllegalStateException for an advisor over one engine, which has no users to tell apart
+         */
+        public Builder tenantResolver(MnemoTenantResolver resolver) {
+            Objects.requireNonNull(resolver, "resolver");
+            if (engines == null) {
+                throw new IllegalStateException("a tenant resolver picks a user's engine of a MemoryEngines; this "
+                        + "advisor is over one MemoryEngine");
+            }
+            this.tenants = resolver;
+            return this;
+        }
+
+        /**
+         * Where a streamed request's blocking work (opening the conversation, reading the summary,
+         * recording) runs; default {@link BaseAdvisor#DEFAULT_SCHEDULER}, Reactor's bounded elastic
+         * scheduler, as for Spring AI's own advisors.
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
             return this;
         }
 

@@ -53,7 +53,7 @@ class ChatApp {
         return MemoryEngine.builder()
                 .home(Path.of(env.getRequiredProperty("test.home")))
                 // Every idle conversation in one Phase 1 run: conversations recorded at the same instant tie.
-                .config(MemoriesConfig.builder().dedicatedTools(true).maxRolloutsPerStartup(128).build())
+                .config(MemoriesConfig.builder().maxRolloutsPerStartup(128).build())
                 .model(SpringAiLanguageModel.of(chatModel))
                 .clock(clock)
                 .listener(new MemoryEventListener() {

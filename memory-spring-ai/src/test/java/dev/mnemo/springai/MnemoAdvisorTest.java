@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.MemoryCitation;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryMode;
 import dev.mnemo.testkit.ChatScript;
 import dev.mnemo.testkit.OpenAiWireServer;
 import dev.mnemo.testkit.WireReply;
@@ -12,6 +13,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +27,7 @@ import org.springframework.ai.chat.client.ChatClientResponse;
 import org.springframework.ai.chat.client.advisor.MessageChatMemoryAdvisor;
 import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.model.ChatResponse;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -160,8 +164,14 @@ class MnemoAdvisorTest {
         assertThat(app.cited).contains("c-stream-ctx:[c-earlier]:0");
     }
 
+    /**
+     * The citation arrives in the third chunk, after the subscriber cancelled on the first: it was
+     * never shown, so nothing is counted. (Chunks reach the advisor through Spring AI's own
+     * {@code publishOn}, and the cancel runs inside the first chunk's delivery, so the later chunks
+     * never reach the filter.)
+     */
     @Test
-    void stream_cancelledAfterTheFirstChunk_recordsWhatWasShown_andCountsAtMostOnce() throws IOException {
+    void stream_cancelledAfterTheFirstChunk_recordsWhatWasShown_andCountsNoCitationItNeverShowed() throws IOException {
         script.enqueue(WireReply.text(cited("Part one. Part two.", "c-earlier"), "Part one.", " Part two.",
                 cited("", "c-earlier")));
 
@@ -170,8 +180,29 @@ class MnemoAdvisorTest {
 
         assertThat(first).isEqualTo("Part one.");
         List<String> assistant = rollout("c-cancel").stream().filter(l -> l.contains("\"assistant\"")).toList();
-        assertThat(assistant).singleElement().asString().contains("Part one.").doesNotContain("oai-mem");
-        assertThat(app.cited.stream().filter(c -> c.startsWith("c-cancel:"))).hasSizeLessThanOrEqualTo(1);
+        assertThat(assistant).singleElement().asString().contains("Part one.").doesNotContain("Part two.")
+                .doesNotContain("oai-mem");
+        assertThat(app.cited).noneMatch(c -> c.startsWith("c-cancel:"));
+    }
+
+    @Test
+    void stream_theLastChunkCarriesTheModelsFinishReasonUsageAndModel_andOnlyItHasAFinishReason() {
+        String raw = cited(VISIBLE, "c-earlier");
+        script.enqueue(WireReply.text(raw, raw.substring(0, 12), raw.substring(12)));
+
+        List<ChatResponse> chunks = chat.prompt().user("Stream with metadata")
+                .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "c-stream-meta")).stream().chatResponse()
+                .collectList().block();
+
+        ChatResponse last = chunks.get(chunks.size() - 1);
+        assertThat(last.getResult().getMetadata().getFinishReason()).isEqualToIgnoringCase("stop");
+        assertThat(last.getMetadata().getUsage().getPromptTokens()).isEqualTo(10);
+        assertThat(last.getMetadata().getUsage().getCompletionTokens()).isEqualTo(5);
+        assertThat(last.getMetadata().getModel()).isEqualTo("gpt-test");
+        assertThat(chunks).filteredOn(c -> c.getResult() != null && c.getResult().getMetadata().getFinishReason() != null
+                && !c.getResult().getMetadata().getFinishReason().isBlank()).hasSize(1);
+        assertThat(chunks.stream().map(c -> c.getResult() == null ? "" : String.valueOf(c.getResult().getOutput()
+                .getText())).map(t -> t.equals("null") ? "" : t).reduce("", String::concat)).isEqualTo(VISIBLE);
     }
 
     @Test
@@ -198,16 +229,37 @@ class MnemoAdvisorTest {
     }
 
     @Test
-    void withoutAConversationId_injectsAndStrips_butRecordsAndCountsNothing() {
+    void withoutAConversationId_injectsAndStrips_butRecordsAndCountsNothing() throws IOException {
         script.enqueue(WireReply.text(cited(VISIBLE, "c-earlier")));
+        script.enqueue(WireReply.text(cited(VISIBLE, "c-earlier"), VISIBLE, cited("", "c-earlier")));
         int citedBefore = app.cited.size();
+        Map<Path, String> rolloutsBefore = rolloutFiles();
+        Map<MemoryMode, Integer> threadsBefore = engine.admin().status().threadCounts();
 
         String answer = chat.prompt().user("Anonymous question").call().content();
+        String streamed = String.join("", chat.prompt().user("Anonymous stream").stream().content().collectList()
+                .block());
 
         assertThat(answer).isEqualTo(VISIBLE);
+        assertThat(streamed).isEqualTo(VISIBLE);
         assertThat(lastChatRequest().systemText()).contains("MEMORY_SUMMARY BEGINS");
         assertThat(app.cited).hasSize(citedBefore);
-        assertThat(engine.threads().get("Anonymous question")).isEmpty();
+        assertThat(rolloutFiles()).isEqualTo(rolloutsBefore);
+        assertThat(engine.admin().status().threadCounts()).isEqualTo(threadsBefore);
+    }
+
+    /** Every rollout file of the home with its content. */
+    static Map<Path, String> rolloutFiles() throws IOException {
+        Map<Path, String> files = new TreeMap<>();
+        if (!Files.isDirectory(shared.home.resolve("sessions"))) {
+            return files;
+        }
+        try (Stream<Path> walk = Files.walk(shared.home.resolve("sessions"))) {
+            for (Path file : walk.filter(Files::isRegularFile).toList()) {
+                files.put(file, Files.readString(file));
+            }
+        }
+        return files;
     }
 
     @Test

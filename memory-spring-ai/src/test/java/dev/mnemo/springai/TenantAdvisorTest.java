@@ -1,16 +1,19 @@
 package dev.mnemo.springai;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.TenantHomes;
 import dev.mnemo.testkit.WireReply;
+import dev.mnemo.testkit.WireRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +39,7 @@ class TenantAdvisorTest {
         shared = fixture;
         ChatModel model = fixture.context.getBean(ChatModel.class);
         engines = MemoryEngines.builder().engineFactory(TenantHomes.under(root, () -> MemoryEngine.builder()
-                .config(MemoriesConfig.builder().dedicatedTools(true).build())
+                .config(MemoriesConfig.defaults())
                 .model(SpringAiLanguageModel.of(model)))).build();
         summary("alice", "Alice deploys on Mondays.");
         summary("bob", "Bob deploys on Fridays.");
@@ -72,15 +75,63 @@ class TenantAdvisorTest {
     }
 
     @Test
-    void aRequestWithoutAUser_failsClearly_beforeReachingTheModel() {
+    void aRequestWithoutAUser_readsNoMemory_recordsNothing_andStillLosesItsCitationMarkup() throws IOException {
+        String cited = "Nobody.<oai-mem-citation><rollout_ids>\nalice-0\n</rollout_ids></oai-mem-citation>";
+        shared.script.enqueue(WireReply.text(cited));
+        shared.script.enqueue(WireReply.text(cited, "Nobody.<oai-mem-", cited.substring("Nobody.<oai-mem-".length())));
         int before = shared.server.requests().size();
 
-        assertThatThrownBy(() -> chat.prompt().user("Who am I?")
-                .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "nobody-1")).call().content())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("mnemo_user_id");
-        assertThatThrownBy(() -> chat.prompt().user("Who am I?")
-                .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "nobody-1")).stream().content().blockLast())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("mnemo_user_id");
-        assertThat(shared.server.requests().stream().skip(before)).noneMatch(r -> r.lastUserText().equals("Who am I?"));
+        String called = chat.prompt().user("Who am I?")
+                .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "nobody-1")).call().content();
+        String streamed = String.join("", chat.prompt().user("Who am I, streamed?")
+                .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, "nobody-1")).stream().content().collectList()
+                .block());
+
+        assertThat(called).isEqualTo("Nobody.");
+        assertThat(streamed).isEqualTo("Nobody.");
+        List<WireRequest> sent = shared.server.requests().subList(before, shared.server.requests().size()).stream()
+                .filter(r -> r.lastUserText().startsWith("Who am I")).toList();
+        assertThat(sent).hasSize(2).allSatisfy(r -> {
+            assertThat(r.systemText()).doesNotContain("MEMORY_SUMMARY").doesNotContain("deploys");
+            assertThat(r.toolNames()).noneMatch(name -> name.startsWith("memories_"));
+        });
+        assertThat(engines.openCount()).isZero();
+        try (Stream<Path> homes = Files.list(root)) {
+            assertThat(homes.filter(h -> !h.equals(TenantHomes.home(root, "alice"))
+                    && !h.equals(TenantHomes.home(root, "bob")))).isEmpty();
+        }
+        assertThat(Files.exists(TenantHomes.home(root, "alice").resolve("sessions"))).isFalse();
+    }
+
+    @Test
+    void aTenantResolver_decidesTheUser_andTheAdvisorParamCannotOverrideIt() throws IOException {
+        ChatClient resolved = shared.context.getBean(ChatClient.Builder.class)
+                .defaultAdvisors(MnemoAdvisor.builder(engines)
+                        .tenantResolver(request -> Optional.of("bob")).build()).build();
+        shared.script.enqueue(WireReply.text("Friday."));
+
+        String answer = resolved.prompt().user("When do I deploy?").advisors(a -> a.param(MnemoAdvisor.USER_ID, "alice")
+                .param(ChatMemory.CONVERSATION_ID, "bob-1")).call().content();
+
+        assertThat(answer).isEqualTo("Friday.");
+        assertThat(shared.lastChatRequest().systemText()).contains("Bob deploys on Fridays.").doesNotContain("Alice");
+        assertThat(engines.forTenant("bob").threads().get("bob-1")).isPresent();
+        assertThat(engines.forTenant("alice").threads().get("bob-1")).isEmpty();
+    }
+
+    @Test
+    void theLeaseOnTheUsersEngine_isHeldForTheRequest_andReleasedAfter() {
+        shared.script.enqueue(WireReply.text("Monday."));
+        MemoryEngines idle = MemoryEngines.builder().engineFactory(TenantHomes.under(root, () -> MemoryEngine.builder()
+                .config(MemoriesConfig.builder().generateMemories(false).build()))).maxOpen(1).build();
+        try (idle) {
+            ChatClient small = shared.context.getBean(ChatClient.Builder.class)
+                    .defaultAdvisors(MnemoAdvisor.builder(idle).build()).build();
+            small.prompt().user("Hi").advisors(a -> a.param(MnemoAdvisor.USER_ID, "alice")
+                    .param(ChatMemory.CONVERSATION_ID, "alice-lease")).call().content();
+
+            idle.forTenant("bob"); // beyond maxOpen(1): alice's engine, unleased now, is closed in the background
+            assertThat(idle.openTenants()).containsExactly("bob");
+        }
     }
 }

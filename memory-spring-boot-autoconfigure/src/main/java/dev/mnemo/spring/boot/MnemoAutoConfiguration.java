@@ -4,15 +4,19 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.springai.MnemoAdvisor;
+import dev.mnemo.springai.MnemoTenantResolver;
 import dev.mnemo.springai.SpringAiLanguageModel;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.client.ChatClientBuilderCustomizer;
 import org.springframework.ai.chat.model.ChatModel;
-import java.util.List;
-import java.util.Optional;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -25,25 +29,32 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.ClassUtils;
 
 /**
  * Mnemo in a Spring Boot application. Every bean backs off when the application declares its own.
  *
  * <ul>
- *   <li>{@link MemoryEngine} ({@code mnemo.*} properties; not when the application declares a
- *       {@link MemoryEngines} for many users): Phase 1 and Phase 2 run on the
- *       application's {@link ChatModel} (the one named by {@code mnemo.model.chat-model}, else the
- *       only one) through
- *       {@link SpringAiLanguageModel}; every {@link MemoryEventListener} bean hears the pipeline;
- *       {@link MemoryEngineBuilderCustomizer} beans adjust the builder. Closed with the context
- *       (running jobs released).</li>
- *   <li>{@link MnemoAdvisor} over that engine (or the application's {@link MemoryEngines}), added to every {@code ChatClient} built from Boot's
- *       {@code ChatClient.Builder} by a {@link ChatClientBuilderCustomizer} unless
- *       {@code mnemo.chat-client.advisor.enabled=false}.</li>
- *   <li>With Actuator's health module: the {@code mnemo} {@link HealthIndicator}.</li>
- *   <li>With Micrometer and a {@link MeterRegistry} bean: meters under {@code mnemo.}.</li>
+ *   <li>{@code mnemo.tenancy=shared}: one {@link MemoryEngine} for the whole application, at
+ *       {@code mnemo.home}.</li>
+ *   <li>{@code mnemo.tenancy=per-user}: a {@link MemoryEngines}, one engine per user, each in its
+ *       own home under {@code mnemo.home}, or a tenant of the application's {@code PostgresBackend}
+ *       bean when it has one.</li>
+ *   <li>Unset, without an application's own {@link MemoryEngine} or {@link MemoryEngines}: the
+ *       application does not start. No memory is shared among users without that choice.</li>
  * </ul>
+ * Every engine's Phase 1 and Phase 2 run on the application's {@link ChatModel} (the one named by
+ * {@code mnemo.model.chat-model}, else the only one) through {@link SpringAiLanguageModel}; every
+ * {@link MemoryEventListener} bean hears its pipeline; {@link MemoryEngineBuilderCustomizer} beans
+ * adjust its builder. Engines close with the context (running jobs released).
+ *
+ * <p>Also: the {@link MnemoAdvisor} bean, which a {@code ChatClient} adds to get memory
+ * ({@code mnemo.chat-client.advisor.enabled=true} adds it to every client built from Boot's
+ * builder); the pipeline schedule ({@code mnemo.pipeline.schedule.*}); with Actuator's health
+ * module, the {@code mnemo} {@link HealthIndicator}; with Micrometer and a {@link MeterRegistry}
+ * bean, meters under {@code mnemo.}.
  */
 @AutoConfiguration(afterName = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -54,17 +65,107 @@ import org.springframework.context.annotation.Configuration;
 public class MnemoAutoConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(MnemoAutoConfiguration.class);
+    private static final String POSTGRES_BACKEND = "dev.mnemo.postgres.PostgresBackend";
 
+    /** One memory for the whole application. */
     @Bean
+    @Conditional(TenancyCondition.Shared.class)
     @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
     public MemoryEngine mnemoMemoryEngine(MnemoProperties properties, ListableBeanFactory beans,
-            ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers) {
-        MemoryEngine.Builder builder = MemoryEngine.builder().config(properties.getMemories().toConfig());
+            ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers,
+            ObjectProvider<ModelCallListener> modelCalls) {
+        MemoryEngine.Builder builder = MemoryEngine.builder();
         properties.checkedHome().ifPresent(builder::home);
-        chatModel(properties, beans).ifPresent(model -> builder.model(SpringAiLanguageModel.of(model)));
-        listeners.orderedStream().forEach(builder::listener);
-        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        return builder.build();
+        return settings(properties, beans, listeners, customizers, modelCalls).apply(builder).build();
+    }
+
+    /** Opens each user's engine for {@link #mnemoMemoryEngines}; the schedule and health reach the open ones through it. */
+    @Bean
+    @Conditional(TenancyCondition.PerUser.class)
+    @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
+    TenantEngineFactory mnemoTenantEngineFactory(MnemoProperties properties, ListableBeanFactory beans,
+            ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers,
+            ObjectProvider<ModelCallListener> modelCalls) {
+        return new TenantEngineFactory(tenantStorage(properties, beans),
+                settings(properties, beans, listeners, customizers, modelCalls));
+    }
+
+    /** One memory per user: each user's engine opened on the first request and closed when idle. */
+    @Bean
+    @Conditional(TenancyCondition.PerUser.class)
+    @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
+    public MemoryEngines mnemoMemoryEngines(MnemoProperties properties, ObjectProvider<TenantEngineFactory> factories) {
+        properties.getTenants().check();
+        TenantEngineFactory factory = factories.getObject();
+        MemoryEngines engines = MemoryEngines.builder().engineFactory(factory)
+                .maxOpen(properties.getTenants().getMaxOpen()).idleTimeout(properties.getTenants().getIdleTimeout())
+                .build();
+        factory.openingFor(engines);
+        LOG.info("Mnemo keeps one memory per user: {}; at most {} open, each closed after {} idle",
+                factory.storage().describe(), properties.getTenants().getMaxOpen(),
+                properties.getTenants().getIdleTimeout());
+        return engines;
+    }
+
+    /**
+     * Over the {@link MemoryEngines} (each request's user from the {@link MnemoTenantResolver} bean,
+     * else the advisor param {@link MnemoAdvisor#USER_ID}, else Spring Security's principal), else
+     * over the {@link MemoryEngine}.
+     *
+     * @throws InvalidConfigurationPropertyValueException when there is neither: no tenancy was chosen
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    public MnemoAdvisor mnemoAdvisor(ObjectProvider<MemoryEngines> engines, ObjectProvider<MemoryEngine> engine,
+            ObjectProvider<MnemoTenantResolver> resolver) {
+        MemoryEngines users = engines.getIfUnique();
+        if (users != null) {
+            return MnemoAdvisor.builder(users).tenantResolver(resolver.getIfUnique(this::defaultTenantResolver))
+                    .build();
+        }
+        MemoryEngine shared = engine.getIfUnique();
+        if (shared != null) {
+            return MnemoAdvisor.builder(shared).build();
+        }
+        throw new InvalidConfigurationPropertyValueException(MnemoProperties.PREFIX + ".tenancy", null,
+                "Mnemo needs to know whose memory a request reads and records. Set mnemo.tenancy=shared (one memory "
+                        + "for the whole application: a team bot, a single-user tool) or mnemo.tenancy=per-user (one "
+                        + "memory per user, the user taken from a MnemoTenantResolver bean, the advisor param "
+                        + "'mnemo_user_id' or Spring Security), or declare your own MemoryEngine or MemoryEngines bean");
+    }
+
+    /** The advisor param, else (with Spring Security on the class path) the authenticated principal. */
+    private MnemoTenantResolver defaultTenantResolver() {
+        MnemoTenantResolver param = MnemoTenantResolver.advisorParam();
+        if (ClassUtils.isPresent(SpringSecurityTenants.SECURITY_CONTEXT_HOLDER, getClass().getClassLoader())) {
+            return param.orElse(SpringSecurityTenants.principal());
+        }
+        return param;
+    }
+
+    private static EngineSettings settings(MnemoProperties properties, ListableBeanFactory beans,
+            ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers,
+            ObjectProvider<ModelCallListener> modelCalls) {
+        properties.getConversations().check();
+        List<ModelCallListener> meters = modelCalls.orderedStream().toList();
+        return new EngineSettings(properties.getMemories().toConfig(),
+                properties.getConversations().getIdleTimeout(), properties.getConversations().getMaxOpen(),
+                chatModel(properties, beans).map(model -> MeteredLanguageModel.of(SpringAiLanguageModel.of(model),
+                        meters)),
+                listeners.orderedStream().toList(), customizers.orderedStream().toList());
+    }
+
+    /** The application's PostgresBackend when it has one (memory-postgres on the class path), else homes on disk. */
+    private static TenantStorage tenantStorage(MnemoProperties properties, ListableBeanFactory beans) {
+        Path root = properties.homeOrDefault();
+        return knownTenantStorage(beans, root).orElseGet(() -> TenantStorage.homes(root));
+    }
+
+    private static Optional<TenantStorage> knownTenantStorage(ListableBeanFactory beans, Path root) {
+        if (ClassUtils.isPresent(POSTGRES_BACKEND, MnemoAutoConfiguration.class.getClassLoader())) {
+            return PostgresTenants.find(beans, root);
+        }
+        return Optional.empty();
     }
 
     /** The named ChatModel bean, else the only one; none: the engine reads and records but generates nothing. */
@@ -92,22 +193,40 @@ public class MnemoAutoConfiguration {
     }
 
     /**
-     * Over the application's {@link MemoryEngines} when it declares one (each request then names
-     * its user with {@link MnemoAdvisor#USER_ID}), else over the engine.
+     * Runs the pipeline every {@code mnemo.pipeline.schedule.interval} on the shared engine, or on
+     * the users' open engines of the auto-configured {@link MemoryEngines}. An application's own
+     * {@link MemoryEngines} is not visited: reaching its engines takes a lease, which counts as use
+     * and would keep every idle engine open.
      */
     @Bean
+    @ConditionalOnProperty(prefix = "mnemo.pipeline.schedule", name = "enabled", havingValue = "true",
+            matchIfMissing = true)
     @ConditionalOnMissingBean
-    public MnemoAdvisor mnemoAdvisor(ObjectProvider<MemoryEngines> engines, ObjectProvider<MemoryEngine> engine) {
-        MemoryEngines tenants = engines.getIfUnique();
-        return tenants != null ? MnemoAdvisor.builder(tenants).build()
-                : MnemoAdvisor.builder(engine.getObject()).build();
+    MnemoPipelineSchedule mnemoPipelineSchedule(MnemoProperties properties, ObjectProvider<MemoryEngine> engine,
+            ObjectProvider<MemoryEngines> engines, ObjectProvider<TenantEngineFactory> factories) {
+        properties.getPipeline().getSchedule().check();
+        Duration interval = properties.getPipeline().getSchedule().getInterval();
+        MemoryEngines users = engines.getIfUnique();
+        if (users != null) {
+            Optional<TenantEngineFactory> factory = Optional.ofNullable(factories.getIfUnique());
+            if (factory.isEmpty()) {
+                LOG.info("The application's own MemoryEngines bean: the pipeline schedule does not visit its engines "
+                        + "(a lease would keep idle engines open); call admin().startPipeline() on them yourself");
+                return new MnemoPipelineSchedule(interval, List::of, "no engine (the application's own MemoryEngines)",
+                        Clock.systemUTC());
+            }
+            return new MnemoPipelineSchedule(interval, factory.get()::openEngines, "every open user's engine",
+                    Clock.systemUTC());
+        }
+        MemoryEngine shared = engine.getIfUnique();
+        return new MnemoPipelineSchedule(interval, shared == null ? List::of : () -> List.of(shared),
+                shared == null ? "no engine" : "the shared engine", Clock.systemUTC());
     }
 
-    /** Adds the advisor to every {@code ChatClient} built from Boot's {@code ChatClient.Builder}. */
+    /** Adds the advisor to every {@code ChatClient} built from Boot's {@code ChatClient.Builder}; opt-in. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(ChatClient.class)
-    @ConditionalOnProperty(prefix = "mnemo.chat-client.advisor", name = "enabled", havingValue = "true",
-            matchIfMissing = true)
+    @ConditionalOnProperty(prefix = "mnemo.chat-client.advisor", name = "enabled", havingValue = "true")
     static class ChatClientConfiguration {
 
         @Bean
@@ -125,9 +244,15 @@ public class MnemoAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "mnemoHealthIndicator")
-        HealthIndicator mnemoHealthIndicator(ObjectProvider<MemoryEngine> engine,
-                ObjectProvider<MemoryEngines> engines) {
-            return new MnemoHealthIndicator(engine, engines);
+        HealthIndicator mnemoHealthIndicator(MnemoProperties properties, ListableBeanFactory beans,
+                ObjectProvider<MemoryEngine> engine, ObjectProvider<MemoryEngines> engines,
+                ObjectProvider<MnemoPipelineSchedule> schedule, ObjectProvider<TenantEngineFactory> factories) {
+            MemoryEngines users = engines.getIfUnique();
+            Optional<TenantEngineFactory> factory = Optional.ofNullable(factories.getIfUnique());
+            Optional<TenantStorage> storage = factory.map(TenantEngineFactory::storage)
+                    .or(() -> users == null ? Optional.empty() : knownTenantStorage(beans, properties.homeOrDefault()));
+            return new MnemoHealthIndicator(engine, engines, factory, storage,
+                    Optional.ofNullable(schedule.getIfUnique()));
         }
     }
 
@@ -139,7 +264,7 @@ public class MnemoAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "mnemoMetrics")
-        MemoryEventListener mnemoMetrics(MeterRegistry registry) {
+        MnemoMetrics mnemoMetrics(MeterRegistry registry) {
             return new MnemoMetrics(registry);
         }
     }

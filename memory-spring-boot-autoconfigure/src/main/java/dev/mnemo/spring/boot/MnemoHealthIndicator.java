@@ -2,47 +2,106 @@ package dev.mnemo.spring.boot;
 
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
+import dev.mnemo.MemoryException;
 import dev.mnemo.MemoryStatus;
+import java.util.Map;
+import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * The {@code mnemo} health: UP with the job counts, the thread counts and the last consolidation;
- * DOWN when the engine cannot read its store. The last Phase 2 failure reason, while it is the
- * latest Phase 2 outcome, is a detail; it does not make the application DOWN (the pipeline retries).
- * With {@link MemoryEngines} (many users) it reports how many engines are open; each tenant's own
- * health is the application's to expose, since tenant ids must not become health keys.
+ * The {@code mnemo} health.
+ *
+ * <ul>
+ *   <li>One shared engine: UP with the job counts, the thread counts and the last consolidation;
+ *       DOWN when the engine cannot read its store. The last Phase 2 failure reason, while it is
+ *       the latest Phase 2 outcome, is a detail; it does not make the application DOWN (the
+ *       pipeline retries).</li>
+ *   <li>One engine per user: the storage every user shares is probed (the users' homes folder, or
+ *       the PostgreSQL database of a {@code PostgresBackend}): DOWN when it fails. UP with the
+ *       number of open engines and of those whose store failed a status read ({@code failingEngines}:
+ *       one user's broken store is that user's problem, not the application's). User ids never
+ *       become health keys or details.</li>
+ * </ul>
+ * With the pipeline schedule on, its interval and last run are details too.
  */
 final class MnemoHealthIndicator implements HealthIndicator {
 
     private final ObjectProvider<MemoryEngine> engine;
     private final ObjectProvider<MemoryEngines> engines;
+    private final Optional<TenantEngineFactory> tenants;
+    private final Optional<TenantStorage> storage;
+    private final Optional<MnemoPipelineSchedule> schedule;
 
-    MnemoHealthIndicator(ObjectProvider<MemoryEngine> engine, ObjectProvider<MemoryEngines> engines) {
+    /**
+     * @param tenants the factory of the auto-configured MemoryEngines (its open engines are probed)
+     * @param storage what every user's engine shares, when known (also for an application's own
+     *     MemoryEngines over a PostgresBackend bean)
+     */
+    MnemoHealthIndicator(ObjectProvider<MemoryEngine> engine, ObjectProvider<MemoryEngines> engines,
+            Optional<TenantEngineFactory> tenants, Optional<TenantStorage> storage,
+            Optional<MnemoPipelineSchedule> schedule) {
         this.engine = engine;
         this.engines = engines;
+        this.tenants = tenants;
+        this.storage = storage;
+        this.schedule = schedule;
     }
 
     @Override
     public Health health() {
+        Health.Builder health;
+        MemoryEngines users = engines.getIfUnique();
         MemoryEngine single = engine.getIfUnique();
-        if (single != null) {
-            return health(single);
+        if (users != null) {
+            health = perUser(users);
+        } else if (single != null) {
+            health = shared(single);
+        } else {
+            return Health.unknown().withDetail("reason", "no MemoryEngine or MemoryEngines bean").build();
         }
-        MemoryEngines tenants = engines.getIfUnique();
-        if (tenants != null) {
-            return Health.up().withDetail("openEngines", tenants.openCount()).build();
-        }
-        return Health.unknown().withDetail("reason", "no MemoryEngine or MemoryEngines bean").build();
+        schedule.ifPresent(s -> health.withDetail("pipelineSchedule", Map.of("interval", s.interval().toString(),
+                "lastRun", s.lastRun().map(Object::toString).orElse("never"), "lastRunEngines", s.lastRunEngines())));
+        return health.build();
     }
 
-    private static Health health(MemoryEngine engine) {
+    private Health.Builder perUser(MemoryEngines users) {
+        if (storage.isPresent()) {
+            try {
+                storage.get().probe();
+            } catch (RuntimeException e) {
+                return Health.down(e).withDetail("storage", storage.get().describe())
+                        .withDetail("openEngines", users.openCount());
+            }
+        }
+        Health.Builder health = Health.up().withDetail("openEngines", users.openCount());
+        storage.ifPresent(s -> health.withDetail("storage", s.describe()));
+        tenants.ifPresent(factory -> health.withDetail("failingEngines", failing(factory)));
+        return health;
+    }
+
+    /** How many open users' engines fail a status read; engines closed meanwhile are skipped. */
+    private static int failing(TenantEngineFactory factory) {
+        int failing = 0;
+        for (MemoryEngine open : factory.openEngines()) {
+            try {
+                open.admin().status();
+            } catch (MemoryException e) {
+                failing++;
+            } catch (IllegalStateException closed) {
+                // closed since it was listed: nothing to report
+            }
+        }
+        return failing;
+    }
+
+    private static Health.Builder shared(MemoryEngine engine) {
         MemoryStatus status;
         try {
             status = engine.admin().status();
         } catch (RuntimeException e) {
-            return Health.down(e).build();
+            return Health.down(e);
         }
         Health.Builder health = Health.up()
                 .withDetail("jobs", status.jobCounts())
@@ -52,6 +111,6 @@ final class MnemoHealthIndicator implements HealthIndicator {
                 .withDetail("lastConsolidation", status.lastPhase2Success().map(Object::toString).orElse("never"));
         status.lastPhase2Failure().ifPresent(failure -> health.withDetail("lastConsolidationFailure", failure));
         status.lastStartupSkip().ifPresent(skip -> health.withDetail("lastStartupSkip", skip.name()));
-        return health.build();
+        return health;
     }
 }

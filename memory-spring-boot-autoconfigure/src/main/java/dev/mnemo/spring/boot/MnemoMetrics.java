@@ -4,6 +4,8 @@ import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
+import dev.mnemo.llm.ModelRequest;
+import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.MemoryEventListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,11 +28,18 @@ import java.util.Optional;
  *   <li>{@code mnemo.startup.duration} (timer; {@code outcome}: ran or skipped) — one startup run,
  *       Phase 1 and Phase 2 together</li>
  *   <li>{@code mnemo.startup.skipped} (counter; {@code reason}: a {@link SkipReason})</li>
- *   <li>{@code mnemo.tokens} (counter; {@code phase}: phase1 or phase2) — input plus output tokens</li>
+ *   <li>{@code mnemo.tokens} (counter; {@code phase}: phase1 or phase2) — input plus output tokens of
+ *       every model call the pipeline of an auto-configured engine makes: startup tasks, scheduled
+ *       runs, {@code runPhase1}/{@code runPhase2}. Counted per call ({@link ModelCallListener}), as
+ *       the call is answered.</li>
  *   <li>{@code mnemo.citations.counted} (counter) — cited memories whose usage count went up</li>
  * </ul>
  */
-final class MnemoMetrics implements MemoryEventListener {
+final class MnemoMetrics implements MemoryEventListener, ModelCallListener {
+
+    /** Codex's {@code request_kind} of a Phase 1 request; the consolidation agent's is {@code memory_consolidation}. */
+    private static final String PHASE1_REQUEST_KIND = "memory";
+    private static final String PHASE2_REQUEST_KIND = "memory_consolidation";
 
     /** Phase 2 runs on one thread from its {@code claimed} step to its end. */
     private final ThreadLocal<Long> phase2Start = new ThreadLocal<>();
@@ -77,8 +86,17 @@ final class MnemoMetrics implements MemoryEventListener {
         Timer.builder("mnemo.startup.duration").description("One background startup run (Phase 1 and Phase 2)")
                 .tag("outcome", report.skipped().isPresent() ? "skipped" : "ran").register(registry)
                 .record(report.elapsed());
-        tokens("phase1", report.phase1().usage().totalTokens());
-        tokens("phase2", report.phase2().usage().totalTokens());
+    }
+
+    @Override
+    public void modelCalled(ModelRequest request, TokenUsage usage) {
+        String kind = request.metadata().getOrDefault("request_kind", "");
+        String phase = switch (kind) {
+            case PHASE1_REQUEST_KIND -> "phase1";
+            case PHASE2_REQUEST_KIND -> "phase2";
+            default -> "other";
+        };
+        tokens(phase, usage.totalTokens());
     }
 
     @Override

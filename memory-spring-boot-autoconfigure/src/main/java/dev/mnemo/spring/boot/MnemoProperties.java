@@ -3,6 +3,7 @@ package dev.mnemo.spring.boot;
 import dev.mnemo.MemoriesConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -12,10 +13,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
- * Mnemo's settings in a Spring Boot application: {@code mnemo.home}, every {@code [memories]} key
- * of {@code config.toml} as {@code mnemo.memories.<kebab-case-key>} with the same defaults and
- * clamps, and {@code mnemo.chat-client.advisor.enabled}. The properties replace
- * {@code <home>/config.toml}, which is not read when the engine comes from this auto-configuration.
+ * Mnemo's settings in a Spring Boot application: {@code mnemo.tenancy} (whose memory a request
+ * reads and records; no default), {@code mnemo.home}, every {@code [memories]} key of
+ * {@code config.toml} as {@code mnemo.memories.<kebab-case-key>} with the same defaults and clamps,
+ * and how conversations, users' engines, the scheduled pipeline and {@code ChatClient}s are handled.
+ * The properties replace {@code <home>/config.toml}, which is not read when the engine comes from
+ * this auto-configuration.
  */
 @ConfigurationProperties(MnemoProperties.PREFIX)
 public class MnemoProperties {
@@ -24,8 +27,15 @@ public class MnemoProperties {
     public static final String PREFIX = "mnemo";
 
     /**
-     * The folder for state, recorded conversations and memories. Default: {@code $MNEMO_HOME}, else
-     * {@code ~/.mnemo}.
+     * Whose memory a request reads and records: {@code shared} (one memory for the whole
+     * application) or {@code per-user} (one memory per user). No default: without it, and without
+     * an application's own MemoryEngine or MemoryEngines bean, the application does not start.
+     */
+    private Tenancy tenancy;
+
+    /**
+     * The folder for state, recorded conversations and memories; with {@code tenancy=per-user} the
+     * folder holding one home per user. Default: {@code $MNEMO_HOME}, else {@code ~/.mnemo}.
      */
     private Path home;
 
@@ -34,6 +44,28 @@ public class MnemoProperties {
     private final ChatClient chatClient = new ChatClient();
 
     private final Model model = new Model();
+
+    private final Conversations conversations = new Conversations();
+
+    private final Tenants tenants = new Tenants();
+
+    private final Pipeline pipeline = new Pipeline();
+
+    /** Whose memory a request reads and records. */
+    public enum Tenancy {
+        /** One memory for the whole application: a team bot, a single-user tool. */
+        SHARED,
+        /** One memory per user, the user resolved per request. */
+        PER_USER
+    }
+
+    public Tenancy getTenancy() {
+        return tenancy;
+    }
+
+    public void setTenancy(Tenancy tenancy) {
+        this.tenancy = tenancy;
+    }
 
     public Path getHome() {
         return home;
@@ -53,6 +85,28 @@ public class MnemoProperties {
 
     public Model getModel() {
         return model;
+    }
+
+    public Conversations getConversations() {
+        return conversations;
+    }
+
+    public Tenants getTenants() {
+        return tenants;
+    }
+
+    public Pipeline getPipeline() {
+        return pipeline;
+    }
+
+    /** The home, or the default home core uses: {@code $MNEMO_HOME}, else {@code ~/.mnemo}. */
+    Path homeOrDefault() {
+        Optional<Path> given = checkedHome();
+        if (given.isPresent()) {
+            return given.get();
+        }
+        String env = System.getenv("MNEMO_HOME");
+        return env != null && !env.isBlank() ? Path.of(env) : Path.of(System.getProperty("user.home"), ".mnemo");
     }
 
     /** The home, checked: a path that exists must be a folder. */
@@ -343,8 +397,12 @@ public class MnemoProperties {
         /** The {@code MnemoAdvisor} on {@code ChatClient}s built from Boot's {@code ChatClient.Builder}. */
         public static class Advisor {
 
-            /** Whether every ChatClient built from Boot's ChatClient.Builder gets the MnemoAdvisor. */
-            private boolean enabled = true;
+            /**
+             * Whether every ChatClient built from Boot's ChatClient.Builder gets the MnemoAdvisor.
+             * Off by default: a client gets memory by adding the MnemoAdvisor bean with
+             * defaultAdvisors(..), as it adds any other advisor.
+             */
+            private boolean enabled = false;
 
             public boolean isEnabled() {
                 return enabled;
@@ -353,6 +411,121 @@ public class MnemoProperties {
             public void setEnabled(boolean enabled) {
                 this.enabled = enabled;
             }
+        }
+    }
+
+    /** The conversations an engine keeps open for the advisor (closed when idle; the next request reopens them). */
+    public static class Conversations {
+
+        /** A conversation unused this long stops being held open; its next request continues its rollout. */
+        private Duration idleTimeout = Duration.ofMinutes(30);
+
+        /** The most conversations one engine holds open; beyond it the least recently used idle ones are closed. */
+        private int maxOpen = 10_000;
+
+        public Duration getIdleTimeout() {
+            return idleTimeout;
+        }
+
+        public void setIdleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+        }
+
+        public int getMaxOpen() {
+            return maxOpen;
+        }
+
+        public void setMaxOpen(int maxOpen) {
+            this.maxOpen = maxOpen;
+        }
+
+        void check() {
+            requirePositive("conversations.idle-timeout", idleTimeout);
+            if (maxOpen < 1) {
+                throw new InvalidConfigurationPropertyValueException(PREFIX + ".conversations.max-open", maxOpen,
+                        "at least one conversation must be allowed open");
+            }
+        }
+    }
+
+    /** The users' engines with {@code tenancy=per-user}. */
+    public static class Tenants {
+
+        /** The most users' engines open at once; beyond it the least recently used one without a request is closed. */
+        private int maxOpen = 100;
+
+        /** A user's engine without a request for this long is closed (in the background). */
+        private Duration idleTimeout = Duration.ofMinutes(30);
+
+        public int getMaxOpen() {
+            return maxOpen;
+        }
+
+        public void setMaxOpen(int maxOpen) {
+            this.maxOpen = maxOpen;
+        }
+
+        public Duration getIdleTimeout() {
+            return idleTimeout;
+        }
+
+        public void setIdleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+        }
+
+        void check() {
+            requirePositive("tenants.idle-timeout", idleTimeout);
+            if (maxOpen < 1) {
+                throw new InvalidConfigurationPropertyValueException(PREFIX + ".tenants.max-open", maxOpen,
+                        "at least one user's engine must be allowed open");
+            }
+        }
+    }
+
+    /** The background pipeline (extraction and consolidation). */
+    public static class Pipeline {
+
+        private final Schedule schedule = new Schedule();
+
+        public Schedule getSchedule() {
+            return schedule;
+        }
+
+        /** The pipeline run on a schedule, for the shared engine and every open user's engine. */
+        public static class Schedule {
+
+            /** Whether the pipeline runs on a schedule (besides when a new conversation opens). */
+            private boolean enabled = true;
+
+            /** The time between two scheduled runs; the first runs one interval after startup. */
+            private Duration interval = Duration.ofMinutes(15);
+
+            public boolean isEnabled() {
+                return enabled;
+            }
+
+            public void setEnabled(boolean enabled) {
+                this.enabled = enabled;
+            }
+
+            public Duration getInterval() {
+                return interval;
+            }
+
+            public void setInterval(Duration interval) {
+                this.interval = interval;
+            }
+
+            void check() {
+                requirePositive("pipeline.schedule.interval", interval);
+            }
+        }
+    }
+
+    private static void requirePositive(String name, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new InvalidConfigurationPropertyValueException(PREFIX + "." + name, value,
+                    "it must be a positive duration, e.g. 30m");
         }
     }
 }

@@ -12,6 +12,7 @@ import dev.mnemo.SkipReason;
 import dev.mnemo.TenantHomes;
 import dev.mnemo.springai.MnemoAdvisor;
 import dev.mnemo.store.sqlite.SqliteMemoryStore;
+import dev.mnemo.testkit.ManualClock;
 import dev.mnemo.workspace.git.GitMemoryWorkspace;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -39,22 +40,109 @@ class MnemoAutoConfigurationTest {
     @TempDir
     Path home;
 
-    ApplicationContextRunner runner() {
+    /** No tenancy chosen: what an application gets before it decides. */
+    ApplicationContextRunner bare() {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(MnemoAutoConfiguration.class))
                 .withPropertyValues("mnemo.home=" + home);
     }
 
+    ApplicationContextRunner runner() {
+        return bare().withPropertyValues("mnemo.tenancy=shared");
+    }
+
     @Test
-    void defaults_giveAnEngineWithCodexDefaults_anAdvisor_andTheChatClientCustomizer() {
+    void shared_givesAnEngineWithCodexDefaults_andAnAdvisor_butAddsItToNoChatClient() {
         runner().run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(MemoryEngine.class).config()).isEqualTo(MemoriesConfig.defaults());
             assertThat(context.getBean(MnemoProperties.class).getMemories().toConfig())
                     .isEqualTo(MemoriesConfig.defaults());
-            assertThat(context).hasSingleBean(MnemoAdvisor.class).hasSingleBean(ChatClientBuilderCustomizer.class);
+            assertThat(context).hasSingleBean(MnemoAdvisor.class).doesNotHaveBean(ChatClientBuilderCustomizer.class)
+                    .doesNotHaveBean(MemoryEngines.class);
             assertThat(home.resolve("mnemo.sqlite")).exists();
         });
+    }
+
+    @Test
+    void withoutATenancy_theApplicationDoesNotStart_andTheMessageNamesThePropertyAndBothValues() {
+        bare().run(context -> assertThat(context).hasFailed().getFailure()
+                .hasStackTraceContaining("mnemo.tenancy=shared").hasStackTraceContaining("mnemo.tenancy=per-user"));
+        assertThat(home.resolve("mnemo.sqlite")).doesNotExist();
+    }
+
+    @Test
+    void withoutATenancy_anApplicationsOwnEngineOrEngines_keepWorking() {
+        bare().withUserConfiguration(OwnBeans.class).run(context -> assertThat(context).hasNotFailed()
+                .hasSingleBean(MnemoAdvisor.class));
+        bare().withBean(MemoryEngines.class, () -> MemoryEngines.builder()
+                .engineFactory(TenantHomes.under(home.resolve("own-tenants"), MemoryEngine::builder)).build())
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(MnemoAdvisor.class)
+                        .doesNotHaveBean(MemoryEngine.class));
+    }
+
+    @Test
+    void perUser_givesMemoryEngines_withOneHomePerUserUnderMnemoHome_andNoSharedEngine() {
+        bare().withPropertyValues("mnemo.tenancy=per-user", "mnemo.tenants.max-open=7").run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(MemoryEngines.class).doesNotHaveBean(MemoryEngine.class)
+                    .hasSingleBean(MnemoAdvisor.class);
+            MemoryEngines engines = context.getBean(MemoryEngines.class);
+            try (MemoryEngines.Lease alice = engines.lease("alice")) {
+                alice.engine().conversation("a-1").userMessage("hello");
+            }
+            assertThat(TenantHomes.home(home, "alice").resolve("mnemo.sqlite")).exists();
+            assertThat(home.resolve("mnemo.sqlite")).doesNotExist();
+            for (int i = 0; i < 8; i++) {
+                engines.forTenant("user-" + i);
+            }
+            assertThat(engines.openCount()).isLessThanOrEqualTo(7);
+        });
+    }
+
+    @Test
+    void tenancyValues_bindAsBootBindsEnums() {
+        bare().withPropertyValues("mnemo.tenancy=PER_USER").run(context ->
+                assertThat(context).hasNotFailed().hasSingleBean(MemoryEngines.class));
+        bare().withPropertyValues("mnemo.tenancy=everyone").run(context ->
+                assertThat(context).hasFailed().getFailure().hasStackTraceContaining("mnemo.tenancy"));
+    }
+
+    @Test
+    void theAdvisorOnEveryChatClient_isOptIn() {
+        runner().withPropertyValues("mnemo.chat-client.advisor.enabled=true").run(context ->
+                assertThat(context).hasSingleBean(ChatClientBuilderCustomizer.class));
+    }
+
+    @Test
+    void conversationsIdleLongerThanTheTimeout_areClosedByTheNextPipelineRun() {
+        ManualClock clock = new ManualClock(java.time.Instant.parse("2026-11-01T09:00:00Z"));
+        ApplicationContextRunner withClock = runner().withBean(MemoryEngineBuilderCustomizer.class,
+                () -> builder -> builder.clock(clock));
+
+        withClock.withPropertyValues("mnemo.conversations.idle-timeout=5m").run(context -> {
+            MemoryEngine engine = context.getBean(MemoryEngine.class);
+            engine.conversation("idle").userMessage("hello");
+            clock.advance(java.time.Duration.ofMinutes(6));
+            engine.admin().startPipeline().completion().join();
+            assertThat(engine.closeConversation("idle")).as("still open after the pipeline's sweep").isFalse();
+        });
+        withClock.run(context -> { // default 30 minutes
+            MemoryEngine engine = context.getBean(MemoryEngine.class);
+            engine.conversation("busy").userMessage("hello");
+            clock.advance(java.time.Duration.ofMinutes(6));
+            engine.admin().startPipeline().completion().join();
+            assertThat(engine.closeConversation("busy")).as("still open after the pipeline's sweep").isTrue();
+        });
+    }
+
+    @Test
+    void badDurations_failTheContext_namingTheProperty() {
+        runner().withPropertyValues("mnemo.conversations.idle-timeout=0s").run(context ->
+                assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("mnemo.conversations.idle-timeout"));
+        runner().withPropertyValues("mnemo.pipeline.schedule.interval=-1m").run(context ->
+                assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("mnemo.pipeline.schedule.interval"));
     }
 
     @Test
@@ -173,13 +261,6 @@ class MnemoAutoConfigurationTest {
                                 .hasStackTraceContaining("mnemo.model.chat-model").hasStackTraceContaining("fast"));
     }
 
-    @Test
-    void advisorOptOut_leavesChatClientsAlone_butKeepsTheEngineAndAdvisor() {
-        runner().withPropertyValues("mnemo.chat-client.advisor.enabled=false").run(context -> {
-            assertThat(context).doesNotHaveBean(ChatClientBuilderCustomizer.class);
-            assertThat(context).hasSingleBean(MemoryEngine.class).hasSingleBean(MnemoAdvisor.class);
-        });
-    }
 
     @Test
     void health_isUpWithJobCountsAndLastConsolidation() {
@@ -213,10 +294,75 @@ class MnemoAutoConfigurationTest {
                 session.startupTask().completion().join();
             }
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            assertThat(registry.find("mnemo.startup.duration").timer()).isNotNull()
-                    .satisfies(t -> assertThat(t.count()).isEqualTo(1));
-            assertThat(registry.find("mnemo.startup.skipped").tag("reason", "no_model").counter()).isNotNull();
+            assertThat(registry.find("mnemo.startup.duration").tag("outcome", "skipped").timer().count())
+                    .isEqualTo(1);
+            assertThat(registry.find("mnemo.startup.skipped").tag("reason", "no_model").counter().count())
+                    .isEqualTo(1.0);
+            assertThat(registry.find("mnemo.tokens").counters()).as("no model, no call, no token").isEmpty();
         });
+    }
+
+    @Test
+    void perUserHealth_probesTheFolderEveryUsersHomeIsIn_andIsDownWhenItIsGone() throws IOException {
+        Path root = home.resolve("users");
+        bare().withPropertyValues("mnemo.tenancy=per-user", "mnemo.home=" + root).run(context -> {
+            HealthIndicator health = context.getBean("mnemoHealthIndicator", HealthIndicator.class);
+            context.getBean(MemoryEngines.class).forTenant("alice");
+            assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+            assertThat(health.health().getDetails()).containsEntry("openEngines", 1)
+                    .containsEntry("failingEngines", 0).containsEntry("storage", "homes under " + root);
+
+            deleteRecursively(root); // the disk every user's home is on is gone
+            Files.writeString(root, "not a folder");
+
+            assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.health().getDetails()).containsKey("error");
+        });
+    }
+
+    static void deleteRecursively(Path root) throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
+    }
+
+    @Test
+    void theSchedule_startsThePipelineOfTheSharedEngine_andStopsWithTheContext() {
+        MnemoPipelineSchedule[] schedule = new MnemoPipelineSchedule[1];
+        runner().withPropertyValues("mnemo.pipeline.schedule.interval=10m").run(context -> {
+            schedule[0] = context.getBean(MnemoPipelineSchedule.class);
+            assertThat(schedule[0].interval()).isEqualTo(java.time.Duration.ofMinutes(10));
+            assertThat(schedule[0].isRunning()).isTrue();
+            assertThat(schedule[0].lastRun()).isEmpty();
+
+            java.util.List<dev.mnemo.StartupTask> started = schedule[0].runOnce();
+
+            assertThat(started).hasSize(1);
+            assertThat(started.get(0).completion().join().skipped()).contains(SkipReason.NO_MODEL);
+            assertThat(schedule[0].lastRun()).isPresent();
+            HealthIndicator health = context.getBean("mnemoHealthIndicator", HealthIndicator.class);
+            assertThat(health.health().getDetails().get("pipelineSchedule")).asString().contains("PT10M")
+                    .contains("lastRunEngines=1");
+        });
+        assertThat(schedule[0].isRunning()).isFalse();
+    }
+
+    @Test
+    void theSchedule_runsOnItsOwnThread_atItsInterval() {
+        runner().withPropertyValues("mnemo.pipeline.schedule.interval=50ms").run(context -> {
+            MnemoPipelineSchedule schedule = context.getBean(MnemoPipelineSchedule.class);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> schedule.lastRun().isPresent());
+            assertThat(schedule.lastRunEngines()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void theSchedule_canBeTurnedOff() {
+        runner().withPropertyValues("mnemo.pipeline.schedule.enabled=false").run(context ->
+                assertThat(context).hasNotFailed().doesNotHaveBean(MnemoPipelineSchedule.class));
     }
 
     @Test

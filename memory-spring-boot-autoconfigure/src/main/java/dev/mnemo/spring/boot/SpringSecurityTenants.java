@@ -1,0 +1,30 @@
+package dev.mnemo.spring.boot;
+
+import dev.mnemo.springai.MnemoTenantResolver;
+import java.util.Optional;
+import org.springframework.security.authentication.AnonymousAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+
+/**
+ * The user Spring Security authenticated on the calling thread ({@link SecurityContextHolder}): a
+ * servlet application's signed-in user. An anonymous or unauthenticated caller is no user. The only
+ * class here that names Spring Security, an optional dependency.
+ */
+final class SpringSecurityTenants {
+
+    static final String SECURITY_CONTEXT_HOLDER = "org.springframework.security.core.context.SecurityContextHolder";
+
+    private SpringSecurityTenants() {}
+
+    static MnemoTenantResolver principal() {
+        return request -> {
+            Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+            if (authentication == null || !authentication.isAuthenticated()
+                    || authentication instanceof AnonymousAuthenticationToken) {
+                return Optional.empty();
+            }
+            return Optional.ofNullable(authentication.getName());
+        };
+    }
+}
