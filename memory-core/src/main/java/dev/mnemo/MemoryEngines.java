@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -65,8 +66,19 @@ public interface MemoryEngines extends AutoCloseable {
     /** How many engines are open now. */
     int openCount();
 
-    /** The tenants whose engines are open now, sorted: what a scheduled pipeline run visits. */
+    /** The tenants whose engines are open now, sorted. */
     Set<String> openTenants();
+
+    /**
+     * Calls {@code visit} with each engine open now, tenant by tenant in order, holding each open for
+     * the call as a lease does but without counting as use: what a pipeline schedule or a health
+     * check does, so that visiting never keeps an idle tenant's engine open. An engine still being
+     * built or already chosen for closing is skipped. An exception from {@code visit} stops the walk
+     * and reaches the caller.
+     *
+     * @return how many engines were visited
+     */
+    int forEachOpen(BiConsumer<String, MemoryEngine> visit);
 
     /** A request's hold on one tenant's engine; closing it twice is harmless. */
     interface Lease extends AutoCloseable {

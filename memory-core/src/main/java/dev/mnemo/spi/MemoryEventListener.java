@@ -4,6 +4,7 @@ import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
+import dev.mnemo.llm.TokenUsage;
 import java.util.List;
 import java.util.Optional;
 
@@ -46,4 +47,20 @@ public interface MemoryEventListener {
 
     /** A startup run ended. */
     default void startupFinished(StartupReport report) {}
+
+    /** Phase 1's extraction calls, as {@link #modelCalled} names them. */
+    String PHASE1 = "phase1";
+
+    /** Phase 2's consolidation agent's calls (the default agent's), as {@link #modelCalled} names them. */
+    String PHASE2 = "phase2";
+
+    /**
+     * The pipeline's model answered one call, from a startup task, {@code admin().runPhase1()} /
+     * {@code runPhase2()} or a scheduled run alike: what token meters count. A failed call is not
+     * reported. A custom {@link ConsolidationAgent} reports its usage only in its result.
+     *
+     * @param phase {@link #PHASE1} or {@link #PHASE2}
+     * @param usage the tokens the call spent
+     */
+    default void modelCalled(String phase, TokenUsage usage) {}
 }

@@ -140,6 +140,45 @@ class TenantEnginesTest {
     }
 
     @Test
+    void forEachOpen_visitsEveryOpenEngine_withoutKeepingAnIdleOneOpen() {
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(factory())
+                .idleTimeout(Duration.ofMinutes(30)).clock(clock).build()) {
+            engines.forTenant("b");
+            engines.forTenant("a");
+            clock.advance(Duration.ofMinutes(20));
+            List<String> visited = new ArrayList<>();
+
+            int count = engines.forEachOpen((tenant, engine) -> {
+                visited.add(tenant);
+                assertThat(engine.buildDeveloperInstructions()).isEmpty(); // usable during the visit
+            });
+
+            assertThat(count).isEqualTo(2);
+            assertThat(visited).containsExactly("a", "b");
+            clock.advance(Duration.ofMinutes(15)); // 35 minutes since the last real use
+            engines.forTenant("c");
+            awaitEvent("close a");
+            awaitEvent("close b");
+        }
+    }
+
+    @Test
+    void forEachOpen_aVisitThatThrows_stopsTheWalk_andHoldsNothingAfterwards() {
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(factory()).maxOpen(2).clock(clock)
+                .build()) {
+            engines.forTenant("a");
+            engines.forTenant("b");
+
+            assertThatThrownBy(() -> engines.forEachOpen((tenant, engine) -> {
+                throw new IllegalStateException("visit failed on " + tenant);
+            })).hasMessage("visit failed on a");
+
+            engines.forTenant("c"); // both may be closed again: the walk held neither afterwards
+            awaitEvent("close a");
+        }
+    }
+
+    @Test
     void evictionOnAnotherRequestsCall_neverMakesThatCallerWaitForTheClose() throws Exception {
         CountDownLatch closing = new CountDownLatch(1);
         CountDownLatch mayFinish = new CountDownLatch(1);

@@ -30,8 +30,10 @@ import dev.mnemo.internal.redact.DefaultSecretRedactor;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.tools.LocalMemoryTools;
+import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.ConsolidationAgent;
+import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
 import java.time.Duration;
@@ -146,14 +148,16 @@ final class DefaultMemoryEngine implements MemoryEngine {
         if (parts.extractionModel() == null) {
             return null;
         }
-        return new Phase1Runner(new Phase1Runner.Dependencies(parts.store(), parts.extractionModel(), rollouts,
+        LanguageModel model = ReportingModel.of(parts.extractionModel(), MemoryEventListener.PHASE1, listener);
+        return new Phase1Runner(new Phase1Runner.Dependencies(parts.store(), model, rollouts,
                 redactor(), parts.config(), parts.clock(), workerId(), listener), workers);
     }
 
     private Phase2Runner phase2Runner(EngineParts parts) {
         ConsolidationAgent agent = parts.consolidationAgent();
         if (agent == null && parts.consolidationModel() != null) {
-            agent = new ToolLoopConsolidationAgent(parts.consolidationModel(), parts.clock());
+            agent = new ToolLoopConsolidationAgent(
+                    ReportingModel.of(parts.consolidationModel(), MemoryEventListener.PHASE2, listener), parts.clock());
         }
         if (agent == null) {
             return null;

@@ -4,6 +4,7 @@ import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
+import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.MemoryEventListener;
 import java.util.List;
 import java.util.Optional;
@@ -60,6 +61,11 @@ final class SafeListener implements MemoryEventListener {
     @Override
     public void startupFinished(StartupReport report) {
         each(l -> l.startupFinished(report));
+    }
+
+    @Override
+    public void modelCalled(String phase, TokenUsage usage) {
+        each(l -> l.modelCalled(phase, usage));
     }
 
     private void each(Consumer<MemoryEventListener> event) {

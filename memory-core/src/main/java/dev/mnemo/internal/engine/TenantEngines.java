@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,6 +92,48 @@ public final class TenantEngines implements MemoryEngines {
     public Set<String> openTenants() {
         synchronized (lock) {
             return new TreeSet<>(open.keySet());
+        }
+    }
+
+    @Override
+    public int forEachOpen(BiConsumer<String, MemoryEngine> visit) {
+        Objects.requireNonNull(visit, "visit");
+        // 1. Under the lock: the built engines, each held as a lease holds it; lastUsed untouched.
+        List<Map.Entry<String, Entry>> held = new ArrayList<>();
+        synchronized (lock) {
+            for (Map.Entry<String, Entry> e : open.entrySet()) {
+                CompletableFuture<MemoryEngine> engine = e.getValue().engine;
+                if (engine.isDone() && !engine.isCompletedExceptionally()) {
+                    e.getValue().leases++;
+                    held.add(Map.entry(e.getKey(), e.getValue()));
+                }
+            }
+        }
+        // 2. Outside it: the visits, each engine let go after its own; the rest if a visit throws.
+        int visited = 0;
+        int next = 0;
+        try {
+            for (; next < held.size(); next++) {
+                Map.Entry<String, Entry> e = held.get(next);
+                try {
+                    visit.accept(e.getKey(), e.getValue().engine.join());
+                    visited++;
+                } finally {
+                    letGo(e.getValue());
+                }
+            }
+        } finally {
+            for (int rest = next + 1; rest < held.size(); rest++) {
+                letGo(held.get(rest).getValue());
+            }
+        }
+        return visited;
+    }
+
+    /** Ends a visit's hold; unlike a lease's release, the engine's last use stays as it was. */
+    private void letGo(Entry entry) {
+        synchronized (lock) {
+            entry.leases--;
         }
     }
 
