@@ -14,6 +14,7 @@ import dev.langchain4j.service.tool.BeforeToolExecution;
 import dev.langchain4j.service.tool.ToolExecution;
 import dev.mnemo.AssistantMessage;
 import dev.mnemo.CitationStreamFilter;
+import dev.mnemo.ConversationBusyException;
 import dev.mnemo.Citations;
 import java.lang.ref.Cleaner;
 import java.util.List;
@@ -164,7 +165,7 @@ final class VisibleTokenStream implements TokenStream {
     /**
      * Starts the call's model stream.
      *
-     * @throws dev.mnemo.ConversationBusyException for {@code visibleTokens} on a conversation another
+     * @throws ConversationBusyException for {@code visibleTokens} on a conversation another
      *     call holds, before anything is recorded
      */
     @Override
@@ -176,7 +177,12 @@ final class VisibleTokenStream implements TokenStream {
             throw new IllegalStateException("set exactly one of onError(...) and ignoreErrors(), as LangChain4j requires");
         }
         if (exchange == null) {
-            exchange = exchanges.find(memoryId).orElseGet(() -> exchanges.begin(memoryId, Exchange.Owner.STREAM));
+            // The exchange the listeners opened for this call, else one of its own (no listener saw the call).
+            Exchange found = exchanges.find(memoryId).orElse(null);
+            if (found != null && found.streamed()) {
+                throw new ConversationBusyException(found.conversationId()); // another stream is answering
+            }
+            exchange = found != null ? found : exchanges.begin(memoryId, Exchange.Owner.STREAM);
             exchange.streamTakesAnswer();
         }
         // Method references: LangChain4j's handlers keep this stream reachable until it ends.

@@ -250,6 +250,34 @@ class StreamingTest {
     }
 
     @Test
+    void secondVisibleStreamByHand_onABusyConversation_isRefusedAtStart_andRecordsNothing() throws Exception {
+        CountDownLatch firstArrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        server.close();
+        server = OpenAiWireServer.start(request -> {
+            firstArrived.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return inPiecesOf("answer to " + request.lastUserText(), 4);
+        });
+        MnemoLangChain4j mnemo = MnemoLangChain4j.create(memory.engine);
+        StreamingAssistant listenedOnly = services(server.baseUrl()).registerListeners(mnemo.listeners()).build();
+
+        Received first = new Received().from(mnemo.visibleTokens(listenedOnly.chat("nia", "first"), "nia"));
+        assertThat(firstArrived.await(30, TimeUnit.SECONDS)).isTrue();
+        TokenStream second = mnemo.visibleTokens(listenedOnly.chat("nia", "second"), "nia");
+
+        assertThatThrownBy(() -> new Received().from(second)).isInstanceOf(ConversationBusyException.class);
+        release.countDown();
+        assertThat(first.response().aiMessage().text()).isEqualTo("answer to first");
+        assertThat(memory.messages("nia")).containsExactly("user: first", "assistant: answer to first");
+        assertThat(server.requests()).hasSize(1);
+    }
+
+    @Test
     void streamDroppedWithoutStart_releasesItsConversation_whenCollected() {
         server.enqueue(WireReply.text("late"));
         StreamingAssistant assistant = configured(MnemoLangChain4j.create(memory.engine));
