@@ -23,7 +23,7 @@ final class Exchange {
 
     /** Who opened the exchange, and so who ends it. */
     enum Owner {
-        /** The service proxy {@code configure} builds: it ends the exchange when the call returns, or hands it to the stream. */
+        /** The service proxy {@code configure} builds: it ends the exchange when the call returns, or its stream does. */
         PROXY,
         /** The started listener, without {@code configure}: the completed or error listener ends it. */
         LISTENER,
@@ -71,13 +71,21 @@ final class Exchange {
      * @return false when it belongs to another invocation
      */
     boolean bind(UUID invocationId) {
-        return invocationId == null || invocation.compareAndSet(null, invocationId) || invocationId.equals(invocation.get());
+        return invocationId == null || invocation.compareAndSet(null, invocationId)
+                || invocationId.equals(invocation.get());
     }
 
-    /** Whether events of this invocation belong here; an exchange not yet bound accepts any. */
+    /**
+     * Whether events of this invocation belong here. The started listener binds a proxy's or
+     * listener's exchange before any other event of its call, so until then it belongs to no call
+     * (a late event of the previous call on this conversation must not land in it). Exchanges no
+     * listener binds (a stream's own, a hook's single call) take any.
+     */
     boolean belongsTo(UUID invocationId) {
-        UUID mine = invocation.get();
-        return mine == null || invocationId == null || mine.equals(invocationId);
+        if (invocationId == null || owner == Owner.STREAM || owner == Owner.HOOK) {
+            return true;
+        }
+        return invocationId.equals(invocation.get());
     }
 
     /** A visible token stream takes the answer: the guardrail and listeners leave it alone. */

@@ -70,7 +70,8 @@ final class ServerPaths {
         StringBuilder out = new StringBuilder();
         while (matcher.find()) {
             String value = matcher.group(2).strip();
-            String replacement = isAbsolute(value) ? matcher.group(1) + separator + lastElement(value) : matcher.group();
+            String replacement = isAbsolute(value) ? matcher.group(1) + separator + lastElement(value)
+                    : matcher.group();
             matcher.appendReplacement(out, Matcher.quoteReplacement(replacement));
         }
         matcher.appendTail(out);

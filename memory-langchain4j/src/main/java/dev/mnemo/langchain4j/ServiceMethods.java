@@ -41,11 +41,11 @@ record ServiceMethods(Map<Method, Plan> plans, boolean citationGuardrail) {
     enum Kind {
         /** A {@code TokenStream}: wrapped into a visible token stream. */
         STREAM,
-        /** {@code String}, {@code AiMessage}, {@code ChatResponse} or {@code Result<String>}: text the proxy can strip. */
+        /** {@code String}, {@code AiMessage}, {@code ChatResponse}, {@code Result<String>}: text the proxy can strip. */
         TEXT,
         /** Nothing. */
         VOID,
-        /** A structured object (or a primitive, an enum, a list): only the guardrail can strip its text before parsing. */
+        /** A structured object (a primitive, an enum, a list...): only a guardrail can strip its text before parsing. */
         STRUCTURED
     }
 
@@ -67,8 +67,9 @@ record ServiceMethods(Map<Method, Plan> plans, boolean citationGuardrail) {
     static ServiceMethods of(Class<?> type) {
         List<Method> methods = new ArrayList<>();
         for (Method method : type.getMethods()) {
-            if (!method.isDefault() && !Modifier.isStatic(method.getModifiers())
-                    && method.getDeclaringClass() != ChatMemoryAccess.class && method.getDeclaringClass() != Object.class) {
+            Class<?> declaring = method.getDeclaringClass();
+            if (!method.isDefault() && !Modifier.isStatic(method.getModifiers()) && declaring != ChatMemoryAccess.class
+                    && declaring != Object.class) {
                 methods.add(method);
             }
         }
@@ -87,14 +88,16 @@ record ServiceMethods(Map<Method, Plan> plans, boolean citationGuardrail) {
                     || type.isAnnotationPresent(OutputGuardrails.class);
             boolean stripped = kind == Kind.TEXT && (!guardrail || ownGuardrails);
             if (kind == Kind.STRUCTURED && !guardrail) {
-                throw new IllegalArgumentException(name(method) + " returns " + method.getGenericReturnType().getTypeName()
-                        + " in a service whose other methods stream: Mnemo strips citations from a structured answer with"
+                throw new IllegalArgumentException(name(method) + " returns "
+                        + method.getGenericReturnType().getTypeName() + " in a service whose other methods stream:"
+                        + " Mnemo strips citations from a structured answer with"
                         + " an output guardrail, and LangChain4j would then hold every streamed answer back until it is"
                         + " complete. Put the streaming methods and the structured ones in separate interfaces");
             }
             if (kind == Kind.STRUCTURED && ownGuardrails) {
                 LOG.warn("{} has its own @OutputGuardrails, which LangChain4j applies instead of Mnemo's citation"
-                        + " guardrail: a citation the model appends to its structured answer is not removed", name(method));
+                        + " guardrail: a citation the model appends to its structured answer is not removed",
+                        name(method));
             }
             plans.put(method, new Plan(memoryIdIndex(method), kind, stripped));
         }

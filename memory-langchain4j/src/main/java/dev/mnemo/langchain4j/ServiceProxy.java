@@ -24,13 +24,14 @@ import java.util.function.Consumer;
 final class ServiceProxy implements InvocationHandler {
 
     private final Object service;
-    /** LangChain4j's handler when its service is a JDK proxy (always, today): called without reflective access checks. */
+    /** LangChain4j's own handler when its service is a JDK proxy (always, today): called without access checks. */
     private final InvocationHandler serviceHandler;
     private final ServiceMethods methods;
     private final Exchanges exchanges;
     private final Consumer<Object> conversationEnded;
 
-    private ServiceProxy(Object service, ServiceMethods methods, Exchanges exchanges, Consumer<Object> conversationEnded) {
+    private ServiceProxy(Object service, ServiceMethods methods, Exchanges exchanges,
+            Consumer<Object> conversationEnded) {
         this.service = service;
         this.serviceHandler = Proxy.isProxyClass(service.getClass()) ? Proxy.getInvocationHandler(service) : null;
         this.methods = methods;
@@ -105,8 +106,9 @@ final class ServiceProxy implements InvocationHandler {
             return visible(response);
         }
         if (answer instanceof Result<?> result) {
-            return Result.builder().content(result.content() instanceof String text ? Citations.strip(text).visibleText()
-                            : result.content())
+            Object content = result.content() instanceof String text ? Citations.strip(text).visibleText()
+                    : result.content();
+            return Result.builder().content(content)
                     .tokenUsage(result.tokenUsage()).sources(result.sources()).finishReason(result.finishReason())
                     .toolExecutions(result.toolExecutions()).intermediateResponses(result.intermediateResponses())
                     .finalResponse(result.finalResponse() == null ? null : visible(result.finalResponse())).build();

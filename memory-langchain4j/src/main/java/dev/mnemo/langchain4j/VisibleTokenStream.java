@@ -218,14 +218,22 @@ final class VisibleTokenStream implements TokenStream {
 
     private void completed(ChatResponse response) {
         String visible;
-        synchronized (this) {
-            if (over) {
-                return;
+        try {
+            synchronized (this) {
+                if (over) {
+                    return;
+                }
+                over = true;
+                show(filter.finish()); // a dangling "<" or "<oai-mem" that never became a citation: the user's text
+                visible = exchange.assistantMessage(raw.toString()).map(AssistantMessage::visibleText)
+                        .orElseGet(shown::toString);
             }
-            over = true;
-            show(filter.finish()); // a dangling "<" or "<oai-mem" that never became a citation: the user's text
-            visible = exchange.assistantMessage(raw.toString()).map(AssistantMessage::visibleText)
-                    .orElseGet(shown::toString);
+        } catch (RuntimeException e) {
+            end(); // the answer could not be recorded: the application hears of it, and the conversation is free
+            if (errorHandler != null) {
+                errorHandler.accept(e);
+            }
+            return;
         }
         end();
         if (completeHandler != null) {
