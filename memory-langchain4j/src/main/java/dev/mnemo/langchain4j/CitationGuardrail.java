@@ -7,6 +7,8 @@ import dev.langchain4j.guardrail.OutputGuardrailRequest;
 import dev.langchain4j.guardrail.OutputGuardrailResult;
 import dev.langchain4j.invocation.InvocationContext;
 import dev.mnemo.AssistantMessage;
+import dev.mnemo.Citations;
+import java.util.Optional;
 
 /**
  * Rewrites the model's final answer to its visible text through
@@ -16,25 +18,32 @@ import dev.mnemo.AssistantMessage;
  */
 final class CitationGuardrail implements OutputGuardrail {
 
-    private final Conversations conversations;
-    private final Turns turns;
+    private final Exchanges exchanges;
 
-    CitationGuardrail(Conversations conversations, Turns turns) {
-        this.conversations = conversations;
-        this.turns = turns;
+    CitationGuardrail(Exchanges exchanges) {
+        this.exchanges = exchanges;
     }
 
     @Override
     public OutputGuardrailResult validate(OutputGuardrailRequest request) {
         InvocationContext invocation = invocation(request);
-        Object memoryId = invocation.chatMemoryId();
         AiMessage answer = request.responseFromLLM().aiMessage();
-        if (answer.text() == null || turns.visibleStreamRunning(memoryId)) {
-            return success(); // nothing to show, or the visible token stream takes this answer
+        if (answer.text() == null) {
+            return success();
         }
-        AssistantMessage shown = conversations.of(memoryId).assistantMessage(answer.text());
-        turns.answeredByGuardrail(invocation.invocationId());
-        return shown.visibleText().equals(answer.text()) ? success() : successWith(shown.visibleText());
+        String raw = answer.text();
+        Optional<String> visible = exchanges.withExchange(invocation.chatMemoryId(), exchange -> {
+            if (exchange.streamed()) {
+                return Optional.empty(); // the visible token stream takes this answer
+            }
+            if (!exchange.belongsTo(invocation.invocationId())) {
+                return Optional.of(Citations.strip(raw).visibleText()); // another call's: shown clean, recorded by none
+            }
+            exchange.takeAnswer();
+            return Optional.of(exchange.assistantMessage(raw).map(AssistantMessage::visibleText)
+                    .orElseGet(() -> Citations.strip(raw).visibleText()));
+        });
+        return visible.filter(text -> !text.equals(raw)).map(this::successWith).orElseGet(this::success);
     }
 
     private static InvocationContext invocation(OutputGuardrailRequest request) {

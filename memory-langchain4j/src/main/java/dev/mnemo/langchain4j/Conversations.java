@@ -4,43 +4,97 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemorySession;
 import java.util.Objects;
-import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Finds the Mnemo conversation a LangChain4j memory id names: {@code engine.conversation(id)},
- * which opens the session (and starts its startup task) on first use and shares it afterwards.
+ * Where the memory of a LangChain4j memory id lives: the session {@code engine.conversation(id)}
+ * of one shared engine, or of the tenant's engine, the tenant given by the application's
+ * {@link TenantResolver}, never read from the memory id's text.
  */
-@FunctionalInterface
 interface Conversations {
 
     /**
-     * The memory id LangChain4j uses when a method has no {@code @MemoryId} parameter
-     * ({@code ChatMemoryService.DEFAULT}).
+     * Opens the conversation for one use (an exchange, or one hook call): resolves the tenant, holds
+     * its engine open until {@link Opened#close()}, and gives the session.
+     *
+     * @param conversationId {@code MemoryIds.conversationId(memoryId)}
      */
-    String DEFAULT_MEMORY_ID = "default";
+    Opened open(Object memoryId, String conversationId);
 
-    MemorySession of(Object memoryId);
+    /**
+     * Closes the conversation's session in its engine now ({@code MemoryEngine.closeConversation}).
+     *
+     * @return false when it had none open
+     */
+    boolean close(Object memoryId, String conversationId);
+
+    /**
+     * A conversation held open: the session, {@code null} when the call has no tenant (memory off).
+     * Closing releases the engine; the session itself stays open, shared by later calls.
+     */
+    record Opened(MemorySession session, AutoCloseable release) implements AutoCloseable {
+
+        /** A call without a tenant: no memory, nothing recorded. */
+        static final Opened OFF = new Opened(null, () -> {});
+
+        @Override
+        public void close() {
+            try {
+                release.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot release the engine of a conversation", e);
+            }
+        }
+    }
 
     static Conversations of(MemoryEngine engine) {
         Objects.requireNonNull(engine, "engine");
-        return memoryId -> engine.conversation(conversationId(memoryId));
-    }
-
-    static Conversations of(MemoryEngines engines, Function<Object, String> tenantOf) {
-        Objects.requireNonNull(engines, "engines");
-        Objects.requireNonNull(tenantOf, "tenantResolver");
-        return memoryId -> {
-            Object id = memoryId == null ? DEFAULT_MEMORY_ID : memoryId;
-            String tenant = tenantOf.apply(id);
-            if (tenant == null || tenant.isBlank()) {
-                throw new IllegalArgumentException("the tenant resolver gave no tenant for memory id '" + id + "'");
+        return new Conversations() {
+            @Override
+            public Opened open(Object memoryId, String conversationId) {
+                return new Opened(engine.conversation(conversationId), () -> {});
             }
-            return engines.forTenant(tenant).conversation(conversationId(id));
+
+            @Override
+            public boolean close(Object memoryId, String conversationId) {
+                return engine.closeConversation(conversationId);
+            }
         };
     }
 
-    /** The conversation id of a memory id: its {@code toString()}. */
-    static String conversationId(Object memoryId) {
-        return memoryId == null ? DEFAULT_MEMORY_ID : memoryId.toString();
+    static Conversations of(MemoryEngines engines, TenantResolver tenants) {
+        Objects.requireNonNull(engines, "engines");
+        Objects.requireNonNull(tenants, "tenantResolver");
+        Logger log = LoggerFactory.getLogger(Conversations.class);
+        return new Conversations() {
+            @Override
+            public Opened open(Object memoryId, String conversationId) {
+                String tenant = tenants.tenantOf(memoryId);
+                if (tenant == null || tenant.isBlank()) {
+                    log.debug("no tenant for conversation {}: the call runs without memory and records nothing",
+                            conversationId);
+                    return Opened.OFF;
+                }
+                MemoryEngines.Lease lease = engines.lease(tenant);
+                try {
+                    return new Opened(lease.engine().conversation(conversationId), lease);
+                } catch (RuntimeException e) {
+                    lease.close();
+                    throw e;
+                }
+            }
+
+            @Override
+            public boolean close(Object memoryId, String conversationId) {
+                String tenant = tenants.tenantOf(memoryId);
+                if (tenant == null || tenant.isBlank() || !engines.openTenants().contains(tenant)) {
+                    return false; // an engine that is not open has no open conversation
+                }
+                try (MemoryEngines.Lease lease = engines.lease(tenant)) {
+                    return lease.engine().closeConversation(conversationId);
+                }
+            }
+        };
     }
 }

@@ -9,19 +9,22 @@ import java.util.function.BiFunction;
 
 /**
  * Adds the conversation's memory instructions to the system message of one outgoing request. The
- * request is rebuilt; the messages the application's {@code ChatMemory} holds are not touched.
+ * request is rebuilt; the messages the application's {@code ChatMemory} holds are not touched. The
+ * instructions are the tool audience's ({@code MemorySession.developerInstructions()}): they name
+ * the memory tools and paths inside the memory folder, never a path on this machine, whatever
+ * {@code dedicated_tools} says.
  */
 final class InstructionsTransformer implements BiFunction<ChatRequest, Object, ChatRequest> {
 
-    private final Conversations conversations;
+    private final Exchanges exchanges;
 
-    InstructionsTransformer(Conversations conversations) {
-        this.conversations = conversations;
+    InstructionsTransformer(Exchanges exchanges) {
+        this.exchanges = exchanges;
     }
 
     @Override
     public ChatRequest apply(ChatRequest request, Object memoryId) {
-        String instructions = conversations.of(memoryId).developerInstructions();
+        String instructions = exchanges.withExchange(memoryId, Exchange::instructions);
         if (instructions.isEmpty()) {
             return request;
         }

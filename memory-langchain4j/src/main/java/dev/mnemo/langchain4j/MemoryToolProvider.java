@@ -2,32 +2,56 @@ package dev.mnemo.langchain4j;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.service.tool.ToolProviderRequest;
 import dev.langchain4j.service.tool.ToolProviderResult;
+import dev.mnemo.ConversationBusyException;
 import dev.mnemo.llm.ToolSpec;
+import java.util.List;
 import java.util.UUID;
 
 /**
  * The memory tools of the conversation an AiServices call belongs to. Each executor runs the call
- * through {@code MemorySession.callTool} of the conversation LangChain4j names at execution time,
- * so the call and its output are recorded in that conversation's rollout.
+ * through {@code MemorySession.callTool} of the call's conversation, so the call and its output are
+ * recorded in that conversation's rollout.
+ *
+ * <p>LangChain4j asks for the tools once per call, on the calling thread, before the first model
+ * request: where a call that must not run is refused with an exception the caller sees (the
+ * listeners cannot throw). The provider {@code configure} sets also refuses calls that did not come
+ * through the service proxy {@code configure}'s builder builds.
  */
 final class MemoryToolProvider implements ToolProvider {
 
-    private final Conversations conversations;
-    private final ToolExecutor executor;
+    private final Exchanges exchanges;
+    private final boolean requireProxy;
+    private final ToolExecutor executor = new Executor();
 
-    MemoryToolProvider(Conversations conversations) {
-        this.conversations = conversations;
-        this.executor = this::execute;
+    MemoryToolProvider(Exchanges exchanges, boolean requireProxy) {
+        this.exchanges = exchanges;
+        this.requireProxy = requireProxy;
     }
 
     @Override
     public ToolProviderResult provideTools(ToolProviderRequest request) {
+        InvocationContext call = request.invocationContext();
+        UUID invocationId = call == null ? null : call.invocationId();
+        if (requireProxy && exchanges.find(request.chatMemoryId()).map(Exchange::owner).orElse(null)
+                != Exchange.Owner.PROXY) {
+            throw new IllegalStateException("this AI service was set up with MnemoLangChain4j.configure(..) but"
+                    + " built from another builder: build it from the AiServices that configure(..) returns, whose"
+                    + " build() claims each conversation for one call at a time and keeps citation markup out of"
+                    + " streamed answers");
+        }
+        List<ToolSpec> specs = exchanges.withExchange(request.chatMemoryId(), exchange -> {
+            if (!exchange.belongsTo(invocationId)) {
+                throw new ConversationBusyException(exchange.conversationId());
+            }
+            return exchange.toolSpecs();
+        });
         ToolProviderResult.Builder tools = ToolProviderResult.builder();
-        for (ToolSpec spec : conversations.of(request.chatMemoryId()).toolSpecs()) {
+        for (ToolSpec spec : specs) {
             tools.add(specification(spec), executor);
         }
         return tools.build();
@@ -42,10 +66,15 @@ final class MemoryToolProvider implements ToolProvider {
                 .build();
     }
 
-    private String execute(ToolExecutionRequest request, Object memoryId) {
-        // Some providers send no call id; the rollout still pairs the call with its output.
-        String callId = request.id() == null || request.id().isBlank() ? "call_" + UUID.randomUUID() : request.id();
-        String arguments = request.arguments() == null ? "{}" : request.arguments();
-        return conversations.of(memoryId).callTool(callId, request.name(), arguments);
+    /** Runs a memory tool call in the conversation LangChain4j names at execution time. */
+    private final class Executor implements ToolExecutor {
+
+        @Override
+        public String execute(ToolExecutionRequest request, Object memoryId) {
+            // Some providers send no call id; the rollout still pairs the call with its output.
+            String callId = request.id() == null || request.id().isBlank() ? "call_" + UUID.randomUUID() : request.id();
+            String arguments = request.arguments() == null ? "{}" : request.arguments();
+            return exchanges.withExchange(memoryId, exchange -> exchange.callTool(callId, request.name(), arguments));
+        }
     }
 }

@@ -13,14 +13,13 @@ import dev.mnemo.llm.LanguageModel;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /**
  * Mnemo's memory inside LangChain4j {@link AiServices}: the memory instructions on every model
  * call (also inside the tool loop), the memory tools, citation stripping with usage counting, and
- * each turn recorded for Phase 1. The conversation is the service method's {@code @MemoryId}
- * (its {@code toString()}; {@code "default"} for methods without one), opened with
- * {@link MemoryEngine#conversation(String)} on first use, which also starts the startup task.
+ * each exchange recorded for Phase 1. The conversation is the service method's {@code @MemoryId}
+ * (its {@code toString()}), opened with {@link MemoryEngine#conversation(String)} on first use,
+ * which also starts the startup task.
  *
  * <pre>{@code
  * MnemoLangChain4j mnemo = MnemoLangChain4j.create(engine);
@@ -31,67 +30,85 @@ import java.util.function.Function;
  * String answer = assistant.chat("alice-1", "How do we deploy?");   // @MemoryId String id, @UserMessage String text
  * }</pre>
  *
- * <p>Each hook works alone; {@link #configure} applies them all. The hooks are thin: instructions,
- * tools, citations and recording are {@link dev.mnemo.MemorySession}'s, used through it.
+ * <p><b>Safe defaults.</b> {@link #configure} refuses a service method without a {@code @MemoryId}
+ * (LangChain4j would put every user in one {@code "default"} conversation); a memory id whose
+ * {@code toString()} is not stable is refused when called. The model gets the memory tools and the
+ * tool audience's instructions, which name no path on this machine. A streamed answer reaches the
+ * application without citation markup, from a plain {@code TokenStream}. Each conversation runs one
+ * exchange at a time: a second call while one is answering fails with
+ * {@link dev.mnemo.ConversationBusyException} before anything of it is recorded. With
+ * {@link #create(MemoryEngines, TenantResolver)} the tenant comes from the application, never from
+ * the memory id's text.
+ *
+ * <p><b>Conversations end</b> when the engine closes them idle (its
+ * {@code conversationIdleTimeout}, 30 minutes by default), or at once with {@link #endConversation}
+ * (also called by {@code evictChatMemory} on a service interface that extends LangChain4j's
+ * {@code ChatMemoryAccess}). This object keeps nothing per conversation between its calls.
+ *
+ * <p>Each hook also works alone; {@link #configure} applies them all. The hooks are thin:
+ * instructions, tools, citations and recording are {@link dev.mnemo.MemorySession}'s, used through it.
  *
  * <p><b>Concurrency.</b> One instance serves any number of conversations at once: every hook finds
- * its conversation from the memory id LangChain4j hands it with each request, tool call and event,
- * never from shared or thread-local state, so two conversations never see each other's
- * instructions, tool calls or recordings. Calls on <em>one</em> memory id at the same time are
- * recorded in the order their steps happen, interleaved; LangChain4j itself does not support
- * concurrent calls on one memory id, and {@link #visibleTokens} refuses a second running stream
- * for one.
+ * its conversation from the memory id LangChain4j hands it, never from thread-local state, so two
+ * conversations never see each other's instructions, tool calls or recordings. Memory ids must be
+ * unique across users, as LangChain4j's own {@code ChatMemory} requires.
  */
 public final class MnemoLangChain4j {
 
-    /** Separates tenant and conversation in the memory ids {@link #create(MemoryEngines)} reads. */
-    public static final char TENANT_SEPARATOR = ':';
-
-    private final Conversations conversations;
-    private final Turns turns = new Turns();
+    private final Exchanges exchanges;
     private final InstructionsTransformer transformer;
     private final MemoryToolProvider toolProvider;
+    private final MemoryToolProvider proxiedToolProvider;
     private final CitationGuardrail guardrail;
     private final List<AiServiceListener<?>> listeners;
+    private final List<AiServiceListener<?>> proxiedListeners;
 
     private MnemoLangChain4j(Conversations conversations) {
-        this.conversations = conversations;
-        this.transformer = new InstructionsTransformer(conversations);
-        this.toolProvider = new MemoryToolProvider(conversations);
-        this.guardrail = new CitationGuardrail(conversations, turns);
-        this.listeners = new TurnListeners(conversations, turns).all();
+        this.exchanges = new Exchanges(conversations);
+        this.transformer = new InstructionsTransformer(exchanges);
+        this.toolProvider = new MemoryToolProvider(exchanges, false);
+        this.proxiedToolProvider = new MemoryToolProvider(exchanges, true);
+        this.guardrail = new CitationGuardrail(exchanges);
+        this.listeners = new TurnListeners(exchanges, true).all();
+        this.proxiedListeners = new TurnListeners(exchanges, false).all();
     }
 
-    /** Hooks over one engine: every memory id is a conversation of {@code engine}. */
+    /**
+     * Hooks over one engine shared by every caller: every memory id is a conversation of
+     * {@code engine}, and every conversation reads the same memory. For an application with one
+     * user, or a team that shares what it learns; for many users, use
+     * {@link #create(MemoryEngines, TenantResolver)}.
+     */
     public static MnemoLangChain4j create(MemoryEngine engine) {
         return new MnemoLangChain4j(Conversations.of(engine));
     }
 
     /**
-     * Hooks over one engine per tenant, for memory ids written {@code "<tenant>:<conversation>"}:
-     * the tenant is the part before the first {@code ':'}, the conversation id the whole memory id.
-     * A memory id without a tenant part fails the call with an {@link IllegalArgumentException}.
+     * Hooks over one engine per tenant: each call's tenant is what {@code tenants} says for it (see
+     * {@link TenantResolver}: the application's authenticated user, never text the client chose),
+     * its conversation the memory id's {@code toString()} within that tenant's engine. The engine is
+     * leased for each exchange, so it is not closed under a running call. A call whose tenant is
+     * {@code null} runs without memory and records nothing.
      */
-    public static MnemoLangChain4j create(MemoryEngines engines) {
-        return create(engines, MnemoLangChain4j::tenantPrefix);
+    public static MnemoLangChain4j create(MemoryEngines engines, TenantResolver tenants) {
+        return new MnemoLangChain4j(Conversations.of(engines, tenants));
     }
 
     /**
-     * Hooks over one engine per tenant, the tenant of a call being {@code tenantResolver} applied
-     * to its memory id (for instance a field of the application's own memory-id type); the
-     * conversation id is the memory id's {@code toString()} within that tenant's engine.
+     * Applies every hook and returns the builder to build the service from: {@link #requestTransformer()}
+     * as the builder's {@code chatRequestTransformer}, the memory tools, {@link #listeners()}, and
+     * {@link #citationGuardrail()} as the output guardrails unless a method returns
+     * {@code TokenStream} (LangChain4j holds a stream back until output guardrails ran; the
+     * returned service strips such a service's text answers itself).
      *
-     * @param tenantResolver gives a non-blank tenant id for every memory id the services use; it
-     *     is called for every request, tool call and event, so it must be cheap and pure
-     */
-    public static MnemoLangChain4j create(MemoryEngines engines, Function<Object, String> tenantResolver) {
-        return new MnemoLangChain4j(Conversations.of(engines, tenantResolver));
-    }
-
-    /**
-     * Applies every hook: {@link #requestTransformer()} as the builder's
-     * {@code chatRequestTransformer}, {@link #toolProvider()}, {@link #citationGuardrail()} as the
-     * output guardrails and {@link #listeners()}.
+     * <p>The returned builder shares every setting with {@code services}; set anything on either,
+     * before or after, but call {@code build()} on the returned one. Its service makes each call one
+     * exchange of the conversation named by the call's {@code @MemoryId}: a second call on a
+     * conversation that is still answering fails with {@link dev.mnemo.ConversationBusyException}
+     * before anything of it is recorded or reaches the model; a {@code TokenStream} shows visible
+     * text only (text held back for a possible citation is shown before the stream completes), and
+     * its answer is recorded when it completes, or what was shown when it fails. A service built
+     * from {@code services} itself fails its first call, naming this method.
      *
      * <p>LangChain4j keeps a single {@code chatRequestTransformer} and a single list of output
      * guardrails per builder: this replaces any set before. To keep one of your own, set it
@@ -100,33 +117,29 @@ public final class MnemoLangChain4j {
      * and list {@link #citationGuardrail()} last among your output guardrails. LangChain4j 1.19
      * adds tool providers to those set before; 1.11 keeps only the last one.
      *
-     * <p>For methods returning {@code TokenStream}, prefer {@link #configureStreaming}: output
-     * guardrails make LangChain4j hold a streamed answer back until it is complete.
+     * @throws IllegalArgumentException naming the method, when a method of the service interface has
+     *     no {@code @MemoryId} parameter, one of a type without its own {@code toString()}, or a
+     *     return type whose citations Mnemo could not keep from the user (a {@code Flux} or other
+     *     adapted stream; a structured object next to streaming methods)
      */
     public <T> AiServices<T> configure(AiServices<T> services) {
-        configureStreaming(services);
-        services.outputGuardrails(List.of(guardrail));
-        return services;
-    }
-
-    /**
-     * Applies every hook except the citation guardrail, for services that stream: wrap each
-     * {@code TokenStream} with {@link #visibleTokens} to show the visible text as it arrives and
-     * have the answer recorded and its citations counted.
-     */
-    public <T> AiServices<T> configureStreaming(AiServices<T> services) {
         Objects.requireNonNull(services, "services");
+        MnemoAiServices<T> configured = MnemoAiServices.over(services, exchanges, this::endConversation);
         services.chatRequestTransformer(transformer);
-        services.toolProvider(toolProvider);
-        services.registerListeners(listeners);
-        return services;
+        services.toolProvider(proxiedToolProvider);
+        services.registerListeners(proxiedListeners);
+        if (configured.methods().citationGuardrail()) {
+            services.outputGuardrails(List.of(guardrail));
+        }
+        return configured;
     }
 
     /**
      * For {@code AiServices.chatRequestTransformer}: appends the conversation's memory
      * instructions to the system message of each outgoing request (adding one when there is
-     * none), on the first call and on every call of the tool loop. The request is rebuilt;
-     * the application's {@code ChatMemory} never holds the instructions.
+     * none), on the first call and on every call of the tool loop. They are written for a model
+     * handed the memory tools and name no path on this machine. The request is rebuilt; the
+     * application's {@code ChatMemory} never holds the instructions.
      */
     public BiFunction<ChatRequest, Object, ChatRequest> requestTransformer() {
         return transformer;
@@ -137,7 +150,9 @@ public final class MnemoLangChain4j {
      * note) with Mnemo's JSON schemas as LangChain4j schema elements. Each call runs through the
      * conversation's {@code MemorySession.callTool}, so the call and its output are recorded in
      * that conversation. With {@code strictTools(true)} on LangChain4j's OpenAI models the tools
-     * are strict: optional arguments become nullable, which the tools read as absent.
+     * are strict: optional arguments become nullable, which the tools read as absent. A call that
+     * {@link #listeners()} could not claim (its conversation busy) is refused here, as LangChain4j
+     * asks for the tools.
      */
     public ToolProvider toolProvider() {
         return toolProvider;
@@ -148,30 +163,37 @@ public final class MnemoLangChain4j {
      * {@code <oai-mem-citation>} markup removed), records it and counts the cited memories as
      * used. List it last among output guardrails, so an answer a later guardrail retries is not
      * counted twice. On a streamed call LangChain4j still replays the raw tokens to
-     * {@code onPartialResponse} after the guardrail ran; use {@link #visibleTokens} there.
+     * {@code onPartialResponse} after the guardrail ran; {@link #configure} leaves it out of
+     * services that stream.
      */
     public OutputGuardrail citationGuardrail() {
         return guardrail;
     }
 
     /**
-     * For {@code AiServices.registerListeners}: each call's user message is recorded when it
-     * starts; its answer when it completes, unless {@link #citationGuardrail()} or
-     * {@link #visibleTokens} recorded it already. Without the guardrail the answer is recorded as
-     * visible text and its citations counted, but the caller still receives the raw text; answers
-     * of methods returning a structured object are recorded only through the guardrail.
+     * For {@code AiServices.registerListeners}: each call is one exchange of its conversation. Its
+     * user message is recorded when it starts, claiming the conversation unless {@link #configure}'s
+     * service did; its answer when it completes, unless {@link #citationGuardrail()} or a visible
+     * token stream recorded it already; the claim is released when it completes or fails.
+     * LangChain4j ignores what a listener throws, so a call the listeners cannot claim is logged and
+     * records nothing. Without the guardrail the answer is recorded as visible text and its
+     * citations counted, but the caller still receives the raw text; answers of methods returning a
+     * structured object are recorded only through the guardrail. Used without {@link #configure}, a
+     * streamed call holds its conversation until LangChain4j reports its end: start every
+     * {@code TokenStream} and give it {@code onError}.
      */
     public List<AiServiceListener<?>> listeners() {
         return listeners;
     }
 
     /**
-     * The stream of a service call with its partial responses reduced to the visible text:
-     * citation markup is held back however the tokens split it, the complete response carries the
-     * visible text, and the answer is recorded and its citations counted once, when the stream
-     * completes. Set handlers on the returned stream, not on {@code stream}. Call it on the same
-     * instance whose hooks configured the service: that is how its guardrail and listeners know
-     * the stream takes the answer, so it is recorded and counted once.
+     * For a service not built by {@link #configure}'s builder (whose streams are visible already):
+     * the stream of a call with its partial responses reduced to the visible text. Citation markup
+     * is held back however the tokens split it, text held back at the end is shown before the
+     * stream completes, the complete response carries the visible text, and the answer is
+     * recorded and its citations counted once when the stream completes; when it fails, what was
+     * shown is recorded at once. Set handlers on the returned stream, not on {@code stream}. Call it
+     * on the same instance whose hooks configured the service.
      *
      * <pre>{@code
      * mnemo.visibleTokens(assistant.stream(id, text), id)
@@ -185,7 +207,24 @@ public final class MnemoLangChain4j {
      */
     public TokenStream visibleTokens(TokenStream stream, Object memoryId) {
         Objects.requireNonNull(stream, "stream");
-        return new VisibleTokenStream(stream, memoryId, conversations, turns);
+        if (stream instanceof VisibleTokenStream visible) {
+            return visible;
+        }
+        MemoryIds.conversationId(memoryId);
+        return new VisibleTokenStream(stream, memoryId, exchanges);
+    }
+
+    /**
+     * Ends a conversation now ({@link MemoryEngine#closeConversation}): what an application calls
+     * when a chat is closed or its user signs out. Its recording stops; an answer still running on
+     * it is not recorded. A later call with the same memory id continues the same rollout. With
+     * {@link #create(MemoryEngines, TenantResolver)} the tenant is resolved here, on the caller's
+     * thread.
+     *
+     * @return false when the conversation was not open
+     */
+    public boolean endConversation(Object memoryId) {
+        return exchanges.endConversation(memoryId);
     }
 
     /**
@@ -197,15 +236,5 @@ public final class MnemoLangChain4j {
      */
     public static LanguageModel languageModel(ChatModel model) {
         return new LangChain4jLanguageModel(model);
-    }
-
-    private static String tenantPrefix(Object memoryId) {
-        String id = memoryId.toString();
-        int separator = id.indexOf(TENANT_SEPARATOR);
-        if (separator <= 0) {
-            throw new IllegalArgumentException("memory id '" + id + "' names no tenant: with create(MemoryEngines)"
-                    + " memory ids are \"<tenant>" + TENANT_SEPARATOR + "<conversation>\", or pass a tenant resolver");
-        }
-        return id.substring(0, separator);
     }
 }

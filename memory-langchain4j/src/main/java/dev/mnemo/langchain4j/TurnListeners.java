@@ -4,6 +4,7 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.Content;
 import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.observability.api.event.AiServiceCompletedEvent;
 import dev.langchain4j.observability.api.event.AiServiceErrorEvent;
@@ -13,42 +14,100 @@ import dev.langchain4j.observability.api.listener.AiServiceErrorListener;
 import dev.langchain4j.observability.api.listener.AiServiceListener;
 import dev.langchain4j.observability.api.listener.AiServiceStartedListener;
 import dev.langchain4j.service.Result;
+import dev.mnemo.ConversationBusyException;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Records each AiServices call as a turn of its conversation: the user's message when the call
- * starts (resolving the conversation opens it and starts its startup task the first time), the
- * visible answer when it completes unless the guardrail or a visible token stream took it.
+ * Records each AiServices call as one exchange of its conversation: the user's message when the
+ * call starts, the visible answer when it completes unless the guardrail or a visible token stream
+ * took it. Without {@code configure}'s service proxy, the started listener claims the conversation
+ * itself and the completed or error listener releases it. LangChain4j catches what a listener
+ * throws, so a call these listeners cannot claim (its conversation is busy, its memory id names no
+ * conversation) is logged and records nothing; the tool provider, when set, refuses it outright.
  */
 final class TurnListeners {
 
-    private final Conversations conversations;
-    private final Turns turns;
+    private static final Logger LOG = LoggerFactory.getLogger(TurnListeners.class);
 
-    TurnListeners(Conversations conversations, Turns turns) {
-        this.conversations = conversations;
-        this.turns = turns;
+    private final Exchanges exchanges;
+    private final boolean claims;
+
+    /**
+     * @param claims whether a call no service proxy claimed is claimed here; {@code configure}'s
+     *     listeners do not, so a service built around its proxy records nothing before its tool
+     *     provider refuses the call
+     */
+    TurnListeners(Exchanges exchanges, boolean claims) {
+        this.exchanges = exchanges;
+        this.claims = claims;
     }
 
     List<AiServiceListener<?>> all() {
         AiServiceStartedListener started = this::started;
         AiServiceCompletedListener completed = this::completed;
-        AiServiceErrorListener failed = event -> turns.takeAnsweredByGuardrail(event.invocationContext().invocationId());
+        AiServiceErrorListener failed = this::failed;
         return List.of(started, completed, failed);
     }
 
     private void started(AiServiceStartedEvent event) {
-        conversations.of(event.invocationContext().chatMemoryId()).userMessage(text(event.userMessage()));
+        InvocationContext call = event.invocationContext();
+        Exchange exchange;
+        try {
+            exchange = exchanges.find(call.chatMemoryId()).orElse(null);
+            if (exchange == null && !claims) {
+                return; // not through configure's service: its tool provider refuses the call
+            }
+            if (exchange == null) {
+                exchange = exchanges.begin(call.chatMemoryId(), Exchange.Owner.LISTENER);
+            }
+        } catch (ConversationBusyException | IllegalArgumentException e) {
+            LOG.warn("{}: nothing of call {} of {}.{} is recorded", e.getMessage(), call.invocationId(),
+                    call.interfaceName(), call.methodName());
+            return;
+        }
+        if (!exchange.bind(call.invocationId())) {
+            LOG.warn("conversation '{}' is still answering another call: nothing of call {} is recorded",
+                    exchange.conversationId(), call.invocationId());
+            return;
+        }
+        exchange.userMessage(text(event.userMessage()));
     }
 
     private void completed(AiServiceCompletedEvent event) {
-        Object memoryId = event.invocationContext().chatMemoryId();
-        if (turns.takeAnsweredByGuardrail(event.invocationContext().invocationId())
-                || turns.visibleStreamRunning(memoryId)) {
-            return;
+        ownExchange(event.invocationContext()).ifPresent(exchange -> {
+            if (exchange.streamed()) {
+                return; // the visible token stream records the answer and ends the exchange
+            }
+            try {
+                if (exchange.takeAnswer()) {
+                    answerText(event.result()).ifPresent(exchange::assistantMessage);
+                }
+            } finally {
+                if (exchange.owner() == Exchange.Owner.LISTENER) {
+                    exchange.end();
+                }
+            }
+        });
+    }
+
+    private void failed(AiServiceErrorEvent event) {
+        ownExchange(event.invocationContext()).ifPresent(exchange -> {
+            if (!exchange.streamed() && exchange.owner() == Exchange.Owner.LISTENER) {
+                exchange.end();
+            }
+        });
+    }
+
+    /** The exchange of this call, not one another call holds on the same conversation. */
+    private Optional<Exchange> ownExchange(InvocationContext call) {
+        try {
+            return exchanges.find(call.chatMemoryId()).filter(exchange -> exchange.belongsTo(call.invocationId()));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // refused when it started; logged there
         }
-        answerText(event.result()).ifPresent(text -> conversations.of(memoryId).assistantMessage(text));
     }
 
     /** The text of the answer, for results that carry one (not for a structured object or void). */

@@ -1,6 +1,7 @@
 package dev.mnemo.langchain4j;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -11,7 +12,7 @@ import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
-import dev.mnemo.StartupReport;
+import dev.mnemo.ConversationBusyException;
 import dev.mnemo.testkit.OpenAiWireServer;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -45,6 +47,14 @@ class AiServicesTest {
 
     interface PlainAssistant {
         String chat(@MemoryId String conversation, @UserMessage String text);
+    }
+
+    interface Greeter {
+        String chat(@MemoryId String conversation, @UserMessage String text);
+
+        default String greet(String name) {
+            return chat(name, "hello, I am " + name);
+        }
     }
 
     @TempDir
@@ -182,22 +192,110 @@ class AiServicesTest {
     }
 
     @Test
-    void listenersAlone_recordTheTurnCountCitations_andStartTheStartupTask() throws Exception {
+    void listenersAlone_recordTheWholeExchangeInOrder_andCountItsCitation() {
         server = OpenAiWireServer.start();
         server.enqueue(WireReply.text(MemoryHome.citing("Use make ship.")));
+        server.enqueue(WireReply.text("Anytime."));
         MnemoLangChain4j mnemo = MnemoLangChain4j.create(memory.engine);
         PlainAssistant assistant = services(PlainAssistant.class, chatModel().build())
                 .registerListeners(mnemo.listeners()).build();
 
         String answer = assistant.chat("frank", "How do I deploy?");
+        assistant.chat("frank", "Thanks!");
 
         assertThat(answer).as("without the guardrail the caller gets the raw text").contains("<oai-mem-citation>");
-        assertThat(memory.rollout("frank")).anyMatch(l -> l.contains("\"text\":\"How do I deploy?\""))
-                .anyMatch(l -> l.contains("\"text\":\"Use make ship.\"")).noneMatch(l -> l.contains("oai-mem-citation"));
+        assertThat(memory.messages("frank")).as("recorded by the listeners alone; nothing else opened the conversation")
+                .containsExactly("user: How do I deploy?", "assistant: Use make ship.", "user: Thanks!",
+                        "assistant: Anytime.");
+        assertThat(memory.rollout("frank")).noneMatch(l -> l.contains("oai-mem-citation"));
         assertThat(memory.usageCount(MemoryHome.PAST_THREAD)).isEqualTo(1);
-        StartupReport report = memory.engine.conversation("frank").startupTask().completion().get(30, TimeUnit.SECONDS);
-        assertThat(report).isNotNull();
         assertThat(server.requests().get(0).systemText()).as("no transformer, no instructions").isEmpty();
+    }
+
+    @Test
+    void secondCallOnABusyConversation_isRefused_beforeAnythingOfItIsRecordedOrSent() throws Exception {
+        CountDownLatch firstArrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        server = OpenAiWireServer.start(request -> {
+            firstArrived.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return WireReply.text("answer to " + request.lastUserText());
+        });
+        Assistant assistant = configuredAssistant();
+        CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> assistant.chat("olga", "first"));
+        assertThat(firstArrived.await(30, TimeUnit.SECONDS)).isTrue();
+
+        assertThatThrownBy(() -> assistant.chat("olga", "second")).isInstanceOf(ConversationBusyException.class)
+                .hasMessageContaining("'olga'").hasMessageContaining("refused before anything was recorded");
+        release.countDown();
+
+        assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("answer to first");
+        assertThat(server.requests()).hasSize(1);
+        assertThat(chatMemories.get("olga").messages()).noneMatch(m -> m.toString().contains("second"));
+        assertThat(memory.messages("olga")).containsExactly("user: first", "assistant: answer to first");
+        assertThat(assistant.chat("olga", "third")).isEqualTo("answer to third");
+    }
+
+    @Test
+    void listenersAlone_onABusyConversation_recordNothingOfTheSecondCall_andTheToolProviderRefusesIt()
+            throws Exception {
+        CountDownLatch firstArrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        server = OpenAiWireServer.start(request -> {
+            if (request.lastUserText().equals("first")) {
+                firstArrived.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return WireReply.text("answer to " + request.lastUserText());
+        });
+        MnemoLangChain4j mnemo = MnemoLangChain4j.create(memory.engine);
+        PlainAssistant listened = services(PlainAssistant.class, chatModel().build())
+                .registerListeners(mnemo.listeners()).build();
+        PlainAssistant withTools = services(PlainAssistant.class, chatModel().build())
+                .registerListeners(mnemo.listeners()).toolProvider(mnemo.toolProvider()).build();
+        CompletableFuture<String> first = CompletableFuture.supplyAsync(() -> listened.chat("pia", "first"));
+        assertThat(firstArrived.await(30, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(listened.chat("pia", "second")).as("LangChain4j ignores what a listener throws")
+                .isEqualTo("answer to second");
+        assertThatThrownBy(() -> withTools.chat("pia", "third")).isInstanceOf(ConversationBusyException.class);
+        release.countDown();
+
+        assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo("answer to first");
+        assertThat(memory.messages("pia")).containsExactly("user: first", "assistant: answer to first");
+    }
+
+    @Test
+    void serviceBuiltFromTheBuilderConfigureWasGiven_failsItsFirstCall_namingConfigure() {
+        server = OpenAiWireServer.start();
+        server.enqueue(WireReply.text("never sent"));
+        AiServices<Assistant> builder = services(Assistant.class, chatModel().build());
+        MnemoLangChain4j.create(memory.engine).configure(builder);
+
+        Assistant bypassing = builder.build();
+
+        assertThatThrownBy(() -> bypassing.chat("quinn", "hi"))
+                .hasMessageContaining("build it from the AiServices that configure(..) returns");
+        assertThat(server.requests()).isEmpty();
+        assertThat(memory.engine.threads().get("quinn")).as("nothing recorded").isEmpty();
+    }
+
+    @Test
+    void defaultMethodsOfTheService_callBackThroughMnemosProxy() {
+        server = OpenAiWireServer.start(request -> WireReply.text(MemoryHome.citing("hi " + request.lastUserText())));
+        Greeter greeter = MnemoLangChain4j.create(memory.engine).configure(services(Greeter.class, chatModel().build()))
+                .build();
+
+        assertThat(greeter.greet("rae")).isEqualTo("hi hello, I am rae");
+        assertThat(memory.messages("rae")).containsExactly("user: hello, I am rae", "assistant: hi hello, I am rae");
     }
 
     @Test

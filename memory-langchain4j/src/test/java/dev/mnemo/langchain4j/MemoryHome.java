@@ -1,5 +1,6 @@
 package dev.mnemo.langchain4j;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -21,6 +22,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -47,22 +49,29 @@ final class MemoryHome implements AutoCloseable {
     final SqliteMemoryStore store;
     final GitMemoryWorkspace workspace;
     final MemoryEngine engine;
+    private final MemoriesConfig config;
 
-    private MemoryHome(Path home) {
+    private MemoryHome(Path home, MemoriesConfig config) {
         this.home = home;
+        this.config = config;
         this.model = MnemoLangChain4j.languageModel(OpenAiChatModel.builder()
                 .baseUrl(modelServer.baseUrl().toString()).apiKey("test-key").modelName("pipeline-model")
                 .maxRetries(0).strictJsonSchema(true).build());
         recordPastSession();
         this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
         this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), at(NOW));
-        this.engine = MemoryEngine.builder().home(home).config(config()).model(model).clock(at(NOW)).store(store)
+        this.engine = MemoryEngine.builder().home(home).config(config).model(model).clock(at(NOW)).store(store)
                 .workspace(workspace).closeTimeout(Duration.ofSeconds(2)).build();
     }
 
     /** A home whose past session was extracted and consolidated: the summary names it. */
     static MemoryHome consolidated(Path home) {
-        MemoryHome h = new MemoryHome(home);
+        return consolidated(home, MemoriesConfig.builder().minRolloutIdleHours(1).build());
+    }
+
+    /** The same, with {@code config} ({@code min_rollout_idle_hours} should stay below 7). */
+    static MemoryHome consolidated(Path home, MemoriesConfig config) {
+        MemoryHome h = new MemoryHome(home, config);
         h.engine.admin().runPhase1("setup");
         h.engine.admin().runPhase2();
         return h;
@@ -83,6 +92,33 @@ final class MemoryHome implements AutoCloseable {
         }
     }
 
+    /**
+     * The user and assistant messages of a conversation's rollout, in order, as {@code "user: ..."}
+     * and {@code "assistant: ..."}: what tests compare whole exchanges with.
+     */
+    List<String> messages(String threadId) {
+        List<String> messages = new ArrayList<>();
+        for (String line : rollout(threadId)) {
+            JsonNode item = json(line);
+            JsonNode payload = item.path("payload");
+            if (item.path("type").asText().equals("response_item") && payload.path("type").asText().equals("message")
+                    && !payload.path("role").asText().equals("developer")) {
+                StringBuilder text = new StringBuilder();
+                payload.path("content").forEach(part -> text.append(part.path("text").asText()));
+                messages.add(payload.path("role").asText() + ": " + text);
+            }
+        }
+        return messages;
+    }
+
+    private static JsonNode json(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     long usageCount(String threadId) {
         return store.stage1Output(threadId).orElseThrow().usageCount();
     }
@@ -93,14 +129,10 @@ final class MemoryHome implements AutoCloseable {
                 + "</citation_entries>\n<rollout_ids>\n" + PAST_THREAD + "\n</rollout_ids>\n</oai-mem-citation>";
     }
 
-    private static MemoriesConfig config() {
-        return MemoriesConfig.builder().minRolloutIdleHours(1).build();
-    }
-
     private void recordPastSession() {
         try (SqliteMemoryStore seedStore = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
                 GitMemoryWorkspace seedWorkspace = GitMemoryWorkspace.open(home.resolve("memories"), at(RECORDED));
-                MemoryEngine seed = MemoryEngine.builder().home(home).config(config()).model(model)
+                MemoryEngine seed = MemoryEngine.builder().home(home).config(config).model(model)
                         .clock(at(RECORDED)).store(seedStore).workspace(seedWorkspace).build();
                 RecordedSession session = seed.sessions().start(SessionContext.root(PAST_THREAD))) {
             session.userMessage("How do we deploy the service?");

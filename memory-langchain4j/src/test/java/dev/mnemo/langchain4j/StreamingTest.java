@@ -1,6 +1,7 @@
 package dev.mnemo.langchain4j;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -9,20 +10,23 @@ import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.TokenStream;
 import dev.langchain4j.service.UserMessage;
+import dev.mnemo.ConversationBusyException;
 import dev.mnemo.testkit.OpenAiWireServer;
 import dev.mnemo.testkit.WireReply;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Streamed answers: {@code OpenAiStreamingChatModel} over server-sent events from the in-process server. */
+/** Streamed answers: {@code OpenAiStreamingChatModel} over server-sent events from an in-process server. */
 class StreamingTest {
 
     interface StreamingAssistant {
@@ -38,6 +42,12 @@ class StreamingTest {
         Received from(TokenStream stream) {
             stream.onPartialResponse(partials::add).onCompleteResponse(done::complete)
                     .onError(done::completeExceptionally).start();
+            return this;
+        }
+
+        Received withContextFrom(TokenStream stream) {
+            stream.onPartialResponseWithContext((partial, context) -> partials.add(partial.text()))
+                    .onCompleteResponse(done::complete).onError(done::completeExceptionally).start();
             return this;
         }
 
@@ -70,18 +80,34 @@ class StreamingTest {
         memory.close();
     }
 
-    /** Built by {@code mnemo}: the same instance must wrap its streams. */
-    private StreamingAssistant assistant(MnemoLangChain4j mnemo, boolean withGuardrail) {
-        AiServices<StreamingAssistant> services = AiServices.builder(StreamingAssistant.class)
-                .streamingChatModel(OpenAiStreamingChatModel.builder().baseUrl(server.baseUrl().toString())
+    private AiServices<StreamingAssistant> services(URI baseUrl) {
+        return AiServices.builder(StreamingAssistant.class)
+                .streamingChatModel(OpenAiStreamingChatModel.builder().baseUrl(baseUrl.toString())
                         .apiKey("test-key").modelName("assistant-model").build())
                 .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(50));
-        return (withGuardrail ? mnemo.configure(services) : mnemo.configureStreaming(services)).build();
+    }
+
+    /** Built by {@code configure}: the way the docs show. */
+    private StreamingAssistant configured(MnemoLangChain4j mnemo) {
+        return mnemo.configure(services(server.baseUrl())).build();
+    }
+
+    /** The hooks set one by one, without the service proxy; {@code withGuardrail} adds the citation guardrail. */
+    private StreamingAssistant byHand(MnemoLangChain4j mnemo, URI baseUrl, boolean withGuardrail) {
+        AiServices<StreamingAssistant> services = services(baseUrl).chatRequestTransformer(mnemo.requestTransformer())
+                .toolProvider(mnemo.toolProvider()).registerListeners(mnemo.listeners());
+        if (withGuardrail) {
+            services.outputGuardrails(List.of(mnemo.citationGuardrail()));
+        }
+        return services.build();
     }
 
     /** The cited answer cut into pieces of {@code size} characters: the markup is split everywhere. */
     private static WireReply citedAnswerInPiecesOf(int size) {
-        String raw = MemoryHome.citing(VISIBLE);
+        return inPiecesOf(MemoryHome.citing(VISIBLE), size);
+    }
+
+    private static WireReply inPiecesOf(String raw, int size) {
         List<String> pieces = new ArrayList<>();
         for (int i = 0; i < raw.length(); i += size) {
             pieces.add(raw.substring(i, Math.min(raw.length(), i + size)));
@@ -90,23 +116,23 @@ class StreamingTest {
     }
 
     @Test
-    void visibleTokens_neverShowCitationMarkupSplitAcrossChunks_andCountItOnce() throws Exception {
+    void plainTokenStreamFromConfigure_showsNoCitationMarkupSplitAnywhere_andCountsItOnce() throws Exception {
         server.enqueue(WireReply.toolCall("call_s1", "memories_search", "{\"queries\":[\"deploy\"]}"));
         server.enqueue(citedAnswerInPiecesOf(3));
-        MnemoLangChain4j mnemo = MnemoLangChain4j.create(memory.engine);
-        StreamingAssistant assistant = assistant(mnemo, false);
+        StreamingAssistant assistant = configured(MnemoLangChain4j.create(memory.engine));
 
-        Received received = new Received().from(mnemo.visibleTokens(assistant.chat("ines", "How do I deploy?"), "ines"));
+        Received received = new Received().from(assistant.chat("ines", "How do I deploy?"));
 
         assertThat(received.response().aiMessage().text()).isEqualTo(VISIBLE);
         assertThat(received.shown()).isEqualTo(VISIBLE);
-        assertThat(received.partials).hasSizeGreaterThan(5).noneMatch(p -> p.contains("<") || p.contains(">"));
+        assertThat(received.partials).as("streamed as it arrives, not held back for a guardrail").hasSizeGreaterThan(5)
+                .noneMatch(p -> p.contains("<") || p.contains(">"));
         assertThat(memory.usageCount(MemoryHome.PAST_THREAD)).isEqualTo(1);
         assertThat(server.requests()).hasSize(2)
                 .allSatisfy(r -> assertThat(r.systemText()).contains("You stream.", "MEMORY_SUMMARY BEGINS"));
-        assertThat(memory.rollout("ines")).anyMatch(l -> l.contains("\"text\":\"How do I deploy?\""))
-                .anyMatch(l -> l.contains("\"function_call_output\"") && l.contains("call_s1"))
-                .anyMatch(l -> l.contains("\"text\":\"" + VISIBLE + "\"")).noneMatch(l -> l.contains("oai-mem-citation"));
+        assertThat(memory.rollout("ines")).anyMatch(l -> l.contains("\"function_call_output\"") && l.contains("call_s1"))
+                .noneMatch(l -> l.contains("oai-mem-citation"));
+        assertThat(memory.messages("ines")).containsExactly("user: How do I deploy?", "assistant: " + VISIBLE);
     }
 
     @Test
@@ -114,7 +140,7 @@ class StreamingTest {
         server.enqueue(citedAnswerInPiecesOf(5));
         server.enqueue(citedAnswerInPiecesOf(4));
         MnemoLangChain4j mnemo = MnemoLangChain4j.create(memory.engine);
-        StreamingAssistant assistant = assistant(mnemo, true);
+        StreamingAssistant assistant = byHand(mnemo, server.baseUrl(), true);
 
         Received raw = new Received().from(assistant.chat("jo", "first"));
         ChatResponse rawResponse = raw.response();
@@ -129,22 +155,147 @@ class StreamingTest {
         assertThat(visible.response().aiMessage().text()).isEqualTo(VISIBLE);
         assertThat(visible.shown()).isEqualTo(VISIBLE);
         assertThat(memory.usageCount(MemoryHome.PAST_THREAD)).as("counted once per answer").isEqualTo(2);
-        assertThat(memory.rollout("jo")).filteredOn(l -> l.contains("\"text\":\"" + VISIBLE + "\"")).hasSize(2);
+        assertThat(memory.messages("jo")).containsExactly("user: first", "assistant: " + VISIBLE, "user: second",
+                "assistant: " + VISIBLE);
     }
 
     @Test
-    void failedStream_reachesTheErrorHandler_andTheConversationStreamsAgain() throws Exception {
-        server.enqueue(WireReply.failure(500, "{\"error\":{\"message\":\"boom\",\"type\":\"server_error\"}}"));
-        server.enqueue(citedAnswerInPiecesOf(6));
+    void textHeldBackAtTheEnd_reachesOnPartialResponse_beforeTheStreamCompletes() throws Exception {
+        String answer = "Compare the versions: 1.11 <";
+        server.enqueue(WireReply.text(answer, "Compare the versions: ", "1.11 <"));
+        server.enqueue(WireReply.text(answer + "oai-mem", "Compare the versions: ", "1.11 <oai", "-mem"));
+        server.enqueue(WireReply.text(answer, "Compare the versions: ", "1.11 <"));
         MnemoLangChain4j mnemo = MnemoLangChain4j.create(memory.engine);
-        StreamingAssistant assistant = assistant(mnemo, false);
+        StreamingAssistant byHand = byHand(mnemo, server.baseUrl(), false);
 
-        Received failed = new Received().from(mnemo.visibleTokens(assistant.chat("kim", "first"), "kim"));
-        assertThat(failed.done).failsWithin(30, TimeUnit.SECONDS);
+        Received first = new Received().from(mnemo.visibleTokens(byHand.chat("lou", "one"), "lou"));
+        assertThat(first.response().aiMessage().text()).isEqualTo(answer);
+        assertThat(first.shown()).isEqualTo(answer);
 
-        Received next = new Received().from(mnemo.visibleTokens(assistant.chat("kim", "second"), "kim"));
-        assertThat(next.response().aiMessage().text()).isEqualTo(VISIBLE);
-        assertThat(next.shown()).isEqualTo(VISIBLE);
-        assertThat(memory.usageCount(MemoryHome.PAST_THREAD)).isEqualTo(1);
+        Received second = new Received().withContextFrom(configured(mnemo).chat("lou", "two"));
+        assertThat(second.response().aiMessage().text()).isEqualTo(answer + "oai-mem");
+        assertThat(second.shown()).as("a cut opener that never became a citation is text").isEqualTo(answer + "oai-mem");
+
+        Received third = new Received().from(configured(mnemo).chat("lou", "three"));
+        assertThat(third.response().aiMessage().text()).isEqualTo(answer);
+        assertThat(third.shown()).isEqualTo(answer);
+        assertThat(memory.messages("lou")).containsExactly("user: one", "assistant: " + answer, "user: two",
+                "assistant: " + answer + "oai-mem", "user: three", "assistant: " + answer);
+    }
+
+    @Test
+    void failedStream_isRecordedAsShownAtOnce_beforeTheConversationsNextExchange() throws Exception {
+        try (BrokenStreamServer broken = BrokenStreamServer.start(List.of("Deploy with ", "make ship <"), VISIBLE)) {
+            MnemoLangChain4j mnemo = MnemoLangChain4j.create(memory.engine);
+            StreamingAssistant configured = configured(mnemo, broken.baseUrl());
+
+            Received failed = new Received().from(configured.chat("kim", "first"));
+            assertThat(failed.done).failsWithin(30, TimeUnit.SECONDS);
+            assertThat(failed.shown()).isEqualTo("Deploy with make ship ");
+            assertThat(memory.messages("kim")).as("recorded when it failed, not when the engine closes")
+                    .containsExactly("user: first", "assistant: Deploy with make ship ");
+
+            Received next = new Received().from(configured.chat("kim", "second"));
+            assertThat(next.response().aiMessage().text()).isEqualTo(VISIBLE);
+            assertThat(memory.messages("kim")).containsExactly("user: first", "assistant: Deploy with make ship ",
+                    "user: second", "assistant: " + VISIBLE);
+            assertThat(memory.usageCount(MemoryHome.PAST_THREAD)).isZero();
+        }
+    }
+
+    @Test
+    void failedStreamByHand_isRecordedAtOnceToo() throws Exception {
+        try (BrokenStreamServer broken = BrokenStreamServer.start(List.of("Deploy with "), VISIBLE)) {
+            MnemoLangChain4j mnemo = MnemoLangChain4j.create(memory.engine);
+            StreamingAssistant byHand = byHand(mnemo, broken.baseUrl(), false);
+
+            Received failed = new Received().from(mnemo.visibleTokens(byHand.chat("kit", "first"), "kit"));
+            assertThat(failed.done).failsWithin(30, TimeUnit.SECONDS);
+            Received next = new Received().from(mnemo.visibleTokens(byHand.chat("kit", "second"), "kit"));
+
+            assertThat(next.response().aiMessage().text()).isEqualTo(VISIBLE);
+            assertThat(memory.messages("kit")).containsExactly("user: first", "assistant: Deploy with ", "user: second",
+                    "assistant: " + VISIBLE);
+        }
+    }
+
+    @Test
+    void secondStreamOnABusyConversation_isRefusedBeforeAnythingOfItIsRecorded() throws Exception {
+        CountDownLatch firstArrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        server.close();
+        server = OpenAiWireServer.start(request -> {
+            firstArrived.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return inPiecesOf("answer to " + request.lastUserText(), 4);
+        });
+        StreamingAssistant assistant = configured(MnemoLangChain4j.create(memory.engine));
+
+        Received first = new Received().from(assistant.chat("max", "first"));
+        assertThat(firstArrived.await(30, TimeUnit.SECONDS)).isTrue();
+
+        assertThatThrownBy(() -> assistant.chat("max", "second")).isInstanceOf(ConversationBusyException.class)
+                .hasMessageContaining("'max'");
+        release.countDown();
+
+        assertThat(first.response().aiMessage().text()).isEqualTo("answer to first");
+        assertThat(memory.messages("max")).containsExactly("user: first", "assistant: answer to first");
+        assertThat(server.requests()).hasSize(1);
+        Received again = new Received().from(assistant.chat("max", "third"));
+        assertThat(again.response().aiMessage().text()).isEqualTo("answer to third");
+    }
+
+    @Test
+    void secondVisibleStreamByHand_onABusyConversation_isRefusedAtStart_andRecordsNothing() throws Exception {
+        CountDownLatch firstArrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        server.close();
+        server = OpenAiWireServer.start(request -> {
+            firstArrived.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return inPiecesOf("answer to " + request.lastUserText(), 4);
+        });
+        MnemoLangChain4j mnemo = MnemoLangChain4j.create(memory.engine);
+        StreamingAssistant listenedOnly = services(server.baseUrl()).registerListeners(mnemo.listeners()).build();
+
+        Received first = new Received().from(mnemo.visibleTokens(listenedOnly.chat("nia", "first"), "nia"));
+        assertThat(firstArrived.await(30, TimeUnit.SECONDS)).isTrue();
+        TokenStream second = mnemo.visibleTokens(listenedOnly.chat("nia", "second"), "nia");
+
+        assertThatThrownBy(() -> new Received().from(second)).isInstanceOf(ConversationBusyException.class);
+        release.countDown();
+        assertThat(first.response().aiMessage().text()).isEqualTo("answer to first");
+        assertThat(memory.messages("nia")).containsExactly("user: first", "assistant: answer to first");
+        assertThat(server.requests()).hasSize(1);
+    }
+
+    @Test
+    void streamDroppedWithoutStart_releasesItsConversation_whenCollected() {
+        server.enqueue(WireReply.text("late"));
+        StreamingAssistant assistant = configured(MnemoLangChain4j.create(memory.engine));
+        assistant.chat("ned", "never started"); // the TokenStream is dropped at once
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        TokenStream next = null;
+        while (next == null && System.nanoTime() < deadline) {
+            try {
+                next = assistant.chat("ned", "next");
+            } catch (ConversationBusyException busy) {
+                System.gc(); // waits for the collector to find the dropped stream, not for time to pass
+            }
+        }
+        assertThat(next).as("the claim of the dropped stream was released").isNotNull();
+    }
+
+    private StreamingAssistant configured(MnemoLangChain4j mnemo, URI baseUrl) {
+        return mnemo.configure(services(baseUrl)).build();
     }
 }
