@@ -282,20 +282,23 @@ class Phase2PipelineTest {
     }
 
     @Test
-    void forgettingTheOnlyMemory_startsTheAgentToRemoveIt() {
+    void forgettingTheOnlyMemory_removesItsFilesAtOnce_withoutTheAgent() {
         try (Pipeline p = new Pipeline(home)) {
             String id = p.recordSession("how do we release?");
             p.idle();
             p.engine.admin().runPhase1("current");
             p.engine.admin().runPhase2();
             int turns = p.model.consolidationTurns();
-            p.clock.advance(Duration.ofHours(7));
+            assertThat(p.memoryRoot().resolve("MEMORY.md")).exists();
 
-            p.engine.threads().delete(id);
+            p.engine.threads().delete(id); // no clock advance: a forget does not wait for the cooldown
+
+            assertThat(p.memoryRoot().resolve("MEMORY.md")).doesNotExist();
+            assertThat(p.memoryRoot().resolve("memory_summary.md")).doesNotExist();
             Phase2Report report = p.engine.admin().runPhase2();
-
             assertThat(report.inputs()).isZero();
-            assertThat(p.model.consolidationTurns()).isGreaterThan(turns);
+            assertThat(report.outcome()).isEqualTo(Phase2Outcome.NO_WORKSPACE_CHANGES);
+            assertThat(p.model.consolidationTurns()).isEqualTo(turns);
         }
     }
 
