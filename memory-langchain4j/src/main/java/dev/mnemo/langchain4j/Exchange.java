@@ -114,7 +114,7 @@ final class Exchange {
         if (!hasMemory()) {
             return "{\"error\":\"memory is off for this call: it has no tenant\"}";
         }
-        return ServerPaths.redact(opened.session().callTool(callId, name, argumentsJson));
+        return opened.session().callTool(callId, name, argumentsJson); // core takes this machine's paths out
     }
 
     void userMessage(String text) {

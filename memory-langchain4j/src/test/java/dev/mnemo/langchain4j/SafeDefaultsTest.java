@@ -172,7 +172,8 @@ class SafeDefaultsTest {
                 .contains("memories_list", "memories_read", "memories_search", "memories_add_ad_hoc_note");
         assertThat(requests.get(0).systemText()).contains("MEMORY_SUMMARY BEGINS", "memories_search");
         assertThat(requests.get(5).toolOutputs()).hasSize(5).anyMatch(output -> output.contains("make ship"))
-                .anyMatch(output -> output.contains("rollout_path: rollout-2026-03-02T08-00-00-past-deploy-chat.jsonl"));
+                .anyMatch(output -> output.contains(
+                        "rollout_path: <mnemo-home>/sessions/2026/03/02/rollout-2026-03-02T08-00-00-past-deploy-chat.jsonl"));
         for (String path : List.of(home.toAbsolutePath().toString(), home.toRealPath().toString(),
                 memory.memoryRoot().toAbsolutePath().toString())) {
             assertThat(requests).allSatisfy(request -> assertThat(request.json()).doesNotContain(path)
