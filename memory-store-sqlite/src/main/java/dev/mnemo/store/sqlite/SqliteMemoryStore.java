@@ -308,20 +308,20 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public JobClaim tryClaimPhase2Job(String workerId, Duration lease, Instant now) {
-        Objects.requireNonNull(workerId, "workerId");
-        Objects.requireNonNull(lease, "lease");
-        Objects.requireNonNull(now, "now");
-        return database.write("claim the Phase 2 lock",
-                connection -> Phase2JobQueries.tryClaim(connection, workerId, lease, now, false));
+        return claimPhase2(workerId, lease, now, false);
     }
 
     @Override
     public JobClaim tryClaimPhase2JobNow(String workerId, Duration lease, Instant now) {
+        return claimPhase2(workerId, lease, now, true);
+    }
+
+    private JobClaim claimPhase2(String workerId, Duration lease, Instant now, boolean pastCooldown) {
         Objects.requireNonNull(workerId, "workerId");
         Objects.requireNonNull(lease, "lease");
         Objects.requireNonNull(now, "now");
-        return database.write("claim the Phase 2 lock past its cooldown",
-                connection -> Phase2JobQueries.tryClaim(connection, workerId, lease, now, true));
+        return database.write(pastCooldown ? "claim the Phase 2 lock past its cooldown" : "claim the Phase 2 lock",
+                connection -> Phase2JobQueries.tryClaim(connection, workerId, lease, now, pastCooldown));
     }
 
     @Override
