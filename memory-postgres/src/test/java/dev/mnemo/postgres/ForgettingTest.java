@@ -96,6 +96,27 @@ class ForgettingTest {
     }
 
     @Test
+    void deletingAThreadOnOneServer_isGoneFromTheOtherServersVeryNextInstructions_andFromEveryRow(@TempDir Path temp)
+            throws SQLException {
+        TestClock clock = new TestClock(Fleet.START);
+        try (MemoryEngine serverA = consolidatedTwoThreads(temp, clock, "fleet-forget");
+                MemoryEngine serverB = Fleet.engine(backend, "fleet-forget", temp.resolve("server-b"), clock)) {
+            assertThat(serverB.buildToolInstructions()).contains("secret zebra fleet-forget");
+
+            serverA.threads().delete("secret"); // no clock advance, no consolidation run
+
+            // The only consolidation used it: it is dropped, and the summary with it until the re-run.
+            assertThat(serverB.buildToolInstructions()).doesNotContain("zebra");
+            assertThat(serverA.buildToolInstructions()).doesNotContain("zebra");
+            assertThat(tablesHolding("secret zebra fleet-forget")).isEmpty();
+            assertThat(serverB.admin().history()).isEmpty();
+            assertThat(serverA.admin().runPhase2().outcome()).as("due at once, past the cooldown")
+                    .isEqualTo(Phase2Outcome.SUCCEEDED);
+            assertThat(serverB.buildToolInstructions()).contains("keep me").doesNotContain("zebra");
+        }
+    }
+
+    @Test
     void pollutingAThread_leavesItsTextOnlyInItsOwnConversationRecord(@TempDir Path temp) throws SQLException {
         TestClock clock = new TestClock(Fleet.START);
         try (MemoryEngine engine = consolidatedTwoThreads(temp, clock, "polluter")) {
