@@ -11,7 +11,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * What every auto-configured engine gets, the shared one and each user's alike: the
- * {@code mnemo.memories.*} settings, the conversation eviction rule, the pipeline's model (metered),
+ * {@code mnemo.memories.*} settings, the conversation eviction rule, the pipeline's model,
  * the {@link MemoryEventListener} beans, then the {@link MemoryEngineBuilderCustomizer} beans.
  * Where the engine keeps its state is not set here.
  */

@@ -72,39 +72,36 @@ public class MnemoAutoConfiguration {
     @Conditional(TenancyCondition.Shared.class)
     @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
     public MemoryEngine mnemoMemoryEngine(MnemoProperties properties, ListableBeanFactory beans,
-            ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers,
-            ObjectProvider<ModelCallListener> modelCalls) {
+            ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers) {
         MemoryEngine.Builder builder = MemoryEngine.builder();
         properties.checkedHome().ifPresent(builder::home);
-        return settings(properties, beans, listeners, customizers, modelCalls).apply(builder).build();
+        return settings(properties, beans, listeners, customizers).apply(builder).build();
     }
 
-    /** Opens each user's engine for {@link #mnemoMemoryEngines}; the schedule and health reach the open ones through it. */
+    /** Where {@link #mnemoMemoryEngines} keeps each user's state; the health indicator probes it. */
     @Bean
     @Conditional(TenancyCondition.PerUser.class)
     @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
-    TenantEngineFactory mnemoTenantEngineFactory(MnemoProperties properties, ListableBeanFactory beans,
-            ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers,
-            ObjectProvider<ModelCallListener> modelCalls) {
-        return new TenantEngineFactory(tenantStorage(properties, beans),
-                settings(properties, beans, listeners, customizers, modelCalls));
+    TenantStorage mnemoTenantStorage(MnemoProperties properties, ListableBeanFactory beans) {
+        Path root = properties.homeOrDefault();
+        return knownTenantStorage(beans, root).orElseGet(() -> TenantStorage.homes(root));
     }
 
     /** One memory per user: each user's engine opened on the first request and closed when idle. */
     @Bean
     @Conditional(TenancyCondition.PerUser.class)
     @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
-    public MemoryEngines mnemoMemoryEngines(MnemoProperties properties, ObjectProvider<TenantEngineFactory> factories) {
+    public MemoryEngines mnemoMemoryEngines(MnemoProperties properties, ListableBeanFactory beans,
+            ObjectProvider<TenantStorage> storages, ObjectProvider<MemoryEventListener> listeners,
+            ObjectProvider<MemoryEngineBuilderCustomizer> customizers) {
         properties.getTenants().check();
-        TenantEngineFactory factory = factories.getObject();
-        MemoryEngines engines = MemoryEngines.builder().engineFactory(factory)
+        TenantStorage storage = storages.getObject();
+        EngineSettings settings = settings(properties, beans, listeners, customizers);
+        LOG.info("Mnemo keeps one memory per user: {}; at most {} open, each closed after {} idle",
+                storage.describe(), properties.getTenants().getMaxOpen(), properties.getTenants().getIdleTimeout());
+        return MemoryEngines.builder().engineFactory(user -> storage.builder(user, settings).build())
                 .maxOpen(properties.getTenants().getMaxOpen()).idleTimeout(properties.getTenants().getIdleTimeout())
                 .build();
-        factory.openingFor(engines);
-        LOG.info("Mnemo keeps one memory per user: {}; at most {} open, each closed after {} idle",
-                factory.storage().describe(), properties.getTenants().getMaxOpen(),
-                properties.getTenants().getIdleTimeout());
-        return engines;
     }
 
     /**
@@ -144,23 +141,15 @@ public class MnemoAutoConfiguration {
     }
 
     private static EngineSettings settings(MnemoProperties properties, ListableBeanFactory beans,
-            ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers,
-            ObjectProvider<ModelCallListener> modelCalls) {
+            ObjectProvider<MemoryEventListener> listeners, ObjectProvider<MemoryEngineBuilderCustomizer> customizers) {
         properties.getConversations().check();
-        List<ModelCallListener> meters = modelCalls.orderedStream().toList();
         return new EngineSettings(properties.getMemories().toConfig(),
                 properties.getConversations().getIdleTimeout(), properties.getConversations().getMaxOpen(),
-                chatModel(properties, beans).map(model -> MeteredLanguageModel.of(SpringAiLanguageModel.of(model),
-                        meters)),
+                chatModel(properties, beans).map(SpringAiLanguageModel::of),
                 listeners.orderedStream().toList(), customizers.orderedStream().toList());
     }
 
-    /** The application's PostgresBackend when it has one (memory-postgres on the class path), else homes on disk. */
-    private static TenantStorage tenantStorage(MnemoProperties properties, ListableBeanFactory beans) {
-        Path root = properties.homeOrDefault();
-        return knownTenantStorage(beans, root).orElseGet(() -> TenantStorage.homes(root));
-    }
-
+    /** The application's PostgresBackend as users' storage, when it has one (memory-postgres on the class path). */
     private static Optional<TenantStorage> knownTenantStorage(ListableBeanFactory beans, Path root) {
         if (ClassUtils.isPresent(POSTGRES_BACKEND, MnemoAutoConfiguration.class.getClassLoader())) {
             return PostgresTenants.find(beans, root);
@@ -194,32 +183,24 @@ public class MnemoAutoConfiguration {
 
     /**
      * Runs the pipeline every {@code mnemo.pipeline.schedule.interval} on the shared engine, or on
-     * the users' open engines of the auto-configured {@link MemoryEngines}. An application's own
-     * {@link MemoryEngines} is not visited: reaching its engines takes a lease, which counts as use
-     * and would keep every idle engine open.
+     * each open engine of the {@link MemoryEngines} (the application's own too), visited without
+     * counting as use so that idle engines still close.
      */
     @Bean
     @ConditionalOnProperty(prefix = "mnemo.pipeline.schedule", name = "enabled", havingValue = "true",
             matchIfMissing = true)
     @ConditionalOnMissingBean
     MnemoPipelineSchedule mnemoPipelineSchedule(MnemoProperties properties, ObjectProvider<MemoryEngine> engine,
-            ObjectProvider<MemoryEngines> engines, ObjectProvider<TenantEngineFactory> factories) {
+            ObjectProvider<MemoryEngines> engines) {
         properties.getPipeline().getSchedule().check();
         Duration interval = properties.getPipeline().getSchedule().getInterval();
         MemoryEngines users = engines.getIfUnique();
         if (users != null) {
-            Optional<TenantEngineFactory> factory = Optional.ofNullable(factories.getIfUnique());
-            if (factory.isEmpty()) {
-                LOG.info("The application's own MemoryEngines bean: the pipeline schedule does not visit its engines "
-                        + "(a lease would keep idle engines open); call admin().startPipeline() on them yourself");
-                return new MnemoPipelineSchedule(interval, List::of, "no engine (the application's own MemoryEngines)",
-                        Clock.systemUTC());
-            }
-            return new MnemoPipelineSchedule(interval, factory.get()::openEngines, "every open user's engine",
-                    Clock.systemUTC());
+            return new MnemoPipelineSchedule(interval, visit -> users.forEachOpen((user, open) -> visit.accept(open)),
+                    "every open user's engine", Clock.systemUTC());
         }
         MemoryEngine shared = engine.getIfUnique();
-        return new MnemoPipelineSchedule(interval, shared == null ? List::of : () -> List.of(shared),
+        return new MnemoPipelineSchedule(interval, visit -> Optional.ofNullable(shared).ifPresent(visit),
                 shared == null ? "no engine" : "the shared engine", Clock.systemUTC());
     }
 
@@ -246,13 +227,11 @@ public class MnemoAutoConfiguration {
         @ConditionalOnMissingBean(name = "mnemoHealthIndicator")
         HealthIndicator mnemoHealthIndicator(MnemoProperties properties, ListableBeanFactory beans,
                 ObjectProvider<MemoryEngine> engine, ObjectProvider<MemoryEngines> engines,
-                ObjectProvider<MnemoPipelineSchedule> schedule, ObjectProvider<TenantEngineFactory> factories) {
+                ObjectProvider<MnemoPipelineSchedule> schedule, ObjectProvider<TenantStorage> storages) {
             MemoryEngines users = engines.getIfUnique();
-            Optional<TenantEngineFactory> factory = Optional.ofNullable(factories.getIfUnique());
-            Optional<TenantStorage> storage = factory.map(TenantEngineFactory::storage)
+            Optional<TenantStorage> storage = Optional.ofNullable(storages.getIfUnique())
                     .or(() -> users == null ? Optional.empty() : knownTenantStorage(beans, properties.homeOrDefault()));
-            return new MnemoHealthIndicator(engine, engines, factory, storage,
-                    Optional.ofNullable(schedule.getIfUnique()));
+            return new MnemoHealthIndicator(engine, engines, storage, Optional.ofNullable(schedule.getIfUnique()));
         }
     }
 

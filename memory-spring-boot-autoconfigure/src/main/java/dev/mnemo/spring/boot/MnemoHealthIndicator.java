@@ -30,21 +30,17 @@ final class MnemoHealthIndicator implements HealthIndicator {
 
     private final ObjectProvider<MemoryEngine> engine;
     private final ObjectProvider<MemoryEngines> engines;
-    private final Optional<TenantEngineFactory> tenants;
     private final Optional<TenantStorage> storage;
     private final Optional<MnemoPipelineSchedule> schedule;
 
     /**
-     * @param tenants the factory of the auto-configured MemoryEngines (its open engines are probed)
-     * @param storage what every user's engine shares, when known (also for an application's own
-     *     MemoryEngines over a PostgresBackend bean)
+     * @param storage what every user's engine shares, when known (the auto-configured MemoryEngines'
+     *     storage, or an application's own MemoryEngines over a PostgresBackend bean)
      */
     MnemoHealthIndicator(ObjectProvider<MemoryEngine> engine, ObjectProvider<MemoryEngines> engines,
-            Optional<TenantEngineFactory> tenants, Optional<TenantStorage> storage,
-            Optional<MnemoPipelineSchedule> schedule) {
+            Optional<TenantStorage> storage, Optional<MnemoPipelineSchedule> schedule) {
         this.engine = engine;
         this.engines = engines;
-        this.tenants = tenants;
         this.storage = storage;
         this.schedule = schedule;
     }
@@ -75,25 +71,23 @@ final class MnemoHealthIndicator implements HealthIndicator {
                         .withDetail("openEngines", users.openCount());
             }
         }
-        Health.Builder health = Health.up().withDetail("openEngines", users.openCount());
+        Health.Builder health = Health.up().withDetail("openEngines", users.openCount())
+                .withDetail("failingEngines", failing(users));
         storage.ifPresent(s -> health.withDetail("storage", s.describe()));
-        tenants.ifPresent(factory -> health.withDetail("failingEngines", failing(factory)));
         return health;
     }
 
-    /** How many open users' engines fail a status read; engines closed meanwhile are skipped. */
-    private static int failing(TenantEngineFactory factory) {
-        int failing = 0;
-        for (MemoryEngine open : factory.openEngines()) {
+    /** How many open users' engines fail a status read; visiting does not count as use. */
+    private static int failing(MemoryEngines users) {
+        int[] failing = {0};
+        users.forEachOpen((user, open) -> {
             try {
                 open.admin().status();
             } catch (MemoryException e) {
-                failing++;
-            } catch (IllegalStateException closed) {
-                // closed since it was listed: nothing to report
+                failing[0]++;
             }
-        }
-        return failing;
+        });
+        return failing[0];
     }
 
     private static Health.Builder shared(MemoryEngine engine) {

@@ -4,7 +4,6 @@ import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
-import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.MemoryEventListener;
 import io.micrometer.core.instrument.Counter;
@@ -29,17 +28,13 @@ import java.util.Optional;
  *       Phase 1 and Phase 2 together</li>
  *   <li>{@code mnemo.startup.skipped} (counter; {@code reason}: a {@link SkipReason})</li>
  *   <li>{@code mnemo.tokens} (counter; {@code phase}: phase1 or phase2) — input plus output tokens of
- *       every model call the pipeline of an auto-configured engine makes: startup tasks, scheduled
- *       runs, {@code runPhase1}/{@code runPhase2}. Counted per call ({@link ModelCallListener}), as
- *       the call is answered.</li>
+ *       every model call the pipeline of an engine this listener is registered on makes: startup
+ *       tasks, scheduled runs, {@code runPhase1}/{@code runPhase2}; counted as each call is answered
+ *       ({@link #modelCalled}).</li>
  *   <li>{@code mnemo.citations.counted} (counter) — cited memories whose usage count went up</li>
  * </ul>
  */
-final class MnemoMetrics implements MemoryEventListener, ModelCallListener {
-
-    /** Codex's {@code request_kind} of a Phase 1 request; the consolidation agent's is {@code memory_consolidation}. */
-    private static final String PHASE1_REQUEST_KIND = "memory";
-    private static final String PHASE2_REQUEST_KIND = "memory_consolidation";
+final class MnemoMetrics implements MemoryEventListener {
 
     /** Phase 2 runs on one thread from its {@code claimed} step to its end. */
     private final ThreadLocal<Long> phase2Start = new ThreadLocal<>();
@@ -88,25 +83,16 @@ final class MnemoMetrics implements MemoryEventListener, ModelCallListener {
                 .record(report.elapsed());
     }
 
+    /** {@code phase} is one of the listener's two constants, so the tag stays bounded. */
     @Override
-    public void modelCalled(ModelRequest request, TokenUsage usage) {
-        String kind = request.metadata().getOrDefault("request_kind", "");
-        String phase = switch (kind) {
-            case PHASE1_REQUEST_KIND -> "phase1";
-            case PHASE2_REQUEST_KIND -> "phase2";
-            default -> "other";
-        };
-        tokens(phase, usage.totalTokens());
+    public void modelCalled(String phase, TokenUsage usage) {
+        Counter.builder("mnemo.tokens").description("Model tokens (input plus output) the pipeline used")
+                .baseUnit("tokens").tag("phase", phase).register(registry).increment(usage.totalTokens());
     }
 
     @Override
     public void memoriesCited(String threadId, List<String> rolloutIds, int counted) {
         Counter.builder("mnemo.citations.counted").description("Cited memories whose usage count went up")
                 .register(registry).increment(counted);
-    }
-
-    private void tokens(String phase, long tokens) {
-        Counter.builder("mnemo.tokens").description("Model tokens (input plus output) the pipeline used")
-                .baseUnit("tokens").tag("phase", phase).register(registry).increment(tokens);
     }
 }

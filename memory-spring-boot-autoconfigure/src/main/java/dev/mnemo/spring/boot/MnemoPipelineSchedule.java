@@ -2,6 +2,7 @@ package dev.mnemo.spring.boot;
 
 import dev.mnemo.MemoryAdmin;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryEngines;
 import dev.mnemo.StartupTask;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,7 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -34,7 +35,7 @@ final class MnemoPipelineSchedule implements SmartLifecycle {
     private static final Logger LOG = LoggerFactory.getLogger(MnemoPipelineSchedule.class);
 
     private final Duration interval;
-    private final Supplier<List<MemoryEngine>> engines;
+    private final Consumer<Consumer<MemoryEngine>> engines;
     private final String describe;
     private final Clock clock;
     private volatile ScheduledExecutorService executor;
@@ -42,10 +43,12 @@ final class MnemoPipelineSchedule implements SmartLifecycle {
     private volatile int lastRunEngines;
 
     /**
-     * @param engines the engines to visit at each run (the shared one, or the users' open ones)
+     * @param engines walks the engines of a run, handing each to its argument: the shared one, or
+     *     each open one of a {@link MemoryEngines} through {@link MemoryEngines#forEachOpen}, which
+     *     does not count as use (a lease would keep every user's engine open forever)
      * @param describe what they are, for the log
      */
-    MnemoPipelineSchedule(Duration interval, Supplier<List<MemoryEngine>> engines, String describe, Clock clock) {
+    MnemoPipelineSchedule(Duration interval, Consumer<Consumer<MemoryEngine>> engines, String describe, Clock clock) {
         this.interval = interval;
         this.engines = engines;
         this.describe = describe;
@@ -101,12 +104,12 @@ final class MnemoPipelineSchedule implements SmartLifecycle {
     }
 
     /**
-     * One run: starts the pipeline on each engine (an engine closed meanwhile is skipped) and
+     * One run: starts the pipeline on each engine (a shared engine closed meanwhile is skipped) and
      * returns the tasks started; their outcome is logged when they end.
      */
     List<StartupTask> runOnce() {
         List<StartupTask> started = new ArrayList<>();
-        for (MemoryEngine engine : engines.get()) {
+        engines.accept(engine -> {
             try {
                 StartupTask task = engine.admin().startPipeline();
                 task.completion().whenComplete((report, failure) -> {
@@ -120,7 +123,7 @@ final class MnemoPipelineSchedule implements SmartLifecycle {
             } catch (IllegalStateException closed) {
                 LOG.debug("An engine closed before its scheduled pipeline run; skipped");
             }
-        }
+        });
         lastRun = clock.instant();
         lastRunEngines = started.size();
         LOG.debug("Scheduled memory pipeline: started on {} engine(s)", started.size());

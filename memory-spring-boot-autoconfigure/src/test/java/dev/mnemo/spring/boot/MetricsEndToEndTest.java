@@ -7,7 +7,9 @@ import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
 import dev.mnemo.StartupTask;
+import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.springai.MnemoAdvisor;
+import dev.mnemo.springai.SpringAiLanguageModel;
 import dev.mnemo.testkit.ChatScript;
 import dev.mnemo.testkit.ManualClock;
 import dev.mnemo.testkit.OpenAiWireServer;
@@ -24,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.memory.ChatMemory;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -60,16 +64,32 @@ class MetricsEndToEndTest {
         }
     }
 
+    /** An engine the application builds itself, with the listener beans (the meters among them) registered. */
+    static class OwnEngine {
+        static Path home;
+
+        @Bean
+        MemoryEngine ownEngine(ChatModel model, ObjectProvider<MemoryEventListener> listeners) {
+            MemoryEngine.Builder builder = MemoryEngine.builder().home(home).model(SpringAiLanguageModel.of(model))
+                    .clock(App.clock);
+            listeners.orderedStream().forEach(builder::listener);
+            return builder.build();
+        }
+    }
+
     @BeforeEach
     void start() {
         script = ChatScript.create();
         server = OpenAiWireServer.start(script);
         App.clock = clock;
-        context = new SpringApplicationBuilder(App.class).properties(
+        run(new SpringApplicationBuilder(App.class).properties("mnemo.tenancy=shared", "mnemo.home=" + home));
+    }
+
+    void run(SpringApplicationBuilder application) {
+        context = application.properties(
                 "spring.main.web-application-type=none", "spring.main.banner-mode=off",
                 "spring.ai.openai.base-url=" + server.baseUrl(), "spring.ai.openai.api-key=test-key",
                 "spring.ai.openai.chat.model=gpt-test", "spring.ai.openai.max-retries=0",
-                "mnemo.tenancy=shared", "mnemo.home=" + home,
                 "mnemo.pipeline.schedule.interval=1h") // runs only when the test calls runOnce()
                 .run();
         chat = context.getBean(ChatClient.Builder.class).defaultAdvisors(context.getBean(MnemoAdvisor.class)).build();
@@ -149,6 +169,20 @@ class MetricsEndToEndTest {
         assertThat(count("mnemo.tokens", "phase", "phase2")).isEqualTo(15.0 * consolidationRequests());
         assertThat(count("mnemo.phase1.jobs", "outcome", "succeeded")).isEqualTo(2.0);
         assertThat(meters.find("mnemo.tokens").tag("phase", "other").counter()).isNull();
+    }
+
+    @Test
+    void tokens_countForAnEngineTheApplicationBuilds_whenItRegistersTheListenerBeans() {
+        context.close();
+        OwnEngine.home = home.resolve("own");
+        run(new SpringApplicationBuilder(App.class, OwnEngine.class));
+        askAndSettle("o-1");
+        clock.advance(Duration.ofHours(7));
+
+        Phase1Report phase1 = engine.admin().runPhase1("o-runner");
+
+        assertThat(phase1.succeeded()).isEqualTo(1);
+        assertThat(count("mnemo.tokens", "phase", "phase1")).isEqualTo(15.0);
     }
 
     @Test

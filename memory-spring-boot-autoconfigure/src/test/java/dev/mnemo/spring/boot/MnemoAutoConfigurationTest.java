@@ -228,6 +228,26 @@ class MnemoAutoConfigurationTest {
                 });
     }
 
+    @Test
+    void theApplicationsMemoryEngines_theScheduleAndHealthVisitItsOpenEngines() {
+        runner().withBean(MemoryEngines.class, () -> MemoryEngines.builder()
+                .engineFactory(TenantHomes.under(home.resolve("tenants"), MemoryEngine::builder)).build())
+                .run(context -> {
+                    MemoryEngines engines = context.getBean(MemoryEngines.class);
+                    engines.forTenant("alice");
+                    engines.forTenant("bob");
+
+                    java.util.List<dev.mnemo.StartupTask> started = context.getBean(MnemoPipelineSchedule.class)
+                            .runOnce();
+
+                    assertThat(started).hasSize(2).allSatisfy(task ->
+                            assertThat(task.completion().join().skipped()).contains(SkipReason.NO_MODEL));
+                    HealthIndicator health = context.getBean("mnemoHealthIndicator", HealthIndicator.class);
+                    assertThat(health.health().getDetails()).containsEntry("openEngines", 2)
+                            .containsEntry("failingEngines", 0).doesNotContainKey("storage");
+                });
+    }
+
     /** A model that is never asked anything here: a fresh home has nothing to distil. */
     static ChatModel idleModel() {
         return prompt -> {
