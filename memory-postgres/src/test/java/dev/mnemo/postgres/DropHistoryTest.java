@@ -13,15 +13,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -133,29 +128,8 @@ class DropHistoryTest {
         assertThat(other.root().resolve("MEMORY.md")).hasContent("alpha");
     }
 
-    /** The tables of the schema (all tenants) whose live rows hold {@code text}, as text or as UTF-8 bytes. */
+    /** The tables of this test's schema (all tenants) whose live rows hold {@code text}. */
     private static List<String> tablesHolding(String text) throws SQLException {
-        String hex = HexFormat.of().formatHex(text.getBytes(StandardCharsets.UTF_8));
-        List<String> holding = new ArrayList<>();
-        try (Connection connection = DB.dataSource().getConnection();
-                Statement statement = connection.createStatement()) {
-            List<String> tables = new ArrayList<>();
-            try (ResultSet rows = statement.executeQuery("SELECT table_name FROM information_schema.tables"
-                    + " WHERE table_schema = '" + SCHEMA + "' AND table_type = 'BASE TABLE'")) {
-                while (rows.next()) {
-                    tables.add(rows.getString(1));
-                }
-            }
-            for (String table : tables) {
-                try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM " + SCHEMA + "." + table
-                        + " t WHERE position('" + text + "' in t::text) > 0 OR position('" + hex + "' in t::text) > 0")) {
-                    rows.next();
-                    if (rows.getLong(1) > 0) {
-                        holding.add(table);
-                    }
-                }
-            }
-        }
-        return holding;
+        return DB.tablesHolding(SCHEMA, text);
     }
 }
