@@ -70,7 +70,7 @@ public interface MemoryEngines extends AutoCloseable {
     Set<String> openTenants();
 
     /**
-     * Calls {@code visit} with each engine open now, tenant by tenant in order, holding each open for
+     * Calls {@code visit} with each engine open now, in tenant id order, holding each open for
      * the call as a lease does but without counting as use: what a pipeline schedule or a health
      * check does, so that visiting never keeps an idle tenant's engine open. An engine still being
      * built or already chosen for closing is skipped. An exception from {@code visit} stops the walk

@@ -109,6 +109,7 @@ public final class TenantEngines implements MemoryEngines {
                 }
             }
         }
+        held.sort(Map.Entry.comparingByKey()); // tenant order, not the map's access order
         // 2. Outside it: the visits, each engine let go after its own; the rest if a visit throws.
         int visited = 0;
         int next = 0;
