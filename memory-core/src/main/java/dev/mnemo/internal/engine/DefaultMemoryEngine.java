@@ -14,7 +14,6 @@ import dev.mnemo.RolloutSources;
 import dev.mnemo.SessionContext;
 import dev.mnemo.SessionRecorder;
 import dev.mnemo.SkipReason;
-import dev.mnemo.StartupReport;
 import dev.mnemo.StartupTask;
 import dev.mnemo.StrippedText;
 import dev.mnemo.ThreadRegistry;
@@ -36,23 +35,14 @@ import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -62,8 +52,6 @@ import org.slf4j.LoggerFactory;
 final class DefaultMemoryEngine implements MemoryEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(DefaultMemoryEngine.class);
-    /** How long an engine-owned pool keeps a thread with no work. */
-    static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(60);
 
     final EngineParts parts;
     /** Set by {@link #workerId()} on first use; null while this engine has named itself to no job. */
@@ -84,14 +72,9 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final AtomicReference<MemoryTools> tools = new AtomicReference<>();
     private final DeveloperInstructions instructions;
     private final MemoryAdmin admin;
-    private final Set<BackgroundStartupTask> running = ConcurrentHashMap.newKeySet();
-    /** Guards {@link #queuedStartup}. */
-    private final Object startupQueue = new Object();
-    /** The startup run submitted and not yet started, which new sessions join; null when none. */
-    private BackgroundStartupTask queuedStartup;
+    private final StartupQueue startups;
     private final OpenConversations conversations;
     private final AtomicLong uses = new AtomicLong();
-    final AtomicReference<SkipReason> lastStartupSkip = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     DefaultMemoryEngine(EngineParts parts) {
@@ -100,8 +83,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
         this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow);
         this.ownsExecutor = parts.executor() == null;
-        this.executor = ownsExecutor ? defaultExecutor() : parts.executor();
-        this.workers = ownsExecutor ? defaultWorkers() : parts.executor();
+        this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
+        this.workers = ownsExecutor ? EnginePools.workers() : parts.executor();
         this.sessions = new OpenRecordings(new JsonlSessionRecorder(parts.sessionStore(), parts.store(),
                 parts.config(), parts.clock(), this::forgetAfterPollution), this::requireOpen);
         this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor());
@@ -116,6 +99,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 sources, parts.extractionModel() != null ? parts.extractionModel() : parts.consolidationModel(),
                 phase1 == null ? null : phase1::run, phase2 == null ? null : phase2::run, parts.clock(), parts.wallClock(),
                 listener));
+        this.startups = new StartupQueue(startup, executor);
         this.admin = new EngineAdmin(this);
         this.conversations = new OpenConversations(parts.conversationIdleTimeout(), parts.maxOpenConversations());
         LOG.debug("memory engine ready: home {}, memory root {}", parts.home(), parts.memoryRoot());
@@ -286,63 +270,17 @@ final class DefaultMemoryEngine implements MemoryEngine {
         return message;
     }
 
-    /**
-     * Submits the pipeline, coalesced: a session that starts while a run is queued and not yet
-     * started joins that run, so a burst of new conversations queues at most one run behind the
-     * running one. A session the gates skip (an ephemeral or sub-agent session, generation off, no
-     * model) is answered at once, without queueing anything.
-     */
+    /** Submits the pipeline, coalesced with a run already queued ({@link StartupQueue}). */
     @Override
     public StartupTask startStartupTask(SessionContext session) {
         Objects.requireNonNull(session, "session");
         requireOpen();
-        if (startup.gate(session).isPresent()) {
-            StartupReport skipped = startup.run(session, () -> true);
-            lastStartupSkip.set(skipped.skipped().orElse(null));
-            return StartupTasks.done(skipped);
-        }
-        synchronized (startupQueue) {
-            if (queuedStartup != null) {
-                StartupTask joined = queuedStartup.join(session);
-                if (joined != null) {
-                    return joined;
-                }
-            }
-            BackgroundStartupTask task = new BackgroundStartupTask(session);
-            StartupTask handle = task.handle();
-            running.add(task);
-            task.result().whenComplete((report, error) -> running.remove(task));
-            try {
-                task.submitted(executor.submit(() -> runStartup(task)));
-                queuedStartup = task;
-            } catch (RejectedExecutionException e) {
-                running.remove(task);
-                task.result().completeExceptionally(
-                        new IllegalStateException("the engine's executor refused the startup task", e));
-            }
-            return handle;
-        }
+        return startups.submit(session);
     }
 
-    private void runStartup(BackgroundStartupTask task) {
-        synchronized (startupQueue) {
-            if (queuedStartup == task) {
-                queuedStartup = null; // from here on, new sessions queue the next run
-            }
-            if (!task.start()) {
-                return;
-            }
-        }
-        try {
-            StartupReport report = startup.run(task.session(), task::isCancelled);
-            lastStartupSkip.set(report.skipped().orElse(null));
-            task.result().complete(report);
-        } catch (Phase1Runner.Phase1InterruptedException e) {
-            task.result().cancel(false);
-        } catch (RuntimeException | Error e) {
-            LOG.error("memory startup task failed unexpectedly", e);
-            task.result().completeExceptionally(e);
-        }
+    /** What the last finished startup run was skipped for, if it was. */
+    Optional<SkipReason> lastStartupSkip() {
+        return startups.lastSkip();
     }
 
     @Override
@@ -429,7 +367,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         closeConversations();
         sessions.closeAll();
         // 1. Let running work finish, within a bound; then cancel it.
-        awaitRunning();
+        startups.windDown(parts.closeTimeout());
         // 2. Jobs this engine still holds go back to the pool at once, without a retry spent. An
         //    engine that never took a worker id has claimed none.
         String claimedAs = workerId;
@@ -466,30 +404,6 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
     }
 
-    private void awaitRunning() {
-        awaitAll(parts.closeTimeout().toNanos());
-        List<BackgroundStartupTask> cancelled = List.copyOf(running).stream().filter(BackgroundStartupTask::cancel).toList();
-        if (!cancelled.isEmpty()) {
-            LOG.info("memory engine closing: cancelled {} startup task(s) still running after {} s", cancelled.size(),
-                    parts.closeTimeout().toMillis() / 1000.0);
-            awaitAll(parts.closeTimeout().toNanos()); // let them wind down before their jobs are released
-        }
-    }
-
-    private void awaitAll(long timeoutNanos) {
-        long deadline = System.nanoTime() + timeoutNanos;
-        for (BackgroundStartupTask task : List.copyOf(running)) {
-            try {
-                task.result().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (Exception e) {
-                // Timed out, failed or cancelled: the caller decides what comes next.
-            }
-        }
-    }
-
     private void closeOwnedParts() {
         RuntimeException failure = null;
         if (parts.ownsWorkspace()) {
@@ -519,36 +433,5 @@ final class DefaultMemoryEngine implements MemoryEngine {
         if (closed.get()) {
             throw new IllegalStateException("the memory engine is closed");
         }
-    }
-
-    /** Cached: an idle thread ends after a minute, so an idle engine holds none. */
-    private static ExecutorService defaultWorkers() {
-        AtomicInteger n = new AtomicInteger();
-        return Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "mnemo-worker-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-    }
-
-    /**
-     * Two threads for startup runs, each ending after a minute without work: a server with hundreds
-     * of idle tenants' engines holds no idle threads for them.
-     */
-    private static ExecutorService defaultExecutor() {
-        return startupPool(IDLE_THREAD_KEEP_ALIVE);
-    }
-
-    /** The startup pool, its threads ending after {@code keepAlive} without work. */
-    static ThreadPoolExecutor startupPool(Duration keepAlive) {
-        AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, keepAlive.toMillis(), TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "mnemo-startup-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
     }
 }

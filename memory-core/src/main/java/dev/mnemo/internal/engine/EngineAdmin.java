@@ -97,7 +97,7 @@ final class EngineAdmin implements MemoryAdmin {
             source.unreadable().forEach((path, reason) -> unreadable.put(path.toString(), reason));
         }
         return engine.parts.store().status(engine.parts.clock().instant(), engine.parts.config().maxUnusedDays())
-                .withEngineFacts(Optional.ofNullable(engine.lastStartupSkip.get()), unreadable);
+                .withEngineFacts(engine.lastStartupSkip(), unreadable);
     }
 
     @Override

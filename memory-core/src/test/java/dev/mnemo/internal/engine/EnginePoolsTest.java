@@ -8,11 +8,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** An idle engine holds no threads: what lets a server keep hundreds of tenants' engines open. */
-class StartupPoolTest {
+class EnginePoolsTest {
 
     @Test
     void theStartupPoolsThreads_endOnceIdle() throws Exception {
-        ThreadPoolExecutor pool = DefaultMemoryEngine.startupPool(Duration.ofMillis(20));
+        ThreadPoolExecutor pool = EnginePools.startupPool(Duration.ofMillis(20));
         try {
             pool.submit(() -> { }).get(30, TimeUnit.SECONDS);
             pool.submit(() -> { }).get(30, TimeUnit.SECONDS);
@@ -32,6 +32,6 @@ class StartupPoolTest {
 
     @Test
     void theDefaultKeepAlive_isAMinute() {
-        assertThat(DefaultMemoryEngine.IDLE_THREAD_KEEP_ALIVE).isEqualTo(Duration.ofSeconds(60));
+        assertThat(EnginePools.IDLE_THREAD_KEEP_ALIVE).isEqualTo(Duration.ofSeconds(60));
     }
 }
