@@ -80,6 +80,24 @@ class MnemoCliTest {
     }
 
     @Test
+    void mcpHelp_listsOnlyTheOptionsThatApplyToMcp() {
+        Result r = mnemo("mcp", "--help");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("--allow-notes", "--max-output-tokens", "--home", "--verbose")
+                .doesNotContain("--model", "--base-url", "--api", "--reasoning-effort", "--quiet");
+        assertThat(mnemo("status", "--help").out()).contains("--model");
+    }
+
+    @Test
+    void mcp_maxOutputTokensBelowTheMinimum_isAUsageErrorNamingTheValue() {
+        Result r = mnemo("--home", home().toString(), "mcp", "--max-output-tokens", "10");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--max-output-tokens must be at least 256, was 10");
+    }
+
+    @Test
     void demo_withoutModel_explainsWhatToSetAndShowsTheDryRunOfTheBundledSessions() {
         Result r = mnemo("--home", home().toString(), "demo");
 
