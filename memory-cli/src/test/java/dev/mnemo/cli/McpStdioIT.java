@@ -170,7 +170,7 @@ class McpStdioIT {
         builder.environment().put("JAVA_HOME", MnemoJar.javaHome());
         builder.environment().put("MNEMO_CDS", "off");
         builder.environment().put("MNEMO_JAVA_OPTS",
-                "-XX:SharedArchiveFile=" + MnemoJar.jar().resolveSibling("mnemo-mcp.jsa"));
+                "-XX:SharedArchiveFile=" + MnemoJar.jar().resolveSibling("mnemo.jsa"));
         stderr = dir.resolve("stderr.txt");
         process = builder.start();
         stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
