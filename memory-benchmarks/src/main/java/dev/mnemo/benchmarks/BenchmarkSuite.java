@@ -65,6 +65,7 @@ public final class BenchmarkSuite {
         }
         List<String> lines = summary(byName);
         lines.addAll(EngineOpenCold.measure(name -> selected.matcher(PACKAGE + name).find()));
+        lines.addAll(McpInitializeCold.measure(name -> selected.matcher(PACKAGE + name).find()));
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.write(out, lines, StandardCharsets.UTF_8);
         System.out.println();

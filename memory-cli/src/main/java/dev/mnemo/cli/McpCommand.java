@@ -11,8 +11,12 @@ import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -31,12 +35,37 @@ final class McpCommand implements Callable<Integer> {
     @ParentCommand
     MnemoCli root;
 
+    /** The inherited global options that do nothing for {@code mcp}: left out of its help and parsing. */
+    static final List<String> INAPPLICABLE_OPTIONS = List.of("--base-url", "--model", "--api", "--reasoning-effort",
+            "--quiet");
+
     @Option(names = "--allow-notes", description = "Also serve memories_add_ad_hoc_note, which writes a new note"
-            + " into the memory folder (folded in at the next consolidation).")
+            + " into the memory folder (folded in at the next consolidation). Clients may call it without asking"
+            + " the user, even in a read-only sandbox.")
     boolean allowNotes;
+
+    @Option(names = "--max-output-tokens", paramLabel = "TOKENS",
+            description = "The most one tool answer may hold, in tokens of 4 bytes (default: ${DEFAULT-VALUE}, which"
+                    + " fits Codex's default tool_output_token_limit); longer answers come in pages with a"
+                    + " next_cursor or next_line_offset. At least " + OutputBudget.MIN_MAX_TOKENS + ".")
+    int maxOutputTokens = OutputBudget.DEFAULT_MAX_TOKENS;
+
+    /** Removes {@link #INAPPLICABLE_OPTIONS} from the {@code mcp} command that {@code spec} describes. */
+    static void dropInapplicableOptions(CommandSpec spec) {
+        for (String name : INAPPLICABLE_OPTIONS) {
+            OptionSpec option = spec.findOption(name);
+            if (option != null) {
+                spec.remove(option);
+            }
+        }
+    }
 
     @Override
     public Integer call() throws InterruptedException {
+        if (maxOutputTokens < OutputBudget.MIN_MAX_TOKENS) {
+            throw new MnemoCli.UsageProblem("--max-output-tokens must be at least " + OutputBudget.MIN_MAX_TOKENS
+                    + ", was " + maxOutputTokens);
+        }
         OutputStream protocol = takeStandardOutput();
         configureLogging(root.verbose);
         Path home = root.resolveHome();
@@ -47,8 +76,9 @@ final class McpCommand implements Callable<Integer> {
         ObjectMapper json = new ObjectMapper();
         McpJsonMapper mapper = new JacksonMcpJsonMapper(json);
         StdioGuard stdio = new StdioGuard(System.in, protocol, mapper, json);
-        McpSyncServer server = new McpMemoryServer(home, allowNotes, MnemoCli.version(), json, mapper)
-                .start(new StdioServerTransportProvider(mapper, stdio.input(), stdio.output()));
+        McpMemoryServer.Settings settings =
+                new McpMemoryServer.Settings(home, allowNotes, maxOutputTokens, MnemoCli.version());
+        McpSyncServer server = new McpMemoryServer(settings, Clock.systemUTC(), json, mapper).start(new StdioServerTransportProvider(mapper, stdio.input(), stdio.output()));
         try {
             stdio.awaitEnd();
         } finally {

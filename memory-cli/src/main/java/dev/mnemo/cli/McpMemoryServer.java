@@ -3,6 +3,7 @@ package dev.mnemo.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.llm.ToolSpec;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -20,14 +21,25 @@ import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The memory folder of a Mnemo home as an MCP server, built on the MCP Java SDK. It only
  * translates: the tools, their schemas, path rules, limits and error texts are those of
  * {@link MemoryTools}; a tool's JSON error becomes a tool result marked {@code isError}. The two
- * resources are read through the same read tool.
+ * resources are read through the same read tool. Three additions, for what MCP clients do: the
+ * {@linkplain McpInstructions instructions} carry the memory summary; answers come in pages that
+ * fit the {@linkplain OutputBudget output budget}; and the note tool, served only with
+ * {@code --allow-notes}, asks the model to confirm each note with the user and stamps the file
+ * name with the time of the call.
  *
  * <p>A home that does not exist is never created: every call then answers with a tool error
  * saying so, and the server keeps serving (the home may appear later).
@@ -39,29 +51,42 @@ final class McpMemoryServer {
     static final String RESOURCE_PREFIX = "mnemo://memories/";
     static final List<String> RESOURCE_FILES = List.of("memory_summary.md", "MEMORY.md");
 
-    private static final String INSTRUCTIONS = "Long-term memory from past sessions, kept by Mnemo: "
-            + "memory_summary.md is the overview, MEMORY.md the handbook. Search the memory folder before "
-            + "answering questions about earlier work, and read the files a match points to.";
+    private static final DateTimeFormatter NOTE_TIMESTAMP = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH-mm-ss");
+    private static final Pattern NOTE_FILENAME_TIME =
+            Pattern.compile("^\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}(?=-)");
+
+    static final String NOTE_FILENAME_DESCRIPTION = "File name of the new note: YYYY-MM-DDTHH-MM-SS-<slug>.md, the"
+            + " slug 1 to 80 lowercase ASCII letters, digits or hyphens, e.g. 2025-01-31T09-30-00-remember-review-style.md."
+            + " A name, not a path. The server writes the current UTC time over the timestamp, whatever it was.";
+    static final String NOTE_CONFIRMATION = " Writes to the user's long-term memory at once, whatever the client's"
+            + " sandbox or approval settings: before each call, show the user the note and ask them to confirm it.";
+
+    /**
+     * What a server serves.
+     *
+     * @param home the Mnemo home; its memory folder is {@code <home>/memories}
+     * @param allowNotes also serve the (writing) ad-hoc note tool
+     * @param maxOutputTokens the most a tool answer may hold (see {@link OutputBudget})
+     * @param version Mnemo's version, for the server info
+     */
+    record Settings(Path home, boolean allowNotes, int maxOutputTokens, String version) {}
 
     private final Path home;
     private final Path memoryRoot;
     private final MemoryTools tools;
-    private final boolean allowNotes;
-    private final String version;
+    private final Settings settings;
+    private final OutputBudget budget;
+    private final Clock clock;
     private final ObjectMapper json;
     private final McpJsonMapper mapper;
 
-    /**
-     * @param home the Mnemo home; its memory folder is {@code <home>/memories}
-     * @param allowNotes also serve the (writing) ad-hoc note tool
-     * @param version Mnemo's version, for the server info
-     */
-    McpMemoryServer(Path home, boolean allowNotes, String version, ObjectMapper json, McpJsonMapper mapper) {
-        this.home = home;
+    McpMemoryServer(Settings settings, Clock clock, ObjectMapper json, McpJsonMapper mapper) {
+        this.home = settings.home();
         this.memoryRoot = home.resolve("memories");
         this.tools = MemoryTools.forFolder(memoryRoot);
-        this.allowNotes = allowNotes;
-        this.version = version;
+        this.settings = settings;
+        this.budget = new OutputBudget(settings.maxOutputTokens(), json);
+        this.clock = clock;
         this.json = json;
         this.mapper = mapper;
     }
@@ -69,14 +94,14 @@ final class McpMemoryServer {
     /** Builds the server on {@code transport}; it serves until the transport's input ends. */
     McpSyncServer start(McpServerTransportProvider transport) {
         List<SyncToolSpecification> toolSpecs = tools.specs().stream()
-                .filter(spec -> allowNotes || !ADD_NOTE_TOOL.equals(spec.name()))
+                .filter(spec -> settings.allowNotes() || !ADD_NOTE_TOOL.equals(spec.name()))
                 .map(this::tool)
                 .toList();
         List<SyncResourceSpecification> resources = RESOURCE_FILES.stream().map(this::resource).toList();
         return McpServer.sync(transport)
-                .serverInfo(McpSchema.Implementation.builder("mnemo", version).title("Mnemo")
+                .serverInfo(McpSchema.Implementation.builder("mnemo", settings.version()).title("Mnemo")
                         .description("Long-term memory for AI agents: the memory folder of " + home).build())
-                .instructions(INSTRUCTIONS)
+                .instructions(McpInstructions.render(home, settings.allowNotes()))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).build())
                 .jsonMapper(mapper)
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(json))
@@ -87,20 +112,70 @@ final class McpMemoryServer {
                 .build();
     }
 
-    /** Runs one tool call as the memory tools answer it. */
+    /**
+     * Runs one tool call as the memory tools answer it, in pages that fit the output budget; a note's
+     * file name gets the current time at each call.
+     */
     CallToolResult call(String name, Map<String, Object> arguments) {
-        String answer = homeMissing() ? missingHomeError() : tools.call(name, toJson(arguments));
+        String answer;
+        if (homeMissing()) {
+            answer = missingHomeError();
+        } else if (ADD_NOTE_TOOL.equals(name)) {
+            answer = addNote(arguments);
+        } else {
+            answer = budget.fit(name, toJson(arguments), args -> tools.call(name, args));
+        }
         return CallToolResult.builder().addTextContent(answer).isError(isError(answer)).build();
+    }
+
+    /**
+     * Adds a note whose file name's timestamp is now, by the server's clock (a client lists the tools
+     * once, so no time in their description stays current, and a model rarely knows the time); the
+     * answer names the file written. A name without a timestamp goes to the tool as it is, which
+     * refuses it.
+     */
+    private String addNote(Map<String, Object> arguments) {
+        Map<String, Object> stamped = arguments == null ? Map.of() : new LinkedHashMap<>(arguments);
+        String written = null;
+        if (stamped.get("filename") instanceof String filename) {
+            Matcher matcher = NOTE_FILENAME_TIME.matcher(filename);
+            if (matcher.find()) {
+                written = matcher.replaceFirst(LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC)
+                        .format(NOTE_TIMESTAMP));
+                stamped.put("filename", written);
+            }
+        }
+        String answer = tools.call(ADD_NOTE_TOOL, toJson(stamped));
+        JsonNode node = parse(answer);
+        if (written == null || isError(answer) || !(node instanceof ObjectNode object)) {
+            return answer;
+        }
+        return object.put("filename", written).toString();
     }
 
     private SyncToolSpecification tool(ToolSpec spec) {
         boolean writes = ADD_NOTE_TOOL.equals(spec.name());
-        McpSchema.Tool tool = McpSchema.Tool.builder(spec.name(), mapper, spec.parametersJsonSchema())
-                .description(spec.description())
+        McpSchema.Tool tool = McpSchema.Tool.builder(spec.name(), mapper,
+                        writes ? withoutStartTime(spec.parametersJsonSchema()) : spec.parametersJsonSchema())
+                .description(writes ? spec.description() + NOTE_CONFIRMATION : spec.description())
                 .annotations(new McpSchema.ToolAnnotations.Builder().readOnlyHint(!writes).destructiveHint(false)
                         .idempotentHint(!writes).openWorldHint(false).build())
                 .build();
         return new SyncToolSpecification(tool, (exchange, request) -> call(request.name(), request.arguments()));
+    }
+
+    /**
+     * The note schema without the time the server started at, which the memory tools write into the
+     * file name's description: a client lists the tools once, and the time would only grow stale.
+     */
+    private String withoutStartTime(String schema) {
+        try {
+            ObjectNode node = (ObjectNode) json.readTree(schema);
+            ((ObjectNode) node.path("properties").path("filename")).put("description", NOTE_FILENAME_DESCRIPTION);
+            return json.writeValueAsString(node);
+        } catch (JsonProcessingException | ClassCastException e) {
+            throw new IllegalStateException("the note tool's schema is not the expected object: " + schema, e);
+        }
     }
 
     private SyncResourceSpecification resource(String file) {

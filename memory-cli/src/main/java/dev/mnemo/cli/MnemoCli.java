@@ -186,6 +186,10 @@ public final class MnemoCli {
     private static CommandLine commandLine(MnemoCli cli, StartupWarmUp warmUp, List<String> commands) {
         CommandLine commandLine = new CommandLine(cli);
         commands.forEach(name -> commandLine.addSubcommand(name, newCommand(name)));
+        CommandLine mcp = commandLine.getSubcommands().get("mcp");
+        if (mcp != null) {
+            McpCommand.dropInapplicableOptions(mcp.getCommandSpec());
+        }
         commandLine.setExecutionStrategy(parsed -> {
             warmUp.await();
             return new CommandLine.RunLast().execute(parsed);

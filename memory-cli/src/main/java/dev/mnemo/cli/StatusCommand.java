@@ -6,7 +6,13 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.ModelFailure;
+import dev.mnemo.store.sqlite.SqliteMemoryStoreProvider;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +20,7 @@ import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -30,6 +37,11 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Path home = root.resolveHome();
+        if (Files.isDirectory(home) && !Files.exists(home.resolve(SqliteMemoryStoreProvider.DATABASE_FILE_NAME))) {
+            reportWithoutState(home);
+            return 0;
+        }
         try (MemoryEngine engine = root.openExistingEngine()) {
             MemoryStatus status = engine.admin().status();
             List<Consolidation> history = engine.admin().history();
@@ -42,6 +54,55 @@ final class StatusCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /**
+     * A home with memory files but no state (seeded by hand, or copied without its database): what is
+     * there and that no pipeline has run, without opening the engine, which would create the state.
+     */
+    private void reportWithoutState(Path home) {
+        MnemoCli.loadConfig(home); // a broken config.toml fails, and an out-of-range value is logged, as always
+        Map<String, Object> files = memoryFiles(home.resolve("memories"));
+        if (json) {
+            JsonOut.print(root.out(), JsonOut.object("home", home.toString(), "state", null, "memory_files", files));
+            return;
+        }
+        PrintWriter out = root.out();
+        out.println("Home:                " + home);
+        out.println("State:               none (no " + SqliteMemoryStoreProvider.DATABASE_FILE_NAME
+                + ": no pipeline has run here; `mnemo run` or an agent creates it)");
+        out.println("Memory files:" + (files.isEmpty() ? "        none" : ""));
+        for (Map.Entry<String, Object> file : files.entrySet()) {
+            out.printf("  %-27s %s%n", file.getKey(), file.getValue());
+        }
+        out.flush();
+    }
+
+    /** The memory folder's top level: a file's size in bytes, a folder's count of files ("N files"). */
+    private static Map<String, Object> memoryFiles(Path memories) {
+        Map<String, Object> files = new TreeMap<>();
+        if (!Files.isDirectory(memories, LinkOption.NOFOLLOW_LINKS)) {
+            return files;
+        }
+        try (Stream<Path> entries = Files.list(memories)) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                String name = entry.getFileName().toString();
+                if (name.startsWith(".")) {
+                    continue;
+                }
+                if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    try (Stream<Path> all = Files.walk(entry)) {
+                        files.put(name + "/", all.filter(p -> Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS))
+                                .count() + " files");
+                    }
+                } else if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    files.put(name, Files.size(entry) + " bytes");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + memories, e);
+        }
+        return files;
     }
 
     private static Map<String, Object> toJson(MnemoCli root, MemoryStatus s, Optional<Consolidation> newest,

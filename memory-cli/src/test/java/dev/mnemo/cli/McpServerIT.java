@@ -76,6 +76,15 @@ class McpServerIT {
     }
 
     @Test
+    void initialize_instructionsCarryTheReadPathAndTheSummary_withoutCitationsOrNotes() {
+        String instructions = client.getCurrentInitializationResult().instructions();
+
+        assertThat(instructions).contains("builds use gradle 8", "MEMORY_SUMMARY BEGINS", "memories_search",
+                "memories_read", "Citations are not expected");
+        assertThat(instructions).doesNotContain("<oai-mem-citation>", "memories_add_ad_hoc_note", home.toString());
+    }
+
+    @Test
     void listTools_servesTheReadToolsWithTheMemoryToolsSchemas() throws Exception {
         Map<String, McpSchema.Tool> served = client.listTools().tools().stream()
                 .collect(Collectors.toMap(McpSchema.Tool::name, Function.identity()));

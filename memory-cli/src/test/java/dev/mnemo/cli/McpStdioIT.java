@@ -155,6 +155,41 @@ class McpStdioIT {
         assertThat(Files.readString(stderr)).contains("DEBUG");
     }
 
+    @Test
+    void launcher_sendsTheJvmsOwnWarningsToStandardError_soStandardOutputIsOnlyProtocol() throws Exception {
+        // The launcher and jar copied elsewhere, handed the build's archive, made for the jar where it
+        // was built: the JVM warns, through its unified logging, that it cannot use it.
+        Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+        for (String file : List.of("mnemo", "mnemo.jar")) {
+            Files.copy(MnemoJar.jar().resolveSibling(file), elsewhere.resolve(file));
+        }
+        elsewhere.resolve("mnemo").toFile().setExecutable(true);
+        Path home = MnemoJar.homeWithMemories(dir.resolve("home"));
+        ProcessBuilder builder = new ProcessBuilder(elsewhere.resolve("mnemo").toString(), "--home",
+                home.toString(), "mcp").redirectError(dir.resolve("stderr.txt").toFile());
+        builder.environment().put("JAVA_HOME", MnemoJar.javaHome());
+        builder.environment().put("MNEMO_CDS", "off");
+        builder.environment().put("MNEMO_JAVA_OPTS",
+                "-XX:SharedArchiveFile=" + MnemoJar.jar().resolveSibling("mnemo.jsa"));
+        stderr = dir.resolve("stderr.txt");
+        process = builder.start();
+        stdout = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        send(INITIALIZE);
+        process.getOutputStream().close();
+
+        List<String> lines = new ArrayList<>();
+        String line;
+        while ((line = stdout.readLine()) != null) {
+            lines.add(line);
+        }
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(lines).hasSize(1);
+        assertThat(JSON.readTree(lines.get(0)).path("result").path("serverInfo").path("name").asText())
+                .isEqualTo("mnemo");
+        assertThat(Files.readString(stderr)).contains("[warning][cds");
+    }
+
     private void start(String... rootOptions) throws IOException {
         Path home = MnemoJar.homeWithMemories(dir.resolve("home"));
         List<String> command = new ArrayList<>(MnemoJar.command(home));

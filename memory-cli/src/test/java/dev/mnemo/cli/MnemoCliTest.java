@@ -80,6 +80,46 @@ class MnemoCliTest {
     }
 
     @Test
+    void mcpHelp_listsOnlyTheOptionsThatApplyToMcp() {
+        Result r = mnemo("mcp", "--help");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("--allow-notes", "--max-output-tokens", "--home", "--verbose")
+                .doesNotContain("--model", "--base-url", "--api", "--reasoning-effort", "--quiet");
+        assertThat(mnemo("status", "--help").out()).contains("--model");
+    }
+
+    @Test
+    void mcp_maxOutputTokensBelowTheMinimum_isAUsageErrorNamingTheValue() {
+        Result r = mnemo("--home", home().toString(), "mcp", "--max-output-tokens", "10");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--max-output-tokens must be at least 256, was 10");
+    }
+
+    @Test
+    void status_onAHandSeededHome_reportsTheFilesAndNoState_andCreatesNothing() throws IOException {
+        Path home = MnemoJar.homeWithMemories(home());
+        List<Path> before;
+        try (var files = Files.walk(home)) {
+            before = files.sorted().toList();
+        }
+
+        Result text = mnemo("--home", home.toString(), "status");
+        Result json = mnemo("--home", home.toString(), "status", "--json");
+
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.out()).contains("State:               none (no mnemo.sqlite")
+                .containsPattern("MEMORY\\.md +\\d+ bytes").containsPattern("skills/ +1 files")
+                .contains("memory_summary.md");
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        assertThat(json.out()).contains("\"state\" : null").contains("\"skills/\" : \"1 files\"");
+        try (var files = Files.walk(home)) {
+            assertThat(files.sorted().toList()).isEqualTo(before);
+        }
+    }
+
+    @Test
     void demo_withoutModel_explainsWhatToSetAndShowsTheDryRunOfTheBundledSessions() {
         Result r = mnemo("--home", home().toString(), "demo");
 
