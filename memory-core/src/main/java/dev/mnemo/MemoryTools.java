@@ -1,5 +1,6 @@
 package dev.mnemo;
 
+import dev.mnemo.internal.read.DeveloperInstructions;
 import dev.mnemo.internal.tools.LocalMemoryTools;
 import dev.mnemo.llm.ToolSpec;
 import java.nio.file.Path;
@@ -30,6 +31,18 @@ public interface MemoryTools {
      */
     static MemoryTools forFolder(Path memoryRoot) {
         return new LocalMemoryTools(memoryRoot, Clock.systemUTC());
+    }
+
+    /**
+     * The memory instructions for a model handed these tools, over a memory folder, without an
+     * engine: what {@link MemorySession#developerInstructions()} returns for a home whose memory
+     * folder is {@code memoryRoot} and whose settings are {@code config} (every step names a tool,
+     * every path is relative to the folder, the summary capped at {@code summary_token_limit}).
+     * Reads the summary now and creates nothing; {@code ""} when {@code use_memories} is off or
+     * there is no summary. For servers that only serve the folder, such as {@code mnemo mcp}.
+     */
+    static String instructionsForFolder(Path memoryRoot, MemoriesConfig config) {
+        return new DeveloperInstructions(memoryRoot, config).forTools();
     }
 
     /** JSON-schema definitions to hand to a model. */

@@ -3,7 +3,6 @@ package dev.mnemo.cli;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryException;
 import dev.mnemo.MemoryTools;
-import dev.mnemo.internal.read.DeveloperInstructions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -63,8 +62,7 @@ final class McpInstructions {
             System.err.println("mnemo mcp: " + e.getMessage() + "; the instructions use the default settings");
             config = MemoriesConfig.defaults();
         }
-        // The read path lives in core's internal package; core has no public, engine-free form of it yet.
-        String forTools = new DeveloperInstructions(home.resolve("memories"), config).forTools();
+        String forTools = MemoryTools.instructionsForFolder(home.resolve("memories"), config);
         if (forTools.isEmpty()) {
             return WITHOUT_SUMMARY;
         }
