@@ -2,6 +2,8 @@ package dev.mnemo.internal.read;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Takes the paths of the serving machine out of text bound for a model that is handed the memory
@@ -17,6 +19,8 @@ public final class ServerPaths {
 
     private final String memoryRootPrefix;
     private final String home;
+    /** The home, where it is a whole path or a path's start: not {@code /srv/mnemo-old} for {@code /srv/mnemo}. */
+    private final Pattern homePath;
 
     /** @param memoryRoot the memory folder; its parent is taken as the home */
     public ServerPaths(Path memoryRoot) {
@@ -25,6 +29,7 @@ public final class ServerPaths {
         Path parent = root.getParent();
         // A home at the file-system root would make every absolute path look like one of ours.
         this.home = parent == null || parent.getParent() == null ? null : parent.toString();
+        this.homePath = home == null ? null : Pattern.compile(Pattern.quote(home) + "(?=/|[^\\w.\\-]|$)");
     }
 
     /** {@code text} with this machine's memory folder and home taken out; the same instance when neither occurs. */
@@ -33,6 +38,7 @@ public final class ServerPaths {
             return text;
         }
         String relative = text.replace(memoryRootPrefix, "");
-        return home == null ? relative : relative.replace(home, HOME_PLACEHOLDER);
+        return home == null ? relative
+                : homePath.matcher(relative).replaceAll(Matcher.quoteReplacement(HOME_PLACEHOLDER));
     }
 }

@@ -27,6 +27,14 @@ class ServerPathsTest {
     }
 
     @Test
+    void aSiblingFolderWhoseNameStartsLikeTheHome_isLeftAlone() {
+        ServerPaths paths = new ServerPaths(home.resolve("memories"));
+
+        assertThat(paths.scrub("home " + home + "; backup " + home + "-old/x; logs " + home + "/logs"))
+                .isEqualTo("home <mnemo-home>; backup " + home + "-old/x; logs <mnemo-home>/logs");
+    }
+
+    @Test
     void textWithoutThisMachinesPaths_isReturnedAsItIs() {
         ServerPaths paths = new ServerPaths(home.resolve("memories"));
         String text = "nothing of ours: /etc/hosts";
