@@ -118,19 +118,23 @@ final class OpenConversations {
             List<EngineSession> evicted = new ArrayList<>();
             Instant idleBefore = now.minus(idleTimeout);
             for (EngineSession session : open.values()) {
+                long lastUse = session.lastUse(); // read first: a touch after it changes it, and the eviction is off
                 if (session != keep && session.lastUsed().compareTo(idleBefore) <= 0) {
-                    evictIf(session, idleBefore, evicted);
+                    evictUnusedSince(session, lastUse, evicted);
                 }
             }
             int excess = open.size() - maxOpen;
             if (excess > 0) {
-                List<EngineSession> oldest = open.values().stream()
+                // Use numbers read once: sessions touched during the sort must not change its order.
+                record Use(EngineSession session, long lastUse) {}
+                List<Use> oldest = open.values().stream()
                         .filter(s -> s != keep && s.isEvictable() && !s.busy())
-                        .sorted(Comparator.comparingLong(EngineSession::lastUse))
+                        .map(s -> new Use(s, s.lastUse()))
+                        .sorted(Comparator.comparingLong(Use::lastUse))
                         .limit(excess + maxOpen / 10L)
                         .toList();
-                for (EngineSession session : oldest) {
-                    evictUnusedSince(session, session.lastUse(), evicted);
+                for (Use use : oldest) {
+                    evictUnusedSince(use.session(), use.lastUse(), evicted);
                 }
             }
             for (EngineSession session : evicted) {
@@ -149,18 +153,6 @@ final class OpenConversations {
     private void evictUnusedSince(EngineSession candidate, long lastUse, List<EngineSession> evicted) {
         open.computeIfPresent(candidate.threadId(), (id, session) -> {
             if (session == candidate && session.isEvictable() && !session.busy() && session.lastUse() == lastUse) {
-                evicted.add(session);
-                return null;
-            }
-            return session;
-        });
-    }
-
-    /** Removes the session if it is still evictable, idle, and unused since {@code usedAtMost}. */
-    private void evictIf(EngineSession candidate, Instant usedAtMost, List<EngineSession> evicted) {
-        open.computeIfPresent(candidate.threadId(), (id, session) -> {
-            if (session == candidate && session.isEvictable() && !session.busy()
-                    && session.lastUsed().compareTo(usedAtMost) <= 0) {
                 evicted.add(session);
                 return null;
             }
