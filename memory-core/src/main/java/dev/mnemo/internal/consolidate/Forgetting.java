@@ -10,7 +10,9 @@ import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.MemoryWorkspace;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -103,11 +105,12 @@ public final class Forgetting {
     private Set<String> dropForgottenHistory(Set<String> known) {
         List<Consolidation> history = workspace.history(); // newest first
         Set<String> forgotten = new TreeSet<>(known);
+        Map<String, Boolean> asked = new HashMap<>(); // one store lookup per thread, however many entries name it
         Consolidation oldest = null;
         for (Consolidation entry : history) {
             boolean used = false;
             for (String threadId : entry.threadIds()) {
-                if (forgotten.contains(threadId) || isForgotten(threadId)) {
+                if (forgotten.contains(threadId) || asked.computeIfAbsent(threadId, this::isForgotten)) {
                     forgotten.add(threadId);
                     used = true;
                 }
