@@ -104,13 +104,15 @@ class TenantEnginesTest {
         Map<String, String> closedOn = new ConcurrentHashMap<>();
         Function<String, MemoryEngine> real = factory();
         try (MemoryEngines engines = MemoryEngines.builder().idleTimeout(Duration.ofMillis(40)).clock(clock)
-                .engineFactory(tenant -> new ClosingLogged(real.apply(tenant),
-                        () -> closedOn.put(tenant, Thread.currentThread().getName())))
+                .engineFactory(tenant -> new ClosingLogged(real.apply(tenant), () -> {
+                    closedOn.put(tenant, Thread.currentThread().getName());
+                    events.add("closed on a thread: " + tenant); // after the inner engine's own "close" event
+                }))
                 .build()) {
             engines.forTenant("a");
             clock.advance(Duration.ofMinutes(1)); // idle by the set's clock; no caller comes after this
 
-            awaitEvent("close a");
+            awaitEvent("closed on a thread: a");
 
             assertThat(engines.openCount()).isZero();
             assertThat(closedOn.get("a")).isEqualTo("mnemo-tenant-engines");
