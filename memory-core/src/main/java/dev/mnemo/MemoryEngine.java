@@ -59,6 +59,16 @@ public interface MemoryEngine extends AutoCloseable {
     MemorySession conversation(String conversationId);
 
     /**
+     * {@link #conversation(String)} for a conversation with a context: opened with {@code session}
+     * on first use (its project, working folder and source), shared afterwards. Adapters use it to
+     * put a conversation in a project ({@link SessionContext#inProject}).
+     *
+     * @throws IllegalArgumentException when the conversation is already open in another project:
+     *     answering it with the other project's memory would mix the two
+     */
+    MemorySession conversation(SessionContext session);
+
+    /**
      * Closes the open session of a conversation now, as {@link MemorySession#close()} does: what an
      * application calls when a conversation ends (a chat closed, a user logged out). A later
      * {@link #conversation(String)} for the same id continues its rollout. Conversations opened by
@@ -83,6 +93,17 @@ public interface MemoryEngine extends AutoCloseable {
     String buildDeveloperInstructions();
 
     /**
+     * {@link #buildDeveloperInstructions()} for a session in a project: that project's summary
+     * first (cut last), then the global one, both within {@code summary_token_limit}, and the notes
+     * the user asked to remember in that scope that no consolidation has folded in yet. Another
+     * project's memory is never included. The no-argument form, for a session without a project,
+     * carries the global summary and a one-line index of the projects that have memory.
+     *
+     * @param projectKey a project key, as {@link SessionContext#project()} gives it
+     */
+    String buildDeveloperInstructions(String projectKey);
+
+    /**
      * The memory part of the instructions for a model that is handed {@link #tools()} rather than a
      * shell, whatever {@code dedicated_tools} says: every step names a memory tool and every path is
      * relative to the memory folder, so nothing sent to a model provider names a path on this
@@ -91,6 +112,9 @@ public interface MemoryEngine extends AutoCloseable {
      * summary yet.
      */
     String buildToolInstructions();
+
+    /** {@link #buildToolInstructions()} for a session in a project, scoped as {@link #buildDeveloperInstructions(String)}. */
+    String buildToolInstructions(String projectKey);
 
     /**
      * Strips citation markup from an answer and counts the cited memories as used. The thread id

@@ -37,16 +37,27 @@ public interface MemorySession extends AutoCloseable {
     /** The conversation's id, as given in its {@link SessionContext}. */
     String threadId();
 
+    /**
+     * The project this conversation is in, as its {@link SessionContext#project()} gave it when the
+     * session opened; empty for a session that sees only global memory.
+     */
+    java.util.Optional<String> project();
+
     /** The startup task {@link MemoryEngine#openSession} started (possibly already skipped). */
     StartupTask startupTask();
 
     /**
-     * The memory section to add to the model's instructions now: how to use the memory tools and
-     * the current summary. Empty when {@code use_memories} is off or there is no summary yet.
+     * The memory section to add to the model's instructions now: how to use the memory tools, the
+     * current summary of this session's {@link #project() project} and the global one, and notes of
+     * its scope not yet consolidated. Empty when {@code use_memories} is off or there is nothing to
+     * show yet.
      */
     String developerInstructions();
 
-    /** The memory tools to hand the model: list, read, search and add an ad-hoc note. */
+    /**
+     * The memory tools to hand the model: list, read, search and add an ad-hoc note, bound to this
+     * session's project (search and list take {@code scope}; a note defaults to the project).
+     */
     List<ToolSpec> toolSpecs();
 
     /**

@@ -42,7 +42,29 @@ public interface MemoryTools {
      * there is no summary. For servers that only serve the folder, such as {@code mnemo mcp}.
      */
     static String instructionsForFolder(Path memoryRoot, MemoriesConfig config) {
-        return new DeveloperInstructions(memoryRoot, config).forTools();
+        return new DeveloperInstructions(memoryRoot, config).forTools(java.util.Optional.empty());
+    }
+
+    /**
+     * {@link #instructionsForFolder(Path, MemoriesConfig)} for a session in a project: that
+     * project's summary, the global one and the notes of that scope, as
+     * {@link MemoryEngine#buildToolInstructions(String)} gives them.
+     */
+    static String instructionsForFolder(Path memoryRoot, MemoriesConfig config, String projectKey) {
+        return new DeveloperInstructions(memoryRoot, config)
+                .forTools(java.util.Optional.of(java.util.Objects.requireNonNull(projectKey, "projectKey")));
+    }
+
+    /**
+     * These tools for a session in a project: {@value #SEARCH} and {@value #LIST} take
+     * {@code "scope": "project"} (the project and global memory only) or {@code "all"} (the
+     * default: the whole folder, this project's files first), and {@value #ADD_AD_HOC_NOTE} files a
+     * note under the project unless told {@code "scope": "global"}.
+     *
+     * @throws UnsupportedOperationException for tools that know nothing of projects (the default)
+     */
+    default MemoryTools inProject(String projectKey) {
+        throw new UnsupportedOperationException(getClass().getName() + " has no project scopes");
     }
 
     /** JSON-schema definitions to hand to a model. */

@@ -18,9 +18,12 @@ import java.util.Optional;
  * @param preview its first real user message; an empty preview is never extracted
  * @param memoryMode whether it may become memory
  * @param archived archived threads are never extracted
+ * @param project the project key of the session ({@link SessionContext#project()}), if it had one;
+ *     its memory is filed under that project
  */
 public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant updatedAt, String source,
-        Optional<Path> cwd, Optional<String> gitBranch, String preview, MemoryMode memoryMode, boolean archived) {
+        Optional<Path> cwd, Optional<String> gitBranch, String preview, MemoryMode memoryMode, boolean archived,
+        Optional<String> project) {
 
     public ThreadInfo {
         Objects.requireNonNull(id, "id");
@@ -32,9 +35,17 @@ public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant
         Objects.requireNonNull(gitBranch, "gitBranch");
         Objects.requireNonNull(preview, "preview");
         Objects.requireNonNull(memoryMode, "memoryMode");
+        Objects.requireNonNull(project, "project");
         if (id.isBlank()) {
             throw new IllegalArgumentException("thread id must not be blank");
         }
+    }
+
+    /** A thread with no project (the form of earlier releases). */
+    public ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant updatedAt, String source,
+            Optional<Path> cwd, Optional<String> gitBranch, String preview, MemoryMode memoryMode, boolean archived) {
+        this(id, rolloutPath, createdAt, updatedAt, source, cwd, gitBranch, preview, memoryMode, archived,
+                Optional.empty());
     }
 
     public static Builder builder(String id) {
@@ -44,7 +55,7 @@ public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant
     public Builder toBuilder() {
         return new Builder(id).rolloutPath(rolloutPath).createdAt(createdAt).updatedAt(updatedAt).source(source)
                 .cwd(cwd.orElse(null)).gitBranch(gitBranch.orElse(null)).preview(preview).memoryMode(memoryMode)
-                .archived(archived);
+                .archived(archived).project(project.orElse(null));
     }
 
     public ThreadInfo withMemoryMode(MemoryMode mode) {
@@ -63,6 +74,7 @@ public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant
         private String preview = "";
         private MemoryMode memoryMode = MemoryMode.ENABLED;
         private boolean archived;
+        private String project;
 
         private Builder(String id) {
             this.id = Objects.requireNonNull(id, "id");
@@ -115,9 +127,15 @@ public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant
             return this;
         }
 
+        /** The project key, or null when the session had none. */
+        public Builder project(String project) {
+            this.project = project;
+            return this;
+        }
+
         public ThreadInfo build() {
             return new ThreadInfo(id, rolloutPath, createdAt, updatedAt, source, Optional.ofNullable(cwd),
-                    Optional.ofNullable(gitBranch), preview, memoryMode, archived);
+                    Optional.ofNullable(gitBranch), preview, memoryMode, archived, Optional.ofNullable(project));
         }
     }
 }

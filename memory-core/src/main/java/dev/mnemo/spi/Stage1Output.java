@@ -20,10 +20,12 @@ import java.util.Optional;
  * @param rolloutPath the thread's rollout file
  * @param cwd the thread's working folder
  * @param gitBranch the thread's git branch
+ * @param project the project the thread was in when this memory was extracted (stored beside the
+ *     memory, {@code stage1_outputs.project}); empty for a global memory
  */
 public record Stage1Output(String threadId, Instant sourceUpdatedAt, Stage1Result result, Instant generatedAt,
         int usageCount, Optional<Instant> lastUsage, Optional<Instant> selectedSnapshot, Path rolloutPath,
-        Optional<Path> cwd, Optional<String> gitBranch) {
+        Optional<Path> cwd, Optional<String> gitBranch, Optional<String> project) {
     public Stage1Output {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
@@ -34,9 +36,18 @@ public record Stage1Output(String threadId, Instant sourceUpdatedAt, Stage1Resul
         Objects.requireNonNull(rolloutPath, "rolloutPath");
         Objects.requireNonNull(cwd, "cwd");
         Objects.requireNonNull(gitBranch, "gitBranch");
+        Objects.requireNonNull(project, "project");
         if (usageCount < 0) {
             throw new IllegalArgumentException("usageCount must not be negative, was " + usageCount);
         }
+    }
+
+    /** A memory with no project (the form of earlier releases). */
+    public Stage1Output(String threadId, Instant sourceUpdatedAt, Stage1Result result, Instant generatedAt,
+            int usageCount, Optional<Instant> lastUsage, Optional<Instant> selectedSnapshot, Path rolloutPath,
+            Optional<Path> cwd, Optional<String> gitBranch) {
+        this(threadId, sourceUpdatedAt, result, generatedAt, usageCount, lastUsage, selectedSnapshot, rolloutPath, cwd,
+                gitBranch, Optional.empty());
     }
 
     /** This row's identity for exact-snapshot marking. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemorySession;
+import dev.mnemo.SessionContext;
 import dev.mnemo.TenantHomes;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -322,6 +323,21 @@ class TenantEnginesTest {
         @Override
         public dev.mnemo.StartupTask startStartupTask(dev.mnemo.SessionContext session) {
             return engine.startStartupTask(session);
+        }
+
+        @Override
+        public MemorySession conversation(SessionContext session) {
+            return engine.conversation(session);
+        }
+
+        @Override
+        public String buildDeveloperInstructions(String projectKey) {
+            return engine.buildDeveloperInstructions(projectKey);
+        }
+
+        @Override
+        public String buildToolInstructions(String projectKey) {
+            return engine.buildToolInstructions(projectKey);
         }
 
         @Override

@@ -193,6 +193,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     @Override
+    public MemorySession conversation(SessionContext session) {
+        throw new UnsupportedOperationException("conversations in a project are being built (issue 29)");
+    }
+
+    @Override
     public boolean closeConversation(String conversationId) {
         Objects.requireNonNull(conversationId, "conversationId");
         return conversations.close(conversationId);
@@ -293,6 +298,20 @@ final class DefaultMemoryEngine implements MemoryEngine {
     @Override
     public String buildToolInstructions() {
         return instructionsForTools();
+    }
+
+    @Override
+    public String buildDeveloperInstructions(String projectKey) {
+        requireOpen();
+        parts.workspace().refresh();
+        return instructions.build(Optional.of(Objects.requireNonNull(projectKey, "projectKey")));
+    }
+
+    @Override
+    public String buildToolInstructions(String projectKey) {
+        requireOpen();
+        parts.workspace().refresh();
+        return instructions.forTools(Optional.of(Objects.requireNonNull(projectKey, "projectKey")));
     }
 
     @Override

@@ -83,6 +83,11 @@ final class EngineSession implements MemorySession {
     }
 
     @Override
+    public Optional<String> project() {
+        return Optional.empty();
+    }
+
+    @Override
     public StartupTask startupTask() {
         return startupTask;
     }

@@ -28,6 +28,21 @@ record SharedEngine(MemoryEngine delegate) implements MemoryEngine {
     }
 
     @Override
+    public MemorySession conversation(SessionContext session) {
+        return delegate.conversation(session);
+    }
+
+    @Override
+    public String buildDeveloperInstructions(String projectKey) {
+        return delegate.buildDeveloperInstructions(projectKey);
+    }
+
+    @Override
+    public String buildToolInstructions(String projectKey) {
+        return delegate.buildToolInstructions(projectKey);
+    }
+
+    @Override
     public boolean closeConversation(String conversationId) {
         return delegate.closeConversation(conversationId);
     }

@@ -98,6 +98,22 @@ public final class DeveloperInstructions {
         return build(true);
     }
 
+    /** The memory section of a session in {@code project} (or in none) for the configured audience. */
+    public String build(java.util.Optional<String> project) {
+        if (project.isPresent()) {
+            throw new UnsupportedOperationException("project-scoped instructions are being built (issue 29)");
+        }
+        return build();
+    }
+
+    /** The memory section of a session in {@code project} (or in none) for a model handed the memory tools. */
+    public String forTools(java.util.Optional<String> project) {
+        if (project.isPresent()) {
+            throw new UnsupportedOperationException("project-scoped instructions are being built (issue 29)");
+        }
+        return forTools();
+    }
+
     private String build(boolean tools) {
         if (!config.useMemories()) {
             return "";
