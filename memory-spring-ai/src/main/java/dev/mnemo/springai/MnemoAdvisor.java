@@ -5,9 +5,10 @@ import dev.mnemo.MemoryCitation;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemorySession;
+import dev.mnemo.MemoryTools;
+import dev.mnemo.SessionContext;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -52,7 +53,7 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>Per request, for the conversation named by the advisor param {@link ChatMemory#CONVERSATION_ID}
  * (opened with {@link MemoryEngine#conversation(String)} on first use, which starts the background
- * startup task):
+ * startup task; in a project, see below):
  * <ol>
  *   <li>the conversation is claimed for this exchange ({@link MemorySession#beginTurn()}): while a
  *       request of the conversation is being answered, a second one fails with
@@ -78,6 +79,20 @@ import reactor.core.scheduler.Schedulers;
  * Without a conversation id the advisor still adds the instructions (and the tools, run without
  * recording) and strips citations, but records and counts nothing; it logs that once.
  *
+ * <p><b>Projects.</b> A request in a project (the advisor param {@link #PROJECT}, else the
+ * builder's {@link Builder#projectResolver project resolver}) opens its conversation in that project
+ * ({@link MemoryEngine#conversation(SessionContext)} with {@link SessionContext#inProject}): its
+ * instructions carry that project's summary and the global one, never another project's, its tools
+ * search that project first and file notes under it. A conversation keeps the project it was opened
+ * in; naming another project for a conversation that is still open fails the request with
+ * {@link IllegalArgumentException}. A request without a project sees the global memory.
+ *
+ * <pre>{@code
+ * chat.prompt().user(question)
+ *         .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, conversationId).param(MnemoAdvisor.PROJECT, "acme/billing"))
+ *         .call().content();
+ * }</pre>
+ *
  * <p><b>Threads.</b> For {@code stream}, everything that touches files, the database or git
  * (opening the conversation, reading the summary, recording) runs on the advisor's scheduler,
  * {@link Schedulers#boundedElastic()} by default, as Spring AI's own {@link BaseAdvisor}s do; never
@@ -96,6 +111,12 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
     /** The advisor param naming the request's user, for an advisor built over {@link MemoryEngines}. */
     public static final String USER_ID = "mnemo_user_id";
 
+    /**
+     * The advisor param naming the request's project (any non-blank key: a workspace, a case, a
+     * repository); it wins over the builder's {@link Builder#projectResolver project resolver}.
+     */
+    public static final String PROJECT = "mnemo_project";
+
     /** The response-context key of the parsed {@link MemoryCitation}, when the answer cited memories. */
     public static final String CITATION = "mnemo.citation";
 
@@ -110,6 +131,7 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
     private final @Nullable MemoryEngine engine;
     private final @Nullable MemoryEngines engines;
     private final MnemoTenantResolver tenants;
+    private final MnemoProjectResolver projects;
     private final int order;
     private final Scheduler scheduler;
     private final AtomicBoolean toldNoConversation = new AtomicBoolean();
@@ -120,6 +142,7 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         this.engine = builder.engine;
         this.engines = builder.engines;
         this.tenants = builder.tenants;
+        this.projects = MnemoProjectResolver.advisorParam().orElse(builder.projects);
         this.order = builder.order;
         this.scheduler = builder.scheduler;
     }
@@ -158,7 +181,7 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
 
     @Override
     public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
-        Exchange exchange = begin(request, user(request));
+        Exchange exchange = begin(request, user(request), project(request));
         try {
             return exchange.answer(chain.nextCall(exchange.request()));
         } finally {
@@ -170,10 +193,11 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
     public Flux<ChatClientResponse> adviseStream(ChatClientRequest request, StreamAdvisorChain chain) {
         return Flux.defer(() -> {
             String user = user(request); // here, where thread-bound context is still visible
+            String project = project(request);
             AtomicReference<Exchange> begun = new AtomicReference<>();
             AtomicBoolean cancelled = new AtomicBoolean();
             return Mono.fromCallable(() -> {
-                        Exchange exchange = begin(request, user);
+                        Exchange exchange = begin(request, user, project);
                         begun.set(exchange);
                         if (cancelled.get()) { // cancelled while it began: nobody will end it but us
                             exchange.abandon();
@@ -240,12 +264,17 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         return engines == null ? null : tenants.tenantId(request).filter(id -> !id.isBlank()).orElse(null);
     }
 
+    /** The request's project key, resolved on the caller's thread; null without one. */
+    private @Nullable String project(ChatClientRequest request) {
+        return projects.projectKey(request).filter(key -> !key.isBlank()).orElse(null);
+    }
+
     /**
-     * Steps 1–4: the request's memory held (its user's engine leased), its conversation claimed,
-     * the instructions and tools added, the user message recorded. Blocking: file, database and
-     * git work.
+     * Steps 1–4: the request's memory held (its user's engine leased), its conversation claimed
+     * (in its project, if it has one), the instructions and tools added, the user message recorded.
+     * Blocking: file, database and git work.
      */
-    private Exchange begin(ChatClientRequest request, @Nullable String user) {
+    private Exchange begin(ChatClientRequest request, @Nullable String user, @Nullable String project) {
         if (engines != null && user == null) {
             if (toldNoUser.compareAndSet(false, true)) {
                 LOG.info("A ChatClient request without a user: with one memory per user, such a request reads and "
@@ -258,7 +287,7 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         MemorySession.Turn turn = null;
         try {
             MemoryEngine memory = lease == null ? engine : lease.engine();
-            String conversationId = conversationId(request.context());
+            String conversationId = param(request, ChatMemory.CONVERSATION_ID).orElse(null);
             MemorySession session = null;
             if (conversationId == null) {
                 if (toldNoConversation.compareAndSet(false, true)) {
@@ -267,19 +296,20 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
                             + "(logged once per advisor)", ChatMemory.CONVERSATION_ID);
                 }
             } else {
-                session = memory.conversation(conversationId);
+                session = conversation(memory, conversationId, project);
                 try {
                     turn = session.beginTurn();
                 } catch (IllegalStateException closedMeanwhile) { // evicted or closed since conversation(id)
-                    session = memory.conversation(conversationId);
+                    session = conversation(memory, conversationId, project);
                     turn = session.beginTurn();
                 }
             }
-            Prompt prompt = withInstructions(request.prompt(),
-                    session != null ? session.developerInstructions() : memory.buildToolInstructions());
+            Prompt prompt = withInstructions(request.prompt(), session != null ? session.developerInstructions()
+                    : project != null ? memory.buildToolInstructions(project) : memory.buildToolInstructions());
             if (prompt.getOptions() instanceof ToolCallingChatOptions options) {
                 prompt = prompt.mutate().chatOptions(withMemoryTools(options, session != null
-                        ? MnemoToolCallbackProvider.forSession(session) : MnemoToolCallbackProvider.of(memory))).build();
+                        ? MnemoToolCallbackProvider.forSession(session)
+                        : MnemoToolCallbackProvider.of(tools(memory, project)))).build();
             } else if (toldNoTools.compareAndSet(false, true)) {
                 LOG.warn("The ChatModel's options ({}) take no tool callbacks: the model cannot be handed the memory "
                         + "tools its memory instructions name (logged once per advisor)",
@@ -295,9 +325,21 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         }
     }
 
-    private static @Nullable String conversationId(Map<String, @Nullable Object> context) {
-        Object id = context.get(ChatMemory.CONVERSATION_ID);
-        return id == null || id.toString().isBlank() ? null : id.toString();
+    /** The conversation's shared session, opened in {@code project} when the request has one. */
+    private static MemorySession conversation(MemoryEngine memory, String conversationId, @Nullable String project) {
+        return project == null ? memory.conversation(conversationId)
+                : memory.conversation(SessionContext.root(conversationId).inProject(project));
+    }
+
+    /** The memory tools for a request without a conversation, bound to its project when it has one. */
+    private static MemoryTools tools(MemoryEngine memory, @Nullable String project) {
+        return project == null ? memory.tools() : memory.tools().inProject(project);
+    }
+
+    /** An advisor param's text; empty when the request has none or a blank one. */
+    static Optional<String> param(ChatClientRequest request, String name) {
+        Object value = request.context().get(name);
+        return value == null || value.toString().isBlank() ? Optional.empty() : Optional.of(value.toString());
     }
 
     /** The instructions appended to the system message (one is added when there is none). */
@@ -338,6 +380,7 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         private final @Nullable MemoryEngine engine;
         private final @Nullable MemoryEngines engines;
         private MnemoTenantResolver tenants = MnemoTenantResolver.advisorParam();
+        private MnemoProjectResolver projects = request -> Optional.empty();
         private int order = DEFAULT_ORDER;
         private Scheduler scheduler = BaseAdvisor.DEFAULT_SCHEDULER;
 
@@ -366,6 +409,16 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
                         + "advisor is over one MemoryEngine");
             }
             this.tenants = resolver;
+            return this;
+        }
+
+        /**
+         * Which project a request is in when it has no advisor param {@link #PROJECT}; by default
+         * none (such a request sees the global memory). Works over one engine and over
+         * {@link MemoryEngines} alike: a project lives inside the request's memory.
+         */
+        public Builder projectResolver(MnemoProjectResolver resolver) {
+            this.projects = Objects.requireNonNull(resolver, "resolver");
             return this;
         }
 

@@ -34,10 +34,7 @@ public interface MnemoTenantResolver {
      * {@code .advisors(a -> a.param(MnemoAdvisor.USER_ID, userId))}.
      */
     static MnemoTenantResolver advisorParam() {
-        return request -> {
-            Object user = request.context().get(MnemoAdvisor.USER_ID);
-            return user == null ? Optional.empty() : Optional.of(user.toString());
-        };
+        return request -> MnemoAdvisor.param(request, MnemoAdvisor.USER_ID);
     }
 
     /** This resolver's user, else {@code next}'s. */

@@ -2,6 +2,7 @@ package dev.mnemo.springai;
 
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemorySession;
+import dev.mnemo.MemoryTools;
 import java.util.List;
 import java.util.Objects;
 import org.springframework.ai.tool.ToolCallback;
@@ -32,10 +33,18 @@ public final class MnemoToolCallbackProvider implements ToolCallbackProvider {
 
     /** The tools of {@code engine}, run without recording. */
     public static MnemoToolCallbackProvider of(MemoryEngine engine) {
-        Objects.requireNonNull(engine, "engine");
-        return new MnemoToolCallbackProvider(engine.tools().specs().stream()
+        return of(Objects.requireNonNull(engine, "engine").tools());
+    }
+
+    /**
+     * {@code tools}, run without recording: for instance the tools of a project,
+     * {@code of(engine.tools().inProject(projectKey))}.
+     */
+    public static MnemoToolCallbackProvider of(MemoryTools tools) {
+        Objects.requireNonNull(tools, "tools");
+        return new MnemoToolCallbackProvider(tools.specs().stream()
                 .map(spec -> (ToolCallback) new MemoryToolCallback(spec,
-                        (callId, arguments) -> engine.tools().call(spec.name(), arguments)))
+                        (callId, arguments) -> tools.call(spec.name(), arguments)))
                 .toList());
     }
 

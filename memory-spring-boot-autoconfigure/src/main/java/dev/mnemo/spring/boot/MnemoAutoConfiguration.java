@@ -4,6 +4,7 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.springai.MnemoAdvisor;
+import dev.mnemo.springai.MnemoProjectResolver;
 import dev.mnemo.springai.MnemoTenantResolver;
 import dev.mnemo.springai.SpringAiLanguageModel;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -107,22 +108,24 @@ public class MnemoAutoConfiguration {
     /**
      * Over the {@link MemoryEngines} (each request's user from the {@link MnemoTenantResolver} bean,
      * else the advisor param {@link MnemoAdvisor#USER_ID}, else Spring Security's principal), else
-     * over the {@link MemoryEngine}.
+     * over the {@link MemoryEngine}. Each request's project is the advisor param
+     * {@link MnemoAdvisor#PROJECT}, else what the {@link MnemoProjectResolver} bean says, if there is
+     * one.
      *
      * @throws InvalidConfigurationPropertyValueException when there is neither: no tenancy was chosen
      */
     @Bean
     @ConditionalOnMissingBean
     public MnemoAdvisor mnemoAdvisor(ObjectProvider<MemoryEngines> engines, ObjectProvider<MemoryEngine> engine,
-            ObjectProvider<MnemoTenantResolver> resolver) {
+            ObjectProvider<MnemoTenantResolver> resolver, ObjectProvider<MnemoProjectResolver> projects) {
         MemoryEngines users = engines.getIfUnique();
-        if (users != null) {
-            return MnemoAdvisor.builder(users).tenantResolver(resolver.getIfUnique(this::defaultTenantResolver))
-                    .build();
-        }
-        MemoryEngine shared = engine.getIfUnique();
-        if (shared != null) {
-            return MnemoAdvisor.builder(shared).build();
+        MemoryEngine shared = users == null ? engine.getIfUnique() : null;
+        MnemoAdvisor.Builder advisor = users != null
+                ? MnemoAdvisor.builder(users).tenantResolver(resolver.getIfUnique(this::defaultTenantResolver))
+                : shared != null ? MnemoAdvisor.builder(shared) : null;
+        if (advisor != null) {
+            projects.ifUnique(advisor::projectResolver);
+            return advisor.build();
         }
         throw new InvalidConfigurationPropertyValueException(MnemoProperties.PREFIX + ".tenancy", null,
                 "Mnemo needs to know whose memory a request reads and records. Set mnemo.tenancy=shared (one memory "

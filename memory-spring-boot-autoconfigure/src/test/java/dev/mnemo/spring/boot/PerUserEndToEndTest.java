@@ -3,9 +3,11 @@ package dev.mnemo.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.MemoryEngines;
+import dev.mnemo.ProjectKeys;
 import dev.mnemo.StartupTask;
 import dev.mnemo.TenantHomes;
 import dev.mnemo.springai.MnemoAdvisor;
+import dev.mnemo.springai.MnemoProjectResolver;
 import dev.mnemo.springai.MnemoTenantResolver;
 import dev.mnemo.testkit.ChatScript;
 import dev.mnemo.testkit.ManualClock;
@@ -255,6 +257,44 @@ class PerUserEndToEndTest {
             assertThat(chatRequestsAsking("When do I deploy, resolved?")).singleElement().satisfies(r -> assertThat(
                     r.systemText()).contains("Carol deploys on Wednesdays.").doesNotContain("Alice").doesNotContain("Bob"));
             assertThat(resolved.getBean(MemoryEngines.class).openTenants()).containsExactly("carol");
+        }
+    }
+
+    @Test
+    void aMnemoProjectResolverBean_putsARequestInItsProject_andTheProjectParamWinsOverIt() throws IOException {
+        Path root = Files.createDirectories(home.resolve("projects"));
+        summary(root, "dana", "Dana writes terse commit messages.");
+        Path memories = TenantHomes.home(root, "dana").resolve("memories");
+        projectSummary(memories, "acme/web", "The web app installs with pnpm.");
+        projectSummary(memories, "acme/api", "The api installs with npm.");
+        try (ConfigurableApplicationContext resolved = new SpringApplicationBuilder(App.class, ProjectConfig.class)
+                .properties(properties("mnemo.home=" + root, "mnemo.pipeline.schedule.enabled=false")).run()) {
+            ChatClient danas = resolved.getBean(ChatClient.Builder.class)
+                    .defaultAdvisors(resolved.getBean(MnemoAdvisor.class)).build();
+            script.enqueue(WireReply.text("pnpm.")).enqueue(WireReply.text("npm."));
+
+            danas.prompt().user("How do I install, resolved?").advisors(a -> a.param(MnemoAdvisor.USER_ID, "dana")
+                    .param(ChatMemory.CONVERSATION_ID, "d-1")).call().content();
+            danas.prompt().user("How do I install, by param?").advisors(a -> a.param(MnemoAdvisor.USER_ID, "dana")
+                    .param(ChatMemory.CONVERSATION_ID, "d-2").param(MnemoAdvisor.PROJECT, "acme/api")).call().content();
+
+            assertThat(chatRequestsAsking("How do I install, resolved?")).singleElement().satisfies(r -> assertThat(
+                    r.systemText()).contains("installs with pnpm", "Dana writes terse").doesNotContain("installs with npm"));
+            assertThat(chatRequestsAsking("How do I install, by param?")).singleElement().satisfies(r -> assertThat(
+                    r.systemText()).contains("installs with npm", "Dana writes terse").doesNotContain("with pnpm"));
+        }
+    }
+
+    static void projectSummary(Path memories, String project, String text) throws IOException {
+        Path folder = Files.createDirectories(memories.resolve(ProjectKeys.FOLDER).resolve(ProjectKeys.slug(project)));
+        Files.writeString(folder.resolve("memory_summary.md"), "v1\n" + text);
+    }
+
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    static class ProjectConfig {
+        @Bean
+        MnemoProjectResolver mnemoProjectResolver() {
+            return request -> Optional.of("acme/web");
         }
     }
 
