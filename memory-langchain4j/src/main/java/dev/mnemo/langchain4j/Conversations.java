@@ -3,20 +3,24 @@ package dev.mnemo.langchain4j;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemorySession;
+import dev.mnemo.SessionContext;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Where the memory of a LangChain4j memory id lives: the session {@code engine.conversation(id)}
  * of one shared engine, or of the tenant's engine, the tenant given by the application's
- * {@link TenantResolver}, never read from the memory id's text.
+ * {@link TenantResolver}, never read from the memory id's text; in the project the application's
+ * {@link ProjectResolver} names, if any.
  */
 interface Conversations {
 
     /**
      * Opens the conversation for one use (an exchange, or one hook call): resolves the tenant, holds
-     * its engine open until {@link Opened#close()}, and gives the session.
+     * its engine open until {@link Opened#close()}, and gives the session, opened in the conversation's
+     * project.
      *
      * @param conversationId {@code MemoryIds.conversationId(memoryId)}
      */
@@ -48,12 +52,13 @@ interface Conversations {
         }
     }
 
-    static Conversations of(MemoryEngine engine) {
+    static Conversations of(MemoryEngine engine, ProjectResolver projects) {
         Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(projects, "projectResolver");
         return new Conversations() {
             @Override
             public Opened open(Object memoryId, String conversationId) {
-                return new Opened(engine.conversation(conversationId), () -> {});
+                return new Opened(session(engine, memoryId, conversationId, projects), () -> {});
             }
 
             @Override
@@ -63,9 +68,10 @@ interface Conversations {
         };
     }
 
-    static Conversations of(MemoryEngines engines, TenantResolver tenants) {
+    static Conversations of(MemoryEngines engines, TenantResolver tenants, ProjectResolver projects) {
         Objects.requireNonNull(engines, "engines");
         Objects.requireNonNull(tenants, "tenantResolver");
+        Objects.requireNonNull(projects, "projectResolver");
         Logger log = LoggerFactory.getLogger(Conversations.class);
         return new Conversations() {
             @Override
@@ -78,7 +84,7 @@ interface Conversations {
                 }
                 MemoryEngines.Lease lease = engines.lease(tenant);
                 try {
-                    return new Opened(lease.engine().conversation(conversationId), lease);
+                    return new Opened(session(lease.engine(), memoryId, conversationId, projects), lease);
                 } catch (RuntimeException e) {
                     lease.close();
                     throw e;
@@ -96,5 +102,15 @@ interface Conversations {
                 }
             }
         };
+    }
+
+    /** The conversation's shared session in {@code engine}, opened in the project {@code projects} names. */
+    private static MemorySession session(MemoryEngine engine, Object memoryId, String conversationId,
+            ProjectResolver projects) {
+        Optional<String> project = Objects.requireNonNull(projects.projectOf(memoryId),
+                () -> "the ProjectResolver answered null for conversation " + conversationId + "; answer Optional.empty()")
+                .filter(key -> !key.isBlank());
+        return project.isPresent() ? engine.conversation(SessionContext.root(conversationId).inProject(project.get()))
+                : engine.conversation(conversationId);
     }
 }

@@ -40,6 +40,11 @@ import java.util.function.BiFunction;
  * {@link #create(MemoryEngines, TenantResolver)} the tenant comes from the application, never from
  * the memory id's text.
  *
+ * <p><b>Projects.</b> With a {@link ProjectResolver} ({@link #create(MemoryEngine, ProjectResolver)}),
+ * each conversation opens in the project it names for the memory id: its instructions carry that
+ * project's summary and the global one, never another project's, and its tools search that project
+ * first and file notes under it. Without one, every conversation sees the global memory.
+ *
  * <p><b>Conversations end</b> when the engine closes them idle (its
  * {@code conversationIdleTimeout}, 30 minutes by default), or at once with {@link #endConversation}
  * (also called by {@code evictChatMemory} on a service interface that extends LangChain4j's
@@ -80,7 +85,16 @@ public final class MnemoLangChain4j {
      * {@link #create(MemoryEngines, TenantResolver)}.
      */
     public static MnemoLangChain4j create(MemoryEngine engine) {
-        return new MnemoLangChain4j(Conversations.of(engine));
+        return create(engine, ProjectResolver.none());
+    }
+
+    /**
+     * {@link #create(MemoryEngine)} with each conversation in the project {@code projects} names for
+     * its memory id: a conversation in a project gets that project's memory and the global one,
+     * never another project's (see {@link ProjectResolver}).
+     */
+    public static MnemoLangChain4j create(MemoryEngine engine, ProjectResolver projects) {
+        return new MnemoLangChain4j(Conversations.of(engine, projects));
     }
 
     /**
@@ -91,7 +105,16 @@ public final class MnemoLangChain4j {
      * {@code null} runs without memory and records nothing.
      */
     public static MnemoLangChain4j create(MemoryEngines engines, TenantResolver tenants) {
-        return new MnemoLangChain4j(Conversations.of(engines, tenants));
+        return create(engines, tenants, ProjectResolver.none());
+    }
+
+    /**
+     * {@link #create(MemoryEngines, TenantResolver)} with each conversation in the project
+     * {@code projects} names for its memory id, inside its tenant's memory (see
+     * {@link ProjectResolver}).
+     */
+    public static MnemoLangChain4j create(MemoryEngines engines, TenantResolver tenants, ProjectResolver projects) {
+        return new MnemoLangChain4j(Conversations.of(engines, tenants, projects));
     }
 
     /**
