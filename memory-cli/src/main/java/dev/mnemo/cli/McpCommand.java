@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,7 +24,8 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code mnemo mcp}: serves the home's memory folder to MCP clients (Claude Code, Codex CLI,
  * Cursor...) over stdio until the client closes the input; then exits 0. Read-only unless
- * {@code --allow-notes}; never creates the home.
+ * {@code --allow-notes}; never creates the home. In the project {@code --project} names, else in
+ * the project of the client's roots when it sends them (see {@link McpScope}).
  *
  * <p>Standard output carries the protocol and nothing else: anything else that prints to
  * {@code System.out} lands on standard error, as do the logs (WARN and above unless {@code -v}).
@@ -50,6 +52,10 @@ final class McpCommand implements Callable<Integer> {
                     + " next_cursor or next_line_offset. At least " + OutputBudget.MIN_MAX_TOKENS + ".")
     int maxOutputTokens = OutputBudget.DEFAULT_MAX_TOKENS;
 
+    @Option(names = "--project", paramLabel = "DIR|KEY", description = ProjectOption.DESCRIPTION + " Without it,"
+            + " the tools serve the project of the client's first file:// root when the client sends roots.")
+    String project;
+
     /** Removes {@link #INAPPLICABLE_OPTIONS} from the {@code mcp} command that {@code spec} describes. */
     static void dropInapplicableOptions(CommandSpec spec) {
         for (String name : INAPPLICABLE_OPTIONS) {
@@ -66,6 +72,7 @@ final class McpCommand implements Callable<Integer> {
             throw new MnemoCli.UsageProblem("--max-output-tokens must be at least " + OutputBudget.MIN_MAX_TOKENS
                     + ", was " + maxOutputTokens);
         }
+        Optional<String> projectKey = Optional.ofNullable(project).map(ProjectOption::key);
         OutputStream protocol = takeStandardOutput();
         configureLogging(root.verbose);
         Path home = root.resolveHome();
@@ -77,7 +84,7 @@ final class McpCommand implements Callable<Integer> {
         McpJsonMapper mapper = new JacksonMcpJsonMapper(json);
         StdioGuard stdio = new StdioGuard(System.in, protocol, mapper, json);
         McpMemoryServer.Settings settings =
-                new McpMemoryServer.Settings(home, allowNotes, maxOutputTokens, MnemoCli.version());
+                new McpMemoryServer.Settings(home, allowNotes, maxOutputTokens, MnemoCli.version(), projectKey);
         McpSyncServer server = new McpMemoryServer(settings, Clock.systemUTC(), json, mapper).start(new StdioServerTransportProvider(mapper, stdio.input(), stdio.output()));
         try {
             stdio.awaitEnd();

@@ -5,6 +5,7 @@ import dev.mnemo.MemoryException;
 import dev.mnemo.MemoryTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * The MCP server's {@code instructions}: the read path an agent built on Mnemo gets in its developer
@@ -18,8 +19,10 @@ import java.nio.file.Path;
  * change to memory is left to the user.
  *
  * <p>Rendered once, when the server starts (MCP sends instructions once, in the {@code initialize}
- * answer). Without a summary, or with {@code use_memories = false}, a short text still says what
- * the folder is and how to use the tools. Reading the home never creates or writes anything.
+ * answer): for the project {@code --project} named, its summary and the global one; else the global
+ * summary and the one-line index of the projects that have memory. Without a summary, or with
+ * {@code use_memories = false}, a short text still says what the folder is and how to use the
+ * tools. Reading the home never creates or writes anything.
  */
 final class McpInstructions {
 
@@ -50,24 +53,31 @@ final class McpInstructions {
      * The instructions for the memory folder of {@code home}.
      *
      * @param allowNotes whether the note tool is served (else changes are left to the user)
+     * @param project the project whose summary to carry beside the global one, if any
      */
-    static String render(Path home, boolean allowNotes) {
+    static String render(Path home, boolean allowNotes, Optional<String> project) {
         if (!Files.isDirectory(home)) {
             return WITHOUT_SUMMARY;
         }
-        MemoriesConfig config;
-        try {
-            config = MnemoCli.loadConfig(home);
-        } catch (MemoryException e) {
-            System.err.println("mnemo mcp: " + e.getMessage() + "; the instructions use the default settings");
-            config = MemoriesConfig.defaults();
-        }
-        String forTools = MemoryTools.instructionsForFolder(home.resolve("memories"), config);
+        Path memoryRoot = home.resolve("memories");
+        MemoriesConfig config = config(home);
+        String forTools = project.map(key -> MemoryTools.instructionsForFolder(memoryRoot, config, key))
+                .orElseGet(() -> MemoryTools.instructionsForFolder(memoryRoot, config));
         if (forTools.isEmpty()) {
             return WITHOUT_SUMMARY;
         }
         String text = replaceSection(forTools, CITING_HEADING, NO_CITATIONS);
         return allowNotes ? text : replaceSection(text, CHANGING_HEADING, READ_ONLY_CHANGES);
+    }
+
+    /** The home's settings; its defaults when its config cannot be read, said on standard error. */
+    private static MemoriesConfig config(Path home) {
+        try {
+            return MnemoCli.loadConfig(home);
+        } catch (MemoryException e) {
+            System.err.println("mnemo mcp: " + e.getMessage() + "; the instructions use the default settings");
+            return MemoriesConfig.defaults();
+        }
     }
 
     /**

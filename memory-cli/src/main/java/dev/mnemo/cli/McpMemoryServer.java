@@ -28,6 +28,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,6 +42,10 @@ import java.util.regex.Pattern;
  * fit the {@linkplain OutputBudget output budget}; and the note tool, served only with
  * {@code --allow-notes}, asks the model to confirm each note with the user and stamps the file
  * name with the time of the call.
+ *
+ * <p>The tools serve the {@linkplain McpScope project} of {@code --project}, else of the client's
+ * roots, beside the global memory; the instructions carry that project's summary only when
+ * {@code --project} named it (they go out before the client's roots can be asked for).
  *
  * <p>A home that does not exist is never created: every call then answers with a tool error
  * saying so, and the server keeps serving (the home may appear later).
@@ -68,12 +74,20 @@ final class McpMemoryServer {
      * @param allowNotes also serve the (writing) ad-hoc note tool
      * @param maxOutputTokens the most a tool answer may hold (see {@link OutputBudget})
      * @param version Mnemo's version, for the server info
+     * @param project the project {@code --project} named, for the whole session; empty to take it
+     *     from the client's roots, if it sends any
      */
-    record Settings(Path home, boolean allowNotes, int maxOutputTokens, String version) {}
+    record Settings(Path home, boolean allowNotes, int maxOutputTokens, String version, Optional<String> project) {
+
+        /** A server whose project comes from the client's roots, if it sends any. */
+        Settings(Path home, boolean allowNotes, int maxOutputTokens, String version) {
+            this(home, allowNotes, maxOutputTokens, version, Optional.empty());
+        }
+    }
 
     private final Path home;
     private final Path memoryRoot;
-    private final MemoryTools tools;
+    private final McpScope scope;
     private final Settings settings;
     private final OutputBudget budget;
     private final Clock clock;
@@ -83,7 +97,7 @@ final class McpMemoryServer {
     McpMemoryServer(Settings settings, Clock clock, ObjectMapper json, McpJsonMapper mapper) {
         this.home = settings.home();
         this.memoryRoot = home.resolve("memories");
-        this.tools = MemoryTools.forFolder(memoryRoot);
+        this.scope = McpScope.of(memoryRoot, settings.project());
         this.settings = settings;
         this.budget = new OutputBudget(settings.maxOutputTokens(), json);
         this.clock = clock;
@@ -93,7 +107,7 @@ final class McpMemoryServer {
 
     /** Builds the server on {@code transport}; it serves until the transport's input ends. */
     McpSyncServer start(McpServerTransportProvider transport) {
-        List<SyncToolSpecification> toolSpecs = tools.specs().stream()
+        List<SyncToolSpecification> toolSpecs = scope.tools().specs().stream()
                 .filter(spec -> settings.allowNotes() || !ADD_NOTE_TOOL.equals(spec.name()))
                 .map(this::tool)
                 .toList();
@@ -101,7 +115,7 @@ final class McpMemoryServer {
         return McpServer.sync(transport)
                 .serverInfo(McpSchema.Implementation.builder("mnemo", settings.version()).title("Mnemo")
                         .description("Long-term memory for AI agents: the memory folder of " + home).build())
-                .instructions(McpInstructions.render(home, settings.allowNotes()))
+                .instructions(McpInstructions.render(home, settings.allowNotes(), settings.project()))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).build())
                 .jsonMapper(mapper)
                 .jsonSchemaValidator(new DefaultJsonSchemaValidator(json))
@@ -109,7 +123,19 @@ final class McpMemoryServer {
                 .validateToolInputs(false)
                 .tools(toolSpecs)
                 .resources(resources)
+                .rootsChangeHandler((exchange, roots) -> scope.rootsChanged(roots))
+                .requestTimeout(McpScope.ROOTS_TIMEOUT)
                 .build();
+    }
+
+    /** The project the tools serve now, if any. */
+    Optional<String> project() {
+        return scope.project();
+    }
+
+    /** Tells {@code listener} each project the client's roots scope the tools to from now on. */
+    void onProjectChange(Consumer<Optional<String>> listener) {
+        scope.onChange(listener);
     }
 
     /**
@@ -123,7 +149,7 @@ final class McpMemoryServer {
         } else if (ADD_NOTE_TOOL.equals(name)) {
             answer = addNote(arguments);
         } else {
-            answer = budget.fit(name, toJson(arguments), args -> tools.call(name, args));
+            answer = budget.fit(name, toJson(arguments), args -> scope.tools().call(name, args));
         }
         return CallToolResult.builder().addTextContent(answer).isError(isError(answer)).build();
     }
@@ -145,7 +171,7 @@ final class McpMemoryServer {
                 stamped.put("filename", written);
             }
         }
-        String answer = tools.call(ADD_NOTE_TOOL, toJson(stamped));
+        String answer = scope.tools().call(ADD_NOTE_TOOL, toJson(stamped));
         JsonNode node = parse(answer);
         if (written == null || isError(answer) || !(node instanceof ObjectNode object)) {
             return answer;
@@ -161,7 +187,10 @@ final class McpMemoryServer {
                 .annotations(new McpSchema.ToolAnnotations.Builder().readOnlyHint(!writes).destructiveHint(false)
                         .idempotentHint(!writes).openWorldHint(false).build())
                 .build();
-        return new SyncToolSpecification(tool, (exchange, request) -> call(request.name(), request.arguments()));
+        return new SyncToolSpecification(tool, (exchange, request) -> {
+            scope.beforeToolCall(exchange);
+            return call(request.name(), request.arguments());
+        });
     }
 
     /**
@@ -190,7 +219,7 @@ final class McpMemoryServer {
 
     /** A resource's text through the read tool; a missing file is "resource not found". */
     private ReadResourceResult read(String uri, String file) {
-        String answer = homeMissing() ? missingHomeError() : tools.call(READ_TOOL,
+        String answer = homeMissing() ? missingHomeError() : scope.tools().call(READ_TOOL,
                 json.createObjectNode().put("path", file).toString());
         JsonNode node = parse(answer);
         if (isError(answer)) {

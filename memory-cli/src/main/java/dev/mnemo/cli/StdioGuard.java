@@ -1,11 +1,14 @@
 package dev.mnemo.cli;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -20,7 +23,9 @@ import java.util.concurrent.TimeUnit;
  * at the first line it cannot read as a JSON-RPC message; here such a line is answered with a
  * JSON-RPC error (parse error, or invalid request) and never reaches the SDK. And the SDK drops the
  * answers still in flight when its input ends; here the end of input is held back until every
- * request read so far has been answered, so {@code printf '...' | mnemo mcp} prints every answer.
+ * request read so far has been answered, so {@code printf '...' | mnemo mcp} prints every answer
+ * (what the server itself asks the client, such as {@code roots/list}, is no answer and is not
+ * counted as one).
  *
  * <p>This is no protocol layer: valid messages pass through unchanged, and the SDK answers them.
  */
@@ -36,7 +41,7 @@ final class StdioGuard {
     private final CountDownLatch ended = new CountDownLatch(1);
     private final Object lock = new Object();
     private long owed;     // answers owed: requests passed on plus the errors written here
-    private long written;  // messages written to the output
+    private long written;  // answers written to the output
 
     StdioGuard(InputStream in, OutputStream out, McpJsonMapper mapper, ObjectMapper json) {
         this.reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
@@ -176,11 +181,42 @@ final class StdioGuard {
     }
 
     /**
-     * The real output. Each newline ends one message (the SDK escapes newlines inside messages); a
-     * message counts as written once flushed. Writers hold this object's lock, as the SDK does.
+     * Whether a message written, of which {@code start} is the beginning, answers a request (a
+     * response or an error) rather than being a request or notification the server sends: its
+     * first top-level field of the two kinds decides. Undecided within {@code start}: an answer.
+     */
+    boolean isAnswer(byte[] start) {
+        try (JsonParser parser = json.getFactory().createParser(start)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return true;
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                if (field.equals("method")) {
+                    return false;
+                }
+                if (field.equals("result") || field.equals("error")) {
+                    return true;
+                }
+                parser.nextToken();
+                parser.skipChildren();
+            }
+        } catch (IOException cutShort) {
+            // the start ends inside a value
+        }
+        return true;
+    }
+
+    /**
+     * The real output. Each newline ends one message (the SDK escapes newlines inside messages); an
+     * answer counts as written once flushed. Writers hold this object's lock, as the SDK does.
      */
     private final class CountingOutput extends OutputStream {
+        /** How much of a message is kept to tell an answer from a message the server sends. */
+        private static final int START_BYTES = 256;
+
         private final OutputStream out;
+        private final ByteArrayOutputStream start = new ByteArrayOutputStream(START_BYTES);
         private int unflushed;
 
         CountingOutput(OutputStream out) {
@@ -190,18 +226,26 @@ final class StdioGuard {
         @Override
         public synchronized void write(int b) throws IOException {
             out.write(b);
-            if (b == '\n') {
-                unflushed++;
-            }
+            see(b);
         }
 
         @Override
         public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
             out.write(bytes, offset, length);
             for (int i = offset; i < offset + length; i++) {
-                if (bytes[i] == '\n') {
+                see(bytes[i]);
+            }
+        }
+
+        /** Keeps the start of the current message; at its newline, counts it if it is an answer. */
+        private void see(int b) {
+            if (b == '\n') {
+                if (isAnswer(start.toByteArray())) {
                     unflushed++;
                 }
+                start.reset();
+            } else if (start.size() < START_BYTES) {
+                start.write(b);
             }
         }
 

@@ -12,12 +12,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code mnemo threads}: list the registered threads; enable, disable, pollute or forget one. */
+/**
+ * {@code mnemo threads}: list the registered threads, each with its project ({@code -} for a thread
+ * in none); enable, disable, pollute or forget one.
+ */
 @Command(name = "threads", description = "List the registered threads (sessions).")
 final class ThreadsCommand implements Callable<Integer> {
 
     @ParentCommand
     MnemoCli root;
+
+    /** The width of the project column of the text listing. */
+    static final int PROJECT_WIDTH = 24;
 
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
@@ -38,19 +44,26 @@ final class ThreadsCommand implements Callable<Integer> {
                         t.memoryMode().dbValue(), "source", t.source(), "updated_at", t.updatedAt().toString(),
                         "created_at", t.createdAt().toString(), "archived", t.archived(),
                         "cwd", t.cwd().map(Object::toString).orElse(null), "git_branch", t.gitBranch().orElse(null),
-                        "rollout_path", t.rolloutPath().toString(), "preview", t.preview())).toList());
+                        "project", t.project().orElse(null), "rollout_path", t.rolloutPath().toString(),
+                        "preview", t.preview())).toList());
             } else {
                 if (threads.isEmpty()) {
                     out.println("no threads registered (add --sync to scan the sessions folder)");
                 }
                 for (ThreadInfo t : threads) {
-                    out.printf("%-38s %-8s %-7s %-24s %s%n", t.id(), t.memoryMode().dbValue(), t.source(),
-                            t.updatedAt(), oneLine(t.preview()));
+                    out.printf("%-38s %-8s %-7s %-24s %-" + PROJECT_WIDTH + "s %s%n", t.id(), t.memoryMode().dbValue(),
+                            t.source(), t.updatedAt(), project(t), oneLine(t.preview()));
                 }
             }
             out.flush();
         }
         return 0;
+    }
+
+    /** The project column: the key, its end when longer (a path's end names the repository), or {@code -}. */
+    static String project(ThreadInfo thread) {
+        String key = thread.project().orElse("-");
+        return key.length() <= PROJECT_WIDTH ? key : "…" + key.substring(key.length() - PROJECT_WIDTH + 1);
     }
 
     private static String oneLine(String text) {

@@ -2,6 +2,10 @@ package dev.mnemo.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemorySession;
+import dev.mnemo.ProjectKeys;
+import dev.mnemo.SessionContext;
 import dev.mnemo.llm.LanguageModel;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -15,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -210,6 +215,77 @@ class MnemoCliTest {
         Result unknown = mnemo("--home", h, "threads", "disable", "no-such-thread");
         assertThat(unknown.exitCode()).isEqualTo(1);
         assertThat(unknown.err()).contains("no thread with id no-such-thread");
+    }
+
+    /** A memory folder with a global summary and two projects' summaries with conflicting facts. */
+    private Path homeWithProjects(String... keysAndFacts) throws IOException {
+        Path memories = Files.createDirectories(home().resolve("memories"));
+        Files.writeString(memories.resolve("memory_summary.md"), "v1\nThe user writes commit messages in the imperative.\n");
+        for (int i = 0; i < keysAndFacts.length; i += 2) {
+            Path folder = Files.createDirectories(memories.resolve(ProjectKeys.FOLDER)
+                    .resolve(ProjectKeys.slug(keysAndFacts[i])));
+            Files.writeString(folder.resolve("memory_summary.md"), "v1\n" + keysAndFacts[i + 1] + "\n");
+        }
+        return home();
+    }
+
+    @Test
+    void instructions_withAProjectKey_carryThatProjectsSummaryAndTheGlobalOne_neverAnothers() throws IOException {
+        String h = homeWithProjects("acme/web", "The web app installs with pnpm.", "acme/api", "The api installs with npm.")
+                .toString();
+
+        Result web = mnemo("--home", h, "instructions", "--project", "acme/web");
+        Result global = mnemo("--home", h, "instructions");
+
+        assertThat(web.exitCode()).as(web.err()).isZero();
+        assertThat(web.out()).contains("installs with pnpm", "commit messages in the imperative")
+                .doesNotContain("installs with npm");
+        assertThat(global.out()).contains("commit messages in the imperative").doesNotContain("installs with pnpm")
+                .doesNotContain("installs with npm");
+    }
+
+    @Test
+    void instructions_withAFolderInsideARepository_takeTheRepositorysProject() throws Exception {
+        Path repo = Files.createDirectories(temp.resolve("src/web"));
+        Git.init().setDirectory(repo.toFile()).call().close();
+        Path inside = Files.createDirectories(repo.resolve("packages/ui"));
+        String h = homeWithProjects(ProjectKeys.forDirectory(repo), "The web app installs with pnpm.",
+                inside.toString(), "The ui package installs with yarn.").toString();
+
+        Result r = mnemo("--home", h, "instructions", "--project", inside.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("installs with pnpm").doesNotContain("installs with yarn");
+    }
+
+    @Test
+    void instructions_withABlankProject_isAUsageError() throws IOException {
+        Result r = mnemo("--home", homeWithProjects().toString(), "instructions", "--project", " ");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--project must name a folder or a project key, was blank");
+    }
+
+    @Test
+    void threads_showEachThreadsProject_inTheListingAndInJson() {
+        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
+            try (MemorySession web = engine.openSession(SessionContext.root("t-web").inProject("acme/web"))) {
+                web.userMessage("How do I install the web app?");
+            }
+            try (MemorySession plain = engine.openSession(SessionContext.root("t-plain"))) {
+                plain.userMessage("Hello there");
+            }
+        }
+
+        Result text = mnemo("--home", home().toString(), "threads");
+        Result json = mnemo("--home", home().toString(), "threads", "--json");
+
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.out().lines().filter(l -> l.startsWith("t-web "))).singleElement().asString()
+                .contains(" acme/web ");
+        assertThat(text.out().lines().filter(l -> l.startsWith("t-plain "))).singleElement().asString()
+                .containsPattern(" - +Hello there");
+        assertThat(json.out()).contains("\"project\" : \"acme/web\"").contains("\"project\" : null");
     }
 
     @Test

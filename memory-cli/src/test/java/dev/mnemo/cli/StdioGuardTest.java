@@ -53,6 +53,22 @@ class StdioGuardTest {
         guard.awaitEnd();
     }
 
+    @Test
+    void whatTheServerAsksTheClient_isNoAnswer_soTheEndOfInputStillWaitsForTheAnswersOwed() {
+        StdioGuard guard = guard("");
+
+        assertThat(guard.isAnswer(bytes("{\"jsonrpc\":\"2.0\",\"method\":\"roots/list\",\"id\":\"s-1\"}"))).isFalse();
+        assertThat(guard.isAnswer(bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}")))
+                .isFalse();
+        assertThat(guard.isAnswer(bytes("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{\"method\":\"x\"}}"))).isTrue();
+        assertThat(guard.isAnswer(bytes("{\"jsonrpc\":\"2.0\",\"id\":\"method\",\"error\":{\"code\":-1}}"))).isTrue();
+        assertThat(guard.isAnswer(bytes("{\"jsonrpc\":\"2.0\",\"id\":4,\"resu"))).isTrue();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
     private StdioGuard guard(String input) {
         return new StdioGuard(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), stdout,
                 new JacksonMcpJsonMapper(JSON), JSON);

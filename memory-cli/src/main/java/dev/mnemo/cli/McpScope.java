@@ -1,0 +1,145 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.MemoryTools;
+import dev.mnemo.ProjectKeys;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The project {@code mnemo mcp} serves, and the memory tools bound to it: the one {@code --project}
+ * named, for the whole session; else the project of the client's first {@code file://} root, for a
+ * client that declares the {@code roots} capability; else none (global memory only).
+ *
+ * <p>MCP sends the instructions in the {@code initialize} answer, before a server may ask the
+ * client anything, so roots can only scope the tools: the first tool call asks the client for its
+ * roots ({@code roots/list}), and every {@code notifications/roots/list_changed} re-scopes from the
+ * roots the SDK then lists. A client that does not answer within {@link #ROOTS_TIMEOUT} leaves the
+ * tools global until its roots change.
+ */
+final class McpScope {
+
+    /** How long the server waits for the client's answer to {@code roots/list} (its only request to a client). */
+    static final Duration ROOTS_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final Logger LOG = LoggerFactory.getLogger(McpScope.class);
+
+    /** The project and its tools, replaced together. */
+    private record Scoped(Optional<String> project, MemoryTools tools) {}
+
+    private final Path memoryRoot;
+    private final boolean fixed;
+    private Scoped current;
+    private boolean askedForRoots;
+    private long changes;
+    private Consumer<Optional<String>> listener = project -> {};
+
+    private McpScope(Path memoryRoot, Optional<String> project, boolean fixed) {
+        this.memoryRoot = memoryRoot;
+        this.fixed = fixed;
+        this.current = scoped(project);
+    }
+
+    /**
+     * The scope of a server over {@code memoryRoot}: {@code project} for the whole session when
+     * present, else taken from the client's roots.
+     */
+    static McpScope of(Path memoryRoot, Optional<String> project) {
+        return new McpScope(memoryRoot, project, project.isPresent());
+    }
+
+    /** Tells {@code listener} each project the tools are scoped to from now on (empty: global memory only). */
+    synchronized void onChange(Consumer<Optional<String>> listener) {
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /** The project served now, if any. */
+    synchronized Optional<String> project() {
+        return current.project();
+    }
+
+    /** The memory tools of the project served now. */
+    synchronized MemoryTools tools() {
+        return current.tools();
+    }
+
+    /**
+     * Before a tool call: the first time, and only without {@code --project}, asks a client that
+     * declared the roots capability for its roots and scopes the tools to them.
+     */
+    void beforeToolCall(McpSyncServerExchange exchange) {
+        long seen;
+        synchronized (this) {
+            if (fixed || askedForRoots) {
+                return;
+            }
+            askedForRoots = true;
+            seen = changes;
+        }
+        McpSchema.ClientCapabilities capabilities = exchange.getClientCapabilities();
+        if (capabilities == null || capabilities.roots() == null) {
+            return;
+        }
+        List<McpSchema.Root> roots;
+        try {
+            roots = exchange.listRoots().roots();
+        } catch (RuntimeException e) {
+            LOG.warn("The MCP client declared roots but did not list them ({}); the memory tools stay global",
+                    e.getMessage());
+            return;
+        }
+        synchronized (this) {
+            if (changes == seen) { // else a roots/list_changed answered meanwhile, with newer roots
+                apply(roots);
+            }
+        }
+    }
+
+    /** The client's roots changed and the SDK listed them anew: re-scopes, unless {@code --project} fixed the project. */
+    synchronized void rootsChanged(List<McpSchema.Root> roots) {
+        if (fixed) {
+            return;
+        }
+        askedForRoots = true;
+        changes++;
+        apply(roots);
+    }
+
+    /** The project of the first {@code file://} root ({@link ProjectKeys#forDirectory}), if any. */
+    static Optional<String> projectOf(List<McpSchema.Root> roots) {
+        for (McpSchema.Root root : roots == null ? List.<McpSchema.Root>of() : roots) {
+            if (root.uri() == null || !root.uri().regionMatches(true, 0, "file:", 0, "file:".length())) {
+                continue;
+            }
+            try {
+                return Optional.of(ProjectKeys.forDirectory(Path.of(URI.create(root.uri()))));
+            } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+                LOG.warn("Ignoring the MCP root {}: not a local folder ({})", root.uri(), e.getMessage());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void apply(List<McpSchema.Root> roots) {
+        Optional<String> project = projectOf(roots);
+        if (!project.equals(current.project())) {
+            LOG.info("The memory tools now serve {}", project.map(key -> "the project " + key + " (from the client's"
+                    + " roots) and the global memory").orElse("the global memory (no file:// root)"));
+            current = scoped(project);
+            listener.accept(project);
+        }
+    }
+
+    private Scoped scoped(Optional<String> project) {
+        MemoryTools folder = MemoryTools.forFolder(memoryRoot);
+        return new Scoped(project, project.map(folder::inProject).orElse(folder));
+    }
+}
