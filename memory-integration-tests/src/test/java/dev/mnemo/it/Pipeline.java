@@ -65,8 +65,13 @@ class Pipeline implements AutoCloseable {
 
     /** Records a finished session now and returns its id (a UUIDv7 stamped with the clock). */
     String recordSession(String... userMessages) {
-        String id = uuidV7(clock.instant());
-        try (RecordedSession session = engine.sessions().start(SessionContext.root(id))) {
+        return recordSession(SessionContext.root(uuidV7(clock.instant())), userMessages);
+    }
+
+    /** Records a finished session of {@code context} now and returns its id. */
+    String recordSession(SessionContext context, String... userMessages) {
+        String id = context.threadId();
+        try (RecordedSession session = engine.sessions().start(context)) {
             for (String message : userMessages) {
                 session.userMessage(message);
                 session.assistantMessage("Done: " + message);

@@ -1,5 +1,6 @@
 package dev.mnemo.internal.consolidate;
 
+import dev.mnemo.ProjectKeys;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The consolidation's required outputs, and the symlink sweep after the agent ran. */
+/**
+ * The consolidation's required outputs, and the symlink sweep after the agent ran. The global pair
+ * ({@code MEMORY.md}, {@code memory_summary.md}) must exist; each project folder the agent keeps
+ * ({@code projects/<slug>/}) must hold the same pair, checked the same way, and nothing but folders
+ * may sit directly in {@code projects/}.
+ */
 final class Artifacts {
 
     static final String MEMORY = "MEMORY.md";
@@ -18,30 +24,52 @@ final class Artifacts {
 
     private Artifacts() {}
 
-    /** Both artifacts exist as regular files and the summary's first line is exactly {@code v1}. */
+    /** Every required artifact exists as a regular file and every summary's first line is exactly {@code v1}. */
     static boolean valid(Path root) {
-        Path memory = root.resolve(MEMORY);
-        Path summary = root.resolve(SUMMARY);
-        if (!Files.isRegularFile(memory, LinkOption.NOFOLLOW_LINKS)
-                || !Files.isRegularFile(summary, LinkOption.NOFOLLOW_LINKS)) {
-            return false;
-        }
-        try (BufferedReader reader = Files.newBufferedReader(summary, StandardCharsets.UTF_8)) {
-            return "v1".equals(reader.readLine());
-        } catch (IOException e) {
-            return false;
-        }
+        return problem(root) == null;
     }
 
-    /** Why {@link #valid} is false, for the failure reason. */
+    /** Why {@link #valid} is false, for the failure reason; null when it is true. */
     static String problem(Path root) {
-        if (!Files.isRegularFile(root.resolve(MEMORY), LinkOption.NOFOLLOW_LINKS)) {
-            return MEMORY + " is missing";
+        String global = pairProblem(root, "");
+        if (global != null) {
+            return global;
         }
-        if (!Files.isRegularFile(root.resolve(SUMMARY), LinkOption.NOFOLLOW_LINKS)) {
-            return SUMMARY + " is missing";
+        Path projects = root.resolve(ProjectKeys.FOLDER);
+        if (!Files.isDirectory(projects, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
         }
-        return SUMMARY + " does not start with the line v1";
+        try (Stream<Path> entries = Files.list(projects)) {
+            for (Path entry : entries.sorted().toList()) {
+                String display = ProjectKeys.FOLDER + "/" + entry.getFileName() + "/";
+                if (!Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    return display.substring(0, display.length() - 1) + " is not a project folder";
+                }
+                String problem = pairProblem(entry, display);
+                if (problem != null) {
+                    return problem;
+                }
+            }
+        } catch (IOException e) {
+            return ProjectKeys.FOLDER + "/ cannot be read: " + e.getMessage();
+        }
+        return null;
+    }
+
+    /** The problem with one folder's pair, named with {@code display} before each file; null when fine. */
+    private static String pairProblem(Path folder, String display) {
+        if (!Files.isRegularFile(folder.resolve(MEMORY), LinkOption.NOFOLLOW_LINKS)) {
+            return display + MEMORY + " is missing";
+        }
+        Path summary = folder.resolve(SUMMARY);
+        if (!Files.isRegularFile(summary, LinkOption.NOFOLLOW_LINKS)) {
+            return display + SUMMARY + " is missing";
+        }
+        try (BufferedReader reader = Files.newBufferedReader(summary, StandardCharsets.UTF_8)) {
+            return "v1".equals(reader.readLine()) ? null : display + SUMMARY + " does not start with the line v1";
+        } catch (IOException e) {
+            return display + SUMMARY + " cannot be read as UTF-8";
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.mnemo.MemoriesConfig;
 import dev.mnemo.Phase2FailureReason;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
+import dev.mnemo.internal.read.AdHocNoteFiles;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.ConsolidationAgentRequest;
@@ -181,9 +182,11 @@ public final class Phase2Runner {
                 LOG.info("memory phase-2: no memories and no notes to consolidate yet");
                 return succeed(Phase2Outcome.NO_WORKSPACE_CHANGES, watermark, selection);
             }
-            // 6. The diff file the agent reads first.
+            // 6. The diff file the agent reads first, and the notes it is shown.
+            List<String> notesShown;
             try {
                 WorkspaceDiffFile.write(root, diff);
+                notesShown = AdHocNoteFiles.names(root);
             } catch (Exception e) {
                 return fail(Phase2FailureReason.FAILED_WORKSPACE_DIFF_FILE, e);
             }
@@ -227,9 +230,10 @@ public final class Phase2Runner {
             if (!Artifacts.valid(root)) {
                 return fail(Phase2FailureReason.FAILED_INVALID_ARTIFACTS, Artifacts.problem(root));
             }
-            // 10. The new baseline and history entry.
+            // 10. The new baseline and history entry, with the notes it folded in (no longer pending).
             try {
                 WorkspaceDiffFile.delete(root);
+                AdHocNoteFiles.writeFolded(root, notesShown);
                 Instant finishedAt = deps.wallClock().instant();
                 deps.workspace().commit(new ConsolidationRecord(ConsolidationRecord.newId(finishedAt),
                         finishedAt, snapshots(selection), deps.model(), usage),

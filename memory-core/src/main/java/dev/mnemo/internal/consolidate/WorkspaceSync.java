@@ -1,5 +1,6 @@
 package dev.mnemo.internal.consolidate;
 
+import dev.mnemo.ProjectKeys;
 import dev.mnemo.spi.Stage1Output;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -9,16 +10,25 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Phase 2 step 5: writes the selection into the workspace as {@code rollout_summaries/<stem>.md}
+ * Phase 2 step 4: writes the selection into the workspace as {@code rollout_summaries/<stem>.md}
  * (removing summaries no longer selected) and {@code raw_memories.md}, in the formats of Codex's
  * {@code storage.rs}, in stable thread-id order.
+ *
+ * <p>Scopes: a memory extracted in a project carries a {@code project: projects/<slug>/} line in its
+ * recap's header and in its raw-memory entry, and {@code raw_memories.md} groups the memories by
+ * scope (global first, then each project by folder name), each group in thread-id order. With no
+ * project among the inputs both files are exactly Codex's.
  */
 final class WorkspaceSync {
 
@@ -73,6 +83,7 @@ final class WorkspaceSync {
                 .append("rollout_path: ").append(output.rolloutPath()).append('\n')
                 .append("cwd: ").append(output.cwd().map(Path::toString).orElse("")).append('\n');
         output.gitBranch().ifPresent(branch -> text.append("git_branch: ").append(branch).append('\n'));
+        projectFolder(output).ifPresent(folder -> text.append("project: ").append(folder).append('\n'));
         return text.append('\n').append(output.result().rolloutSummary()).append('\n').toString();
     }
 
@@ -81,16 +92,45 @@ final class WorkspaceSync {
         if (ordered.isEmpty()) {
             return text.append("No raw memories yet.\n").toString();
         }
-        text.append("Merged stage-1 raw memories (stable ascending thread-id order):\n\n");
+        Map<String, List<Stage1Output>> byProject = new TreeMap<>();
+        List<Stage1Output> global = new ArrayList<>();
         for (Stage1Output output : ordered) {
-            text.append("## Thread `").append(output.threadId()).append("`\n")
-                    .append("updated_at: ").append(rfc3339(output.sourceUpdatedAt())).append('\n')
-                    .append("cwd: ").append(output.cwd().map(Path::toString).orElse("")).append('\n')
-                    .append("rollout_path: ").append(output.rolloutPath()).append('\n')
-                    .append("rollout_summary_file: ").append(stem(output)).append(".md\n\n")
-                    .append(output.result().rawMemory().trim()).append("\n\n");
+            projectFolder(output).ifPresentOrElse(
+                    folder -> byProject.computeIfAbsent(folder, f -> new ArrayList<>()).add(output),
+                    () -> global.add(output));
         }
+        if (byProject.isEmpty()) {
+            text.append("Merged stage-1 raw memories (stable ascending thread-id order):\n\n");
+            global.forEach(output -> entry(text, output));
+            return text.toString();
+        }
+        text.append("Merged stage-1 raw memories, grouped by scope: sessions in no project first, then one group per")
+                .append(" project (stable ascending thread-id order within each group).\n\n");
+        if (!global.isEmpty()) {
+            text.append("# Scope: no project\n\n");
+            global.forEach(output -> entry(text, output));
+        }
+        byProject.forEach((folder, outputs) -> {
+            text.append("# Scope: project ").append(folder).append(" (").append(outputs.get(0).project().orElseThrow())
+                    .append(")\n\n");
+            outputs.forEach(output -> entry(text, output));
+        });
         return text.toString();
+    }
+
+    private static void entry(StringBuilder text, Stage1Output output) {
+        text.append("## Thread `").append(output.threadId()).append("`\n")
+                .append("updated_at: ").append(rfc3339(output.sourceUpdatedAt())).append('\n')
+                .append("cwd: ").append(output.cwd().map(Path::toString).orElse("")).append('\n')
+                .append("rollout_path: ").append(output.rolloutPath()).append('\n')
+                .append("rollout_summary_file: ").append(stem(output)).append(".md\n");
+        projectFolder(output).ifPresent(folder -> text.append("project: ").append(folder).append('\n'));
+        text.append('\n').append(output.result().rawMemory().trim()).append("\n\n");
+    }
+
+    /** {@code projects/<slug>/} of a memory extracted in a project. */
+    static Optional<String> projectFolder(Stage1Output output) {
+        return output.project().map(key -> ProjectKeys.FOLDER + "/" + ProjectKeys.slug(key) + "/");
     }
 
     static String rfc3339(Instant instant) {

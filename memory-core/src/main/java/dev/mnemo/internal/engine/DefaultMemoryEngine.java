@@ -169,6 +169,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 parts.workspace().refresh();
                 return serverPaths.scrub(local.call(toolName, argumentsJson));
             }
+
+            @Override
+            public MemoryTools inProject(String projectKey) {
+                return refreshing(local.inProject(projectKey));
+            }
         };
     }
 
@@ -194,7 +199,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     @Override
     public MemorySession conversation(SessionContext session) {
-        throw new UnsupportedOperationException("conversations in a project are being built (issue 29)");
+        Objects.requireNonNull(session, "session");
+        requireOpen();
+        EngineSession shared = conversations.shared(session, this::newSession);
+        conversations.maybeSweep(now(), shared);
+        return shared;
     }
 
     @Override
@@ -221,8 +230,13 @@ final class DefaultMemoryEngine implements MemoryEngine {
         return uses.incrementAndGet();
     }
 
-    /** Recording first (a failure leaves nothing running), then the startup task. */
-    private EngineSession newSession(SessionContext session) {
+    /**
+     * The project first (derived from a working folder once, then named), recording next (a
+     * failure leaves nothing running), then the startup task.
+     */
+    private EngineSession newSession(SessionContext requested) {
+        Optional<String> project = requested.project();
+        SessionContext session = project.map(requested::inProject).orElse(requested);
         RecordedSession recorded = sessions.start(session);
         StartupTask task;
         try {
@@ -231,7 +245,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
             recorded.close();
             throw e;
         }
-        return new EngineSession(this, recorded, task);
+        return new EngineSession(this, recorded, task, project);
     }
 
     /**
@@ -261,9 +275,13 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     String instructionsForTools() {
+        return instructionsForTools(Optional.empty());
+    }
+
+    String instructionsForTools(Optional<String> projectKey) {
         requireOpen();
         parts.workspace().refresh();
-        return instructions.forTools();
+        return instructions.forTools(projectKey);
     }
 
     /** Counts what an answer cited and tells the listeners which conversation cited it. */
@@ -309,9 +327,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     @Override
     public String buildToolInstructions(String projectKey) {
-        requireOpen();
-        parts.workspace().refresh();
-        return instructions.forTools(Optional.of(Objects.requireNonNull(projectKey, "projectKey")));
+        return instructionsForTools(Optional.of(Objects.requireNonNull(projectKey, "projectKey")));
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.mnemo.CitationStreamFilter;
 import dev.mnemo.Citations;
 import dev.mnemo.ConversationBusyException;
 import dev.mnemo.MemorySession;
+import dev.mnemo.MemoryTools;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.StartupTask;
 import dev.mnemo.StrippedText;
@@ -31,6 +32,10 @@ final class EngineSession implements MemorySession {
     private final DefaultMemoryEngine engine;
     private final RecordedSession recorded;
     private final StartupTask startupTask;
+    /** The project, derived once when the session opened (deriving from a cwd reads the file system). */
+    private final Optional<String> project;
+    /** The memory tools bound to the project, made on first use. */
+    private volatile MemoryTools tools;
     private final Set<Stream> unfinished = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean inTurn = new AtomicBoolean();
@@ -41,10 +46,12 @@ final class EngineSession implements MemorySession {
     /** The engine-wide count of uses at the last one: what orders least recently used, ties impossible. */
     private volatile long lastUse;
 
-    EngineSession(DefaultMemoryEngine engine, RecordedSession recorded, StartupTask startupTask) {
+    EngineSession(DefaultMemoryEngine engine, RecordedSession recorded, StartupTask startupTask,
+            Optional<String> project) {
         this.engine = engine;
         this.recorded = recorded;
         this.startupTask = startupTask;
+        this.project = project;
         touch();
     }
 
@@ -84,7 +91,7 @@ final class EngineSession implements MemorySession {
 
     @Override
     public Optional<String> project() {
-        return Optional.empty();
+        return project;
     }
 
     @Override
@@ -95,7 +102,7 @@ final class EngineSession implements MemorySession {
     @Override
     public String developerInstructions() {
         touch();
-        return engine.instructionsForTools();
+        return engine.instructionsForTools(project);
     }
 
     @Override
@@ -116,7 +123,17 @@ final class EngineSession implements MemorySession {
 
     @Override
     public List<ToolSpec> toolSpecs() {
-        return engine.tools().specs();
+        return tools().specs();
+    }
+
+    /** The engine's tools, bound to this session's project when it has one. */
+    private MemoryTools tools() {
+        MemoryTools made = tools;
+        if (made == null) {
+            made = project.map(engine.tools()::inProject).orElseGet(engine::tools);
+            tools = made;
+        }
+        return made;
     }
 
     @Override
@@ -129,7 +146,7 @@ final class EngineSession implements MemorySession {
             requireOpen();
             recorded.toolCall(callId, name, argumentsJson);
         }
-        String output = engine.tools().call(name, argumentsJson);
+        String output = tools().call(name, argumentsJson);
         synchronized (recorded) {
             requireOpen();
             recorded.toolOutput(callId, output);

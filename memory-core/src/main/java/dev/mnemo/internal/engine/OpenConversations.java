@@ -59,8 +59,23 @@ final class OpenConversations {
 
     /** The shared session of a conversation, opened on first use, touched either way. */
     EngineSession shared(String conversationId, Function<SessionContext, EngineSession> factory) {
-        return open.compute(conversationId, (id, existing) -> {
-            EngineSession session = existing != null ? existing : factory.apply(SessionContext.root(id)).evictable();
+        return shared(SessionContext.root(conversationId), factory);
+    }
+
+    /**
+     * The open session of {@code context}'s conversation, opened with that context on first use.
+     *
+     * @throws IllegalArgumentException when it is open in another project than the context's
+     */
+    EngineSession shared(SessionContext context, Function<SessionContext, EngineSession> factory) {
+        return open.compute(context.threadId(), (id, existing) -> {
+            EngineSession session = existing != null ? existing : factory.apply(context).evictable();
+            if (existing != null && context.explicitProject().isPresent()
+                    && !context.explicitProject().equals(existing.project())) {
+                throw new IllegalArgumentException("conversation " + id + " is open in "
+                        + existing.project().map(p -> "project " + p).orElse("no project") + ", not in project "
+                        + context.explicitProject().get() + "; close it first to move it");
+            }
             session.touch();
             return session;
         });

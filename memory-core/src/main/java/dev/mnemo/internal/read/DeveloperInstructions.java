@@ -2,18 +2,19 @@ package dev.mnemo.internal.read;
 
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryTools;
+import dev.mnemo.ProjectKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -22,19 +23,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the memory section of an agent's developer instructions from
- * {@code <memoryRoot>/memory_summary.md}.
+ * Builds the memory section of an agent's developer instructions from the memory folder: the
+ * global {@code memory_summary.md}, the summary of the session's project
+ * ({@code projects/<slug>/memory_summary.md}), the ad-hoc notes of that scope no consolidation has
+ * folded in yet, and, for a session in no project, a one-line index of the projects with memory.
  *
- * <p>Every {@link #build()} sees the summary as it is on disk now (a consolidation, possibly in
- * another process, may have rewritten it), but it does not re-read, re-truncate and re-render an
- * unchanged file on every turn: the rendering is kept while one {@code stat} proves the file is the
- * one it came from ({@link SummaryFile}: inode, size, modification and change times, with git's
- * racy-clean rule). Nothing else is read or parsed. A missing, unreadable, non-UTF-8 or blank summary, or
- * {@code use_memories = false}, gives {@code ""}: the model is then told nothing about memory. The
- * summary is trimmed, capped at {@link MemoriesConfig#summaryTokenLimit()} tokens by
- * {@link TokenTruncation}, and placed in Mnemo's template between the
- * {@code MEMORY_SUMMARY BEGINS}/{@code ENDS} lines, after the guidance on when and how to use memory,
- * how to cite it and how to ask for a change.
+ * <p>Scopes: a session in project P sees P's summary first and the global one after it, both within
+ * {@link MemoriesConfig#summaryTokenLimit()} tokens, P's cut last (the global one is cut first, and
+ * left out when P's fills the budget); it never sees another project's summary or notes. A memory
+ * folder without {@code projects/} (Codex's) renders exactly as before scopes.
+ *
+ * <p>Every build sees the folder as it is on disk now (a consolidation, possibly in another
+ * process, may have rewritten it), but it does not re-read, re-truncate and re-render unchanged
+ * files on every turn: each file or folder it reads is kept while one {@code stat} proves it
+ * unchanged ({@link StampedPath}: inode, size, modification and change times, with git's racy-clean
+ * rule), and the rendering is kept while everything it came from is the same. A missing,
+ * unreadable, non-UTF-8 or blank summary counts as none; with nothing to show, or
+ * {@code use_memories = false}, the result is {@code ""}: the model is then told nothing about
+ * memory. The parts are placed in Mnemo's template between the {@code MEMORY_SUMMARY BEGINS}/
+ * {@code ENDS} lines, after the guidance on when and how to use memory, how to cite it and how to ask
+ * for a change.
  *
  * <p>Two renderings: for a model that is handed the {@code memories_*} tools ({@link #forTools()},
  * what a {@link dev.mnemo.MemorySession} gives), every step names a tool and every path is
@@ -47,10 +55,20 @@ public final class DeveloperInstructions {
     /** The file whose content is injected. */
     public static final String SUMMARY_FILE = "memory_summary.md";
 
+    /** Tokens of pending notes shown at most, and of any one note. */
+    static final int NOTES_TOKEN_LIMIT = 500;
+    static final int NOTE_TOKEN_LIMIT = 150;
+    /** Below this many tokens left after the project's summary, the global one is left out, not cut to a stub. */
+    static final int MIN_GLOBAL_TOKENS = 64;
+    /** Projects named in the index of a session in no project. */
+    static final int INDEX_MAX_PROJECTS = 40;
+
     private static final Logger LOG = LoggerFactory.getLogger(DeveloperInstructions.class);
     private static final String TEMPLATE_RESOURCE = "developer_instructions.md";
-    private static final Set<String> PLACEHOLDERS =
-            Set.of("path_prefix", "raw_layout", "search_how", "open_how", "raw_how", "note_how", "memory_summary");
+    private static final Set<String> PLACEHOLDERS = Set.of("path_prefix", "raw_layout", "scope_layout", "search_how",
+            "open_how", "raw_how", "note_how", "memory_summary");
+    /** Renderings kept (one per audience and project) before the cache is simply emptied. */
+    private static final int MAX_RENDERINGS = 1_024;
     /** Sub-bullets of the layout list (indented two spaces) for a model with a shell. */
     private static final String RAW_LOG_LAYOUT = String.join("\n",
             "  - MEMORY.md and these recaps name the `rollout_path` of each session's raw log.",
@@ -66,8 +84,11 @@ public final class DeveloperInstructions {
 
     private final Path memoryRoot;
     private final MemoriesConfig config;
-    private final SummaryFile<Rendering> summaryFile;
+    private final StampedPath<String> globalSummary;
+    private final ProjectFolders projects;
+    private final PendingNotes notes;
     private final ServerPaths serverPaths;
+    private final Map<String, Rendering> renderings = new ConcurrentHashMap<>();
 
     /**
      * @param memoryRoot the memory folder (its absolute form is shown to the model)
@@ -81,106 +102,186 @@ public final class DeveloperInstructions {
     DeveloperInstructions(Path memoryRoot, MemoriesConfig config, Clock wallClock) {
         this.memoryRoot = Objects.requireNonNull(memoryRoot, "memoryRoot").toAbsolutePath().normalize();
         this.config = Objects.requireNonNull(config, "config");
-        this.summaryFile = new SummaryFile<>(this.memoryRoot.resolve(SUMMARY_FILE), wallClock, this::prepare);
+        this.globalSummary = new StampedPath<>(this.memoryRoot.resolve(SUMMARY_FILE), wallClock, SummaryText::read);
+        this.projects = new ProjectFolders(this.memoryRoot, wallClock);
+        this.notes = new PendingNotes(this.memoryRoot, wallClock);
         this.serverPaths = new ServerPaths(this.memoryRoot);
     }
 
     /**
-     * The memory section for the configured audience ({@code dedicated_tools}), or {@code ""} when
-     * there is nothing to inject.
+     * The memory section of a session in no project for the configured audience
+     * ({@code dedicated_tools}), or {@code ""} when there is nothing to inject.
      */
     public String build() {
-        return build(config.dedicatedTools());
+        return build(Optional.empty(), config.dedicatedTools());
     }
 
-    /** The memory section for a model handed the memory tools, or {@code ""}. */
+    /** The memory section of a session in no project for a model handed the memory tools, or {@code ""}. */
     public String forTools() {
-        return build(true);
+        return build(Optional.empty(), true);
     }
 
-    /** The memory section of a session in {@code project} (or in none) for the configured audience. */
-    public String build(java.util.Optional<String> project) {
-        if (project.isPresent()) {
-            throw new UnsupportedOperationException("project-scoped instructions are being built (issue 29)");
-        }
-        return build();
+    /** The memory section of a session in {@code projectKey} (or in none) for the configured audience. */
+    public String build(Optional<String> projectKey) {
+        return build(projectKey, config.dedicatedTools());
     }
 
-    /** The memory section of a session in {@code project} (or in none) for a model handed the memory tools. */
-    public String forTools(java.util.Optional<String> project) {
-        if (project.isPresent()) {
-            throw new UnsupportedOperationException("project-scoped instructions are being built (issue 29)");
-        }
-        return forTools();
+    /** The memory section of a session in {@code projectKey} (or in none) for a model handed the memory tools. */
+    public String forTools(Optional<String> projectKey) {
+        return build(projectKey, true);
     }
 
-    private String build(boolean tools) {
+    private String build(Optional<String> projectKey, boolean tools) {
         if (!config.useMemories()) {
             return "";
         }
-        Rendering rendering = readSummary();
-        return rendering == null ? "" : rendering.text(tools);
+        // 1. The parts as they are on disk now (each one stat when unchanged).
+        Optional<String> slug = projectKey.map(ProjectKeys::slug);
+        Parts parts = new Parts(slug, SummaryText.get(globalSummary, "global").orElse(null),
+                slug.flatMap(projects::summary).orElse(null), notes.forScope(slug),
+                slug.isEmpty() ? projects.slugs() : List.of());
+        if (parts.global() == null && parts.project() == null && parts.notes().isEmpty()) {
+            return "";
+        }
+        // 2. The rendering made from the same parts, else a new one.
+        String cacheKey = (tools ? "t:" : "s:") + slug.orElse("");
+        Rendering cached = renderings.get(cacheKey);
+        if (cached != null && cached.parts().sameAs(parts)) {
+            return cached.text();
+        }
+        if (renderings.size() > MAX_RENDERINGS) {
+            renderings.clear();
+        }
+        String text = render(parts, projectKey, tools);
+        renderings.put(cacheKey, new Rendering(parts, text));
+        return text;
     }
 
-    /** The summary's renderings, or null if it is missing, unreadable, not UTF-8 or blank. */
-    private Rendering readSummary() {
-        Path file = memoryRoot.resolve(SUMMARY_FILE);
-        try {
-            // Files.readString is strict: malformed UTF-8 is a MalformedInputException, not U+FFFD.
-            return summaryFile.get();
-        } catch (NoSuchFileException e) {
-            LOG.debug("No memory summary at {}; developer instructions carry no memory section", file);
-        } catch (CharacterCodingException e) {
-            LOG.warn("Memory summary {} is not valid UTF-8; developer instructions carry no memory section", file);
-        } catch (IOException e) {
-            LOG.warn("Cannot read memory summary {} ({}); developer instructions carry no memory section", file,
-                    e.toString());
+    /**
+     * What one build is made of. Summaries and listings are compared by identity (the cached
+     * values are the same instances while their files are unchanged), notes by value.
+     */
+    private record Parts(Optional<String> slug, String global, String project, List<AdHocNoteFiles.Note> notes,
+            List<String> index) {
+        boolean sameAs(Parts other) {
+            return global == other.global && project == other.project && index == other.index
+                    && notes.equals(other.notes);
         }
-        return null;
     }
 
-    /** From the file's text: trimmed and capped once; null when blank. */
-    private Rendering prepare(String text) {
-        String summary = text.strip();
-        if (summary.isEmpty()) {
-            return null;
-        }
-        String capped = TokenTruncation.truncateMiddle(summary, config.summaryTokenLimit());
-        if (!capped.equals(summary)) {
-            LOG.debug("Memory summary {} truncated to {} tokens", memoryRoot.resolve(SUMMARY_FILE),
-                    config.summaryTokenLimit());
-        }
-        return new Rendering(capped);
-    }
+    private record Rendering(Parts parts, String text) {}
 
-    /** One summary text and its two renderings, each made on first use. */
-    private final class Rendering {
-        private final String summary;
-        private volatile String forTools;
-        private volatile String forShell;
-
-        Rendering(String summary) {
-            this.summary = summary;
+    /**
+     * The text between the summary markers: pending notes, then the project's summary, then the
+     * global one (or, in no project, the global one and the index of projects).
+     */
+    private String summarySection(Parts parts, Optional<String> projectKey, boolean tools) {
+        StringBuilder out = new StringBuilder();
+        if (!parts.notes().isEmpty()) {
+            out.append(notesBlock(parts)).append("\n\n");
         }
-
-        String text(boolean tools) {
-            String text = tools ? forTools : forShell;
-            if (text == null) {
-                text = render(summary, tools); // the same text whichever thread makes it first
-                if (tools) {
-                    forTools = text;
+        int budget = config.summaryTokenLimit();
+        if (parts.project() != null) {
+            String project = capped(parts.project(), budget, "project " + parts.slug().orElseThrow());
+            budget -= (int) Math.min(budget, TokenTruncation.approxTokens(project));
+            out.append("## Memory of this project (").append(projectFolder(parts.slug().orElseThrow()));
+            if (!tools) {
+                out.append(", project ").append(projectKey.orElseThrow());
+            }
+            out.append(")\n\n").append(project).append("\n\n");
+            if (parts.global() != null) {
+                out.append("## Memory across projects (").append(SUMMARY_FILE).append(")\n\n");
+                if (budget >= MIN_GLOBAL_TOKENS) {
+                    out.append(capped(parts.global(), budget, "global"));
                 } else {
-                    forShell = text;
+                    out.append("(Left out: this project's summary fills the summary budget. Search MEMORY.md for the")
+                            .append(" user's preferences across projects.)");
                 }
             }
-            return text;
+        } else if (parts.global() != null) {
+            out.append(capped(parts.global(), budget, "global"));
         }
+        if (!parts.index().isEmpty()) {
+            out.append("\n\n").append(indexLine(parts.index()));
+        }
+        String section = out.toString().strip();
+        return tools ? serverPaths.scrub(section) : section;
     }
 
-    private String render(String summary, boolean tools) {
+    private String capped(String summary, int tokens, String which) {
+        String capped = TokenTruncation.truncateMiddle(summary, tokens);
+        if (!capped.equals(summary)) {
+            LOG.debug("The {} memory summary under {} was cut to {} tokens", which, memoryRoot, tokens);
+        }
+        return capped;
+    }
+
+    private static String projectFolder(String slug) {
+        return ProjectKeys.FOLDER + "/" + slug + "/";
+    }
+
+    /** The notes the user asked for that no consolidation has folded in yet, capped. */
+    private static String notesBlock(Parts parts) {
+        StringBuilder out = new StringBuilder("## Notes the user asked to keep (newest first, not yet consolidated)\n\n")
+                .append("The user asked for these in recent sessions; they are newer than the summaries below and")
+                .append(" win where they disagree.\n");
+        long left = NOTES_TOKEN_LIMIT;
+        int shown = 0;
+        for (AdHocNoteFiles.Note note : parts.notes()) {
+            String text = TokenTruncation.truncateMiddle(note.text().replaceAll("\\s*\\n\\s*", " "), NOTE_TOKEN_LIMIT);
+            String line = "- " + (note.project().isPresent() ? "(this project) " : "") + text + "\n";
+            long tokens = TokenTruncation.approxTokens(line);
+            if (tokens > left) {
+                break;
+            }
+            out.append(line);
+            left -= tokens;
+            shown++;
+        }
+        int more = parts.notes().size() - shown;
+        if (more > 0) {
+            out.append("- (").append(more).append(" older note").append(more == 1 ? "" : "s").append(" under `")
+                    .append(String.join("/", AdHocNoteFiles.NOTES_DIR)).append("/`)\n");
+        }
+        return out.toString().strip();
+    }
+
+    /** One line naming the projects with memory, for a session in none. */
+    private static String indexLine(List<String> slugs) {
+        StringBuilder line = new StringBuilder("Projects with memory of their own (not shown here; when a task is in")
+                .append(" one, read its `").append(ProjectKeys.FOLDER).append("/<name>/").append(SUMMARY_FILE)
+                .append("`): ");
+        int shown = Math.min(slugs.size(), INDEX_MAX_PROJECTS);
+        line.append(String.join(", ", slugs.subList(0, shown)));
+        if (slugs.size() > shown) {
+            line.append(", and ").append(slugs.size() - shown).append(" more (list `").append(ProjectKeys.FOLDER)
+                    .append("/`)");
+        }
+        return line.append('.').toString();
+    }
+
+    /** The layout line about projects: none for a folder without them and a session in none. */
+    private static String scopeLayout(Parts parts, String prefix) {
+        if (parts.slug().isPresent()) {
+            return "\n- " + prefix + projectFolder(parts.slug().get()) + ": this session's project, with its own"
+                    + " memory_summary.md (below) and MEMORY.md. Search that MEMORY.md first, then the global one."
+                    + " Other folders under " + prefix + ProjectKeys.FOLDER + "/ belong to other projects: never apply"
+                    + " their memory here.";
+        }
+        if (!parts.index().isEmpty()) {
+            return "\n- " + prefix + ProjectKeys.FOLDER + "/<name>/: the memory of one project each (memory_summary.md"
+                    + " and MEMORY.md). This session is in no project: use a project's memory only for a task"
+                    + " plainly about that project.";
+        }
+        return "";
+    }
+
+    private String render(Parts parts, Optional<String> projectKey, boolean tools) {
         String base = memoryRoot.toString();
+        String summary = summarySection(parts, projectKey, tools);
         Map<String, String> values = tools
-                ? Map.of("path_prefix", "", "raw_layout", TOOLS_RAW_LAYOUT, "memory_summary", serverPaths.scrub(summary),
+                ? Map.of("path_prefix", "", "raw_layout", TOOLS_RAW_LAYOUT, "memory_summary", summary,
+                        "scope_layout", scopeLayout(parts, ""),
                         "search_how", "Search MEMORY.md for them with the `" + MemoryTools.SEARCH
                                 + "` tool (paths are relative to the memory folder).",
                         "open_how", "open the one or two most relevant files under `rollout_summaries/` or `skills/`"
@@ -191,6 +292,7 @@ public final class DeveloperInstructions {
                         "note_how", "record one small note per change with the `" + MemoryTools.ADD_AD_HOC_NOTE
                                 + "` tool; it is kept in the memory folder under `extensions/ad_hoc/notes/`.")
                 : Map.of("path_prefix", base + "/", "raw_layout", RAW_LOG_LAYOUT, "memory_summary", summary,
+                        "scope_layout", scopeLayout(parts, base + "/"),
                         "search_how", "Search " + base + "/MEMORY.md for them (a text search such as `rg`),"
                                 + " rather than reading it whole.",
                         "open_how", "open the one or two most relevant files under `rollout_summaries/` or `skills/`.",

@@ -43,6 +43,8 @@ final class JsonlRecordedSession implements RecordedSession {
     private final Clock clock;
     private final Consumer<String> polluted;
     private final Instant createdAt;
+    /** The session's project, derived once (a cwd's is found on the file system). */
+    private final Optional<String> project;
     private MemoryMode memoryMode;
     private String preview = "";
     private boolean closed;
@@ -54,6 +56,7 @@ final class JsonlRecordedSession implements RecordedSession {
     JsonlRecordedSession(SessionContext session, SessionStore.Writer rollout, Optional<ThreadInfo> continued,
             MemoryStore store, MemoriesConfig config, Clock clock, Consumer<String> polluted) {
         this.session = session;
+        this.project = session.project();
         this.polluted = polluted;
         this.rollout = rollout;
         this.store = store;
@@ -137,6 +140,7 @@ final class JsonlRecordedSession implements RecordedSession {
     private ObjectNode sessionMeta() {
         ObjectNode payload = JSON.objectNode().put("id", threadId()).put("timestamp", LINE_TIMESTAMP.format(createdAt));
         session.cwd().ifPresent(cwd -> payload.put("cwd", cwd.toString()));
+        project.ifPresent(key -> payload.put(SessionMeta.PROJECT_FIELD, key));
         payload.put("originator", "mnemo");
         if (session.subAgent()) {
             payload.set("source", JSON.objectNode().put(SessionMeta.SUBAGENT_SOURCE, session.source()));
@@ -182,6 +186,7 @@ final class JsonlRecordedSession implements RecordedSession {
                 .preview(preview.isEmpty() ? existing.map(ThreadInfo::preview).orElse("") : preview)
                 .memoryMode(mode)
                 .archived(existing.map(ThreadInfo::archived).orElse(false))
+                .project(project.orElse(null))
                 .build());
     }
 

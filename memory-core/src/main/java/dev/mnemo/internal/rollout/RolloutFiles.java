@@ -1,6 +1,7 @@
 package dev.mnemo.internal.rollout;
 
 import dev.mnemo.MemoryMode;
+import dev.mnemo.ProjectKeys;
 import dev.mnemo.ThreadInfo;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -66,16 +67,18 @@ public final class RolloutFiles {
         Instant updatedAt = facts.lastTimestamp != null ? facts.lastTimestamp : modified;
         Instant createdAt = meta.timestamp()
                 .orElse(facts.firstTimestamp != null ? facts.firstTimestamp : updatedAt);
+        Optional<Path> cwd = meta.cwd().isBlank() ? Optional.empty() : Optional.of(Path.of(meta.cwd()));
         ThreadInfo thread = ThreadInfo.builder(meta.id())
                 .rolloutPath(rollout.toAbsolutePath())
                 .createdAt(createdAt)
                 .updatedAt(updatedAt)
                 .source(meta.source())
-                .cwd(meta.cwd().isBlank() ? null : Path.of(meta.cwd()))
+                .cwd(cwd.orElse(null))
                 .gitBranch(meta.gitBranch().isBlank() ? null : meta.gitBranch())
                 .preview(facts.preview())
                 .memoryMode(meta.memoryMode().orElse(MemoryMode.ENABLED))
                 .archived(isArchived(rollout))
+                .project(meta.project().or(() -> cwd.map(ProjectKeys::forDirectory)).orElse(null))
                 .build();
         return new Inspection(Optional.of(thread), stats.malformedLines(), Optional.empty());
     }

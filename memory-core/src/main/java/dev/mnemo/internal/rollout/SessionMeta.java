@@ -18,9 +18,14 @@ import java.util.Optional;
  *     {@code app}, {@code subagent}, ...
  * @param gitBranch the git branch, or empty
  * @param memoryMode the persisted memory mode, when present and known
+ * @param project the project key Mnemo recorded ({@value #PROJECT_FIELD}), when present; Codex
+ *     writes none, and its rollouts get theirs from {@code cwd}
  */
 public record SessionMeta(String id, Optional<Instant> timestamp, String cwd, String source, String gitBranch,
-        Optional<MemoryMode> memoryMode) {
+        Optional<MemoryMode> memoryMode, Optional<String> project) {
+
+    /** The field of Mnemo's {@code session_meta} payload naming the session's project. */
+    public static final String PROJECT_FIELD = "mnemo_project";
 
     /** The source of a sub-agent thread; never a memory source. */
     public static final String SUBAGENT_SOURCE = "subagent";
@@ -33,7 +38,8 @@ public record SessionMeta(String id, Optional<Instant> timestamp, String cwd, St
         }
         return Optional.of(new SessionMeta(id, RolloutReader.timestamp(payload.get("timestamp")),
                 ResponseItemParser.text(payload, "cwd"), source(payload),
-                ResponseItemParser.text(payload.path("git"), "branch"), memoryMode(payload)));
+                ResponseItemParser.text(payload.path("git"), "branch"), memoryMode(payload),
+                Optional.of(ResponseItemParser.text(payload, PROJECT_FIELD).strip()).filter(p -> !p.isEmpty())));
     }
 
     /**

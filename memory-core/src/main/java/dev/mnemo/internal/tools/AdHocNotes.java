@@ -1,5 +1,6 @@
 package dev.mnemo.internal.tools;
 
+import dev.mnemo.internal.read.AdHocNoteFiles;
 import dev.mnemo.internal.sandbox.ConfinedRoot;
 import dev.mnemo.internal.sandbox.ToolFailure;
 import dev.mnemo.spi.SecretRedactor;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
 final class AdHocNotes {
 
     /** Where notes go, relative to the memory root. */
-    static final List<String> NOTES_DIR = List.of("extensions", "ad_hoc", "notes");
+    static final List<String> NOTES_DIR = AdHocNoteFiles.NOTES_DIR;
 
     static final int MAX_FILENAME_BYTES = 128;
     static final int MAX_SLUG_BYTES = 80;
@@ -41,8 +42,11 @@ final class AdHocNotes {
         this.redactor = redactor;
     }
 
-    /** Validates, redacts and writes the note; returns where it went. */
-    Path add(String filename, String note) {
+    /**
+     * Validates, redacts and writes the note, headed by its project when it has one
+     * ({@link AdHocNoteFiles#fileText}); returns where it went.
+     */
+    Path add(String filename, String note, Optional<String> projectSlug) {
         validateFilename(filename);
         if (note.strip().isEmpty()) {
             throw new ToolFailure("ad-hoc note must not be empty");
@@ -56,7 +60,7 @@ final class AdHocNotes {
         Path temp = null;
         try {
             temp = Files.createTempFile(directory, ".tmp-", ".md");
-            Files.writeString(temp, redacted, StandardCharsets.UTF_8);
+            Files.writeString(temp, AdHocNoteFiles.fileText(projectSlug, redacted), StandardCharsets.UTF_8);
             publish(temp, target, filename);
             LOG.info("Added ad-hoc memory note {}", target);
             return target;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoryTools;
+import dev.mnemo.ProjectKeys;
 import dev.mnemo.internal.redact.DefaultSecretRedactor;
 import dev.mnemo.internal.sandbox.ConfinedRoot;
 import dev.mnemo.internal.sandbox.ToolFailure;
@@ -60,6 +61,8 @@ public final class LocalMemoryTools implements MemoryTools {
     private final AdHocNotes notes;
     private final Predicate<Path> noteAdded;
     private final Clock clock;
+    /** The slug of the session's project, when these tools are bound to one ({@link #inProject}). */
+    private final Optional<String> projectSlug;
 
     /**
      * Tools whose ad-hoc notes pass through the built-in {@link DefaultSecretRedactor}.
@@ -97,6 +100,22 @@ public final class LocalMemoryTools implements MemoryTools {
         this.paths = new MemoryPaths(root);
         this.search = new MemorySearch(paths);
         this.notes = new AdHocNotes(root, Objects.requireNonNull(redactor, "redactor"));
+        this.projectSlug = Optional.empty();
+    }
+
+    /** The same tools bound to a project. */
+    private LocalMemoryTools(LocalMemoryTools tools, String projectSlug) {
+        this.noteAdded = tools.noteAdded;
+        this.clock = tools.clock;
+        this.paths = tools.paths;
+        this.search = tools.search;
+        this.notes = tools.notes;
+        this.projectSlug = Optional.of(projectSlug);
+    }
+
+    @Override
+    public LocalMemoryTools inProject(String projectKey) {
+        return new LocalMemoryTools(this, ProjectKeys.slug(projectKey));
     }
 
     /**
@@ -138,18 +157,25 @@ public final class LocalMemoryTools implements MemoryTools {
     }
 
     private ObjectNode list(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("path", "cursor", "max_results"));
+        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson,
+                List.of("path", "cursor", "max_results", "scope"));
         Optional<String> path = args.optionalString("path");
         Optional<String> cursor = args.optionalString("cursor");
         int maxResults = clamp(args.optionalCount("max_results"), MAX_LIST_RESULTS);
+        ToolScope projects = ToolScope.of(projectSlug, args.optionalString("scope"));
 
         MemoryPaths.Scoped scope = paths.resolve(path);
+        if (projects.hidesPath(scope.display())) {
+            throw new ToolFailure("path '" + scope.display() + "' belongs to another project; use scope `"
+                    + ToolScope.ALL + "` to list it");
+        }
         BasicFileAttributes attributes = existing(scope, path);
         List<MemoryPaths.Child> entries;
         if (attributes.isRegularFile()) {
             entries = List.of(new MemoryPaths.Child(scope.file(), scope.display(), false, attributes.size()));
         } else if (attributes.isDirectory()) {
-            entries = paths.children(scope.file(), scope.display());
+            entries = paths.children(scope.file(), scope.display()).stream()
+                    .filter(child -> !projects.hidesPath(child.display())).toList();
         } else {
             entries = List.of();
         }
@@ -211,7 +237,7 @@ public final class LocalMemoryTools implements MemoryTools {
 
     private ObjectNode search(String argumentsJson) {
         ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("queries", "match_mode", "path",
-                "cursor", "context_lines", "case_sensitive", "normalized", "max_results"));
+                "cursor", "context_lines", "case_sensitive", "normalized", "max_results", "scope"));
         List<String> queries = args.requiredStringList("queries").stream().map(String::strip).toList();
         Optional<JsonNode> modeNode = args.node("match_mode");
         MemorySearch.MatchMode mode = modeNode.map(this::matchMode).orElse(new MemorySearch.Any());
@@ -221,6 +247,7 @@ public final class LocalMemoryTools implements MemoryTools {
         boolean caseSensitive = args.optionalBoolean("case_sensitive").orElse(true);
         boolean normalized = args.optionalBoolean("normalized").orElse(false);
         int maxResults = clamp(args.optionalCount("max_results"), MAX_SEARCH_RESULTS);
+        ToolScope projects = ToolScope.of(projectSlug, args.optionalString("scope"));
         if (queries.isEmpty() || queries.stream().anyMatch(String::isEmpty)) {
             throw new ToolFailure(EMPTY_QUERY);
         }
@@ -232,7 +259,7 @@ public final class LocalMemoryTools implements MemoryTools {
         BasicFileAttributes attributes = existing(scope, path);
         List<MemorySearch.Match> matches = attributes.isRegularFile() || attributes.isDirectory()
                 ? search.search(scope, attributes,
-                        new MemorySearch.Request(queries, mode, contextLines, caseSensitive, normalized))
+                        new MemorySearch.Request(queries, mode, contextLines, caseSensitive, normalized), projects)
                 : List.of();
         ObjectNode result = Json.MAPPER.createObjectNode();
         ArrayNode queryArray = result.putArray("queries");
@@ -285,14 +312,31 @@ public final class LocalMemoryTools implements MemoryTools {
     }
 
     private ObjectNode addAdHocNote(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("filename", "note"));
+        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("filename", "note", "scope"));
         String filename = args.requiredString("filename");
         String note = args.requiredString("note");
-        Path written = notes.add(filename, note);
+        Path written = notes.add(filename, note, noteScope(args.optionalString("scope")));
         if (!noteAdded.test(written)) {
             throw new ToolFailure("ad-hoc note '" + filename + "' already exists");
         }
         return Json.MAPPER.createObjectNode();
+    }
+
+    /** The project a note is filed under: the session's unless the call says {@code global}. */
+    private Optional<String> noteScope(Optional<String> scope) {
+        String value = scope.orElse(projectSlug.isPresent() ? ToolScope.PROJECT : ToolScope.GLOBAL);
+        return switch (value) {
+            case ToolScope.GLOBAL -> Optional.empty();
+            case ToolScope.PROJECT -> {
+                if (projectSlug.isEmpty()) {
+                    throw new ToolFailure("this session is in no project; leave scope out or use `" + ToolScope.GLOBAL
+                            + "`");
+                }
+                yield projectSlug;
+            }
+            default -> throw new ToolFailure("unknown scope `" + value + "`, expected `" + ToolScope.PROJECT + "` or `"
+                    + ToolScope.GLOBAL + "`");
+        };
     }
 
     /** Attributes of an existing, non-symlink scope; the root is checked too when it is the scope. */

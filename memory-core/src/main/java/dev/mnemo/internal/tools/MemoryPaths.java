@@ -144,11 +144,20 @@ final class MemoryPaths {
      * symlinked file never visited.
      */
     void forEachFileUnder(Path directory, String display, EntryVisitor visitor) {
+        forEachFileUnder(directory, display, folder -> false, visitor);
+    }
+
+    /** {@link #forEachFileUnder(Path, String, EntryVisitor)}, not descending into folders {@code skip} names. */
+    void forEachFileUnder(Path directory, String display, java.util.function.Predicate<String> skip,
+            EntryVisitor visitor) {
         Deque<Scoped> folders = new ArrayDeque<>();
         folders.push(new Scoped(directory, display));
         while (!folders.isEmpty()) {
             Scoped folder = folders.pop();
             list(folder.file(), folder.display(), (child, opener) -> {
+                if (child.directory() && skip.test(child.display())) {
+                    return;
+                }
                 if (child.directory()) {
                     folders.push(new Scoped(child.file(), child.display()));
                 } else {

@@ -37,9 +37,12 @@ final class MemorySearch {
     /** What to look for; {@code queries} are already trimmed. */
     record Request(List<String> queries, MatchMode mode, int contextLines, boolean caseSensitive, boolean normalized) {}
 
-    /** One hit: numbers are 1-based; {@code content} is the matched lines plus context, joined by {@code \n}. */
+    /**
+     * One hit: numbers are 1-based; {@code content} is the matched lines plus context, joined by
+     * {@code \n}; {@code rank} orders files before path order (0 for the session's project's files).
+     */
     record Match(String path, int matchLineNumber, int contentStartLineNumber, String content,
-            List<String> matchedQueries) {}
+            List<String> matchedQueries, int rank) {}
 
     private final MemoryPaths paths;
 
@@ -51,7 +54,7 @@ final class MemorySearch {
      * All matches under a resolved scope, sorted: a file, or a directory searched recursively
      * ({@code attributes} are the scope's, read without following links).
      */
-    List<Match> search(MemoryPaths.Scoped scope, BasicFileAttributes attributes, Request request) {
+    List<Match> search(MemoryPaths.Scoped scope, BasicFileAttributes attributes, Request request, ToolScope projects) {
         List<String> prepared = request.queries().stream().map(q -> prepare(q, request)).toList();
         if (prepared.stream().anyMatch(String::isEmpty)) {
             throw new ToolFailure(LocalMemoryTools.EMPTY_QUERY);
@@ -59,28 +62,33 @@ final class MemorySearch {
         Optional<RawByteScreen> screen = RawByteScreen.of(request);
         List<Match> matches = new ArrayList<>();
         MemoryPaths.EntryVisitor search = (file, opener) -> {
-            if (screen.isEmpty() || screen.get().mayMatch(opener, file.size())) {
-                searchFile(file.file(), file.display(), request, prepared, matches);
+            if (!projects.hidesPath(file.display())
+                    && (screen.isEmpty() || screen.get().mayMatch(opener, file.size()))) {
+                searchFile(file.file(), file.display(), request, prepared, projects, matches);
             }
         };
         if (attributes.isDirectory()) {
-            paths.forEachFileUnder(scope.file(), scope.display(), search);
+            paths.forEachFileUnder(scope.file(), scope.display(), projects::hidesPath, search);
         } else {
             search.visit(new MemoryPaths.Child(scope.file(), scope.display(), false, attributes.size()),
                     () -> FileChannel.open(scope.file()));
         }
         // The only ordering: files were visited in no particular order.
-        matches.sort(Comparator.comparing(Match::path, MemoryPaths.UTF8_ORDER)
+        matches.sort(Comparator.comparingInt(Match::rank).thenComparing(Match::path, MemoryPaths.UTF8_ORDER)
                 .thenComparingInt(Match::matchLineNumber));
         return matches;
     }
 
     private static void searchFile(Path file, String display, Request request, List<String> prepared,
-            List<Match> out) {
+            ToolScope projects, List<Match> out) {
         Optional<String> text = readUtf8(file);
         if (text.isEmpty()) {
             return; // not UTF-8: skipped, as Codex does
         }
+        if (projects.hidesFile(display, text.get())) {
+            return;
+        }
+        int rank = projects.isPlain() ? 1 : projects.rank(display, text.get());
         // Every mode needs at least one query on some line. Case folding and normalizing work the same
         // on the whole text as line by line (a newline stops both), so a query missing from the whole
         // prepared text is on no line: skip the file without splitting it.
@@ -113,7 +121,7 @@ final class MemorySearch {
             int from = Math.max(window[0] - request.contextLines(), 0);
             int to = (int) Math.min((long) window[1] + request.contextLines(), lines.size() - 1L);
             out.add(new Match(display, window[0] + 1, from + 1, String.join("\n", lines.subList(from, to + 1)),
-                    List.copyOf(matchedQueries)));
+                    List.copyOf(matchedQueries), rank));
         }
     }
 

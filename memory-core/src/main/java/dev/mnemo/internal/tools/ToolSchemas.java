@@ -14,6 +14,9 @@ final class ToolSchemas {
 
     static final String FILENAME_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-[a-z0-9][a-z0-9-]{0,79}\\.md$";
 
+    private static final String SCOPE_DESCRIPTION = "`project`: this session's project and global memory only;"
+            + " `all` (default): the whole folder, this session's project first.";
+
     private final ObjectMapper json;
 
     ToolSchemas(ObjectMapper json) {
@@ -35,10 +38,13 @@ final class ToolSchemas {
         filename.put("minLength", 24).put("maxLength", AdHocNotes.MAX_FILENAME_BYTES).put("pattern", FILENAME_PATTERN);
         string(properties, "note", "The note, verbatim Markdown: what to remember, forget or correct.")
                 .put("minLength", 1);
+        scope(properties, "Where the note applies: `project` (this session's project; the default when it has one)"
+                + " or `global` (every project, e.g. a general preference).", "project", "global");
         schema.putArray("required").add("filename").add("note");
         return spec(LocalMemoryTools.ADD_AD_HOC_NOTE,
                 "Save one new, append-only memory note. Use only after the user explicitly asks to remember,"
-                        + " forget or change something; the note is folded into memory at the next consolidation.",
+                        + " forget or change something; the note applies from the next turn and is folded into"
+                        + " memory at the next consolidation.",
                 schema);
     }
 
@@ -48,6 +54,7 @@ final class ToolSchemas {
         string(properties, "path", "Folder (or file) relative to the memory root; omit for the root.");
         string(properties, "cursor", "The next_cursor of the previous page.");
         count(properties, "max_results", 1, "Entries per page, at most " + LocalMemoryTools.MAX_LIST_RESULTS + ".");
+        scope(properties, SCOPE_DESCRIPTION, "project", "all");
         return spec(LocalMemoryTools.LIST,
                 "List the files and folders directly inside a folder of the memory store (not recursive).", schema);
     }
@@ -87,6 +94,7 @@ final class ToolSchemas {
         bool(properties, "normalized", "Compare only letters and digits, so 'cold resume' finds 'cold-resume'"
                 + " (default false).");
         count(properties, "max_results", 1, "Matches per page, at most " + LocalMemoryTools.MAX_SEARCH_RESULTS + ".");
+        scope(properties, SCOPE_DESCRIPTION, "project", "all");
         schema.putArray("required").add("queries");
         return spec(LocalMemoryTools.SEARCH,
                 "Search memory files for substrings, optionally ignoring case and separators, or requiring all"
@@ -115,6 +123,14 @@ final class ToolSchemas {
 
     private static void count(ObjectNode properties, String name, int minimum, String description) {
         properties.putObject(name).put("type", "integer").put("minimum", minimum).put("description", description);
+    }
+
+    private static void scope(ObjectNode properties, String description, String... values) {
+        ObjectNode scope = string(properties, "scope", description);
+        ArrayNode allowed = scope.putArray("enum");
+        for (String value : values) {
+            allowed.add(value);
+        }
     }
 
     private static void bool(ObjectNode properties, String name, String description) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The rendering kept between calls ({@link SummaryFile}) never hides a change: a rewrite by another
+ * The rendering kept between calls ({@link StampedPath}) never hides a change: a rewrite by another
  * process, a file replaced with the same size and modification time (git's racy-clean case), a
  * clock stepped back. A wall clock an hour ahead makes entries old enough to be trusted without
  * waiting; the system clock keeps a just-written file inside the racy window.

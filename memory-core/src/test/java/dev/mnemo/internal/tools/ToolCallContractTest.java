@@ -64,7 +64,7 @@ class ToolCallContractTest extends ToolsFixture {
     @Test
     void call_unknownFieldOrWrongTypeIsAJsonError() {
         assertThat(error(LocalMemoryTools.LIST, "{\"recursive\":true}"))
-                .isEqualTo("unknown field `recursive`, expected one of `path`, `cursor`, `max_results`");
+                .isEqualTo("unknown field `recursive`, expected one of `path`, `cursor`, `max_results`, `scope`");
         assertThat(error(LocalMemoryTools.LIST, "{\"max_results\":\"10\"}"))
                 .isEqualTo("invalid type: string \"10\", expected a non-negative integer for `max_results`");
         assertThat(error(LocalMemoryTools.LIST, "{\"max_results\":-1}")).contains("expected a non-negative integer");

@@ -1,8 +1,8 @@
 package dev.mnemo.internal.read;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
@@ -10,11 +10,12 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 /**
- * {@code memory_summary.md} and what was last derived from it, reused while the file provably has
- * not changed — the way git trusts its index.
+ * A file or folder of the memory folder ({@code memory_summary.md}, {@code projects/}, the notes
+ * folder) and what was last derived from it, reused while it provably has not changed — the way
+ * git trusts its index. (A folder's times change when an entry is added, removed or renamed in it,
+ * which is all that is derived from a folder here.)
  *
  * <p>A derived value is reused only when the file's stamp — device, inode, size, modification time
  * and status-change time ({@code ctime}, which no program can set back), all read by one
@@ -30,9 +31,19 @@ import java.util.function.Function;
  * <p>Where the file system offers no {@code unix} attribute view (no inode or {@code ctime}),
  * nothing is cached: every call reads the file.
  *
- * @param <T> what is derived from the file's text
+ * <p>A path found missing is checked with {@link java.io.File#exists()} on the next call, which
+ * answers without throwing: most folders have no notes and most projects no summary yet, and an
+ * exception per turn would cost more than the whole read.
+ *
+ * @param <T> what is derived from the path
  */
-final class SummaryFile<T> {
+final class StampedPath<T> {
+
+    /** Derives a value from the path: reads a file's text, lists a folder. */
+    @FunctionalInterface
+    interface Loader<T> {
+        T load(Path path) throws IOException;
+    }
 
     /** How much older than the wall clock a file's times must be for its stamp to be trusted. */
     static final Duration RACY_WINDOW = Duration.ofSeconds(2);
@@ -41,28 +52,29 @@ final class SummaryFile<T> {
 
     private final Path file;
     private final Clock wallClock;
-    private final Function<String, T> derive;
+    private final Loader<T> loader;
     /** The last trusted entry, or null. Entries are immutable, so readers need no lock. */
     private volatile Entry<T> cached;
     private volatile boolean stampsSupported = true;
+    /** The last call found the path missing: the next one asks {@link java.io.File#exists()} first. */
+    private volatile boolean missing;
 
     /**
-     * @param file the summary file
+     * @param file the file or folder
      * @param wallClock the clock file times are compared with (the system clock in production:
      *     file systems stamp files with it)
-     * @param derive what to compute from the file's text; called again only after a change
+     * @param loader what to derive from the path; called again only after a change
      */
-    SummaryFile(Path file, Clock wallClock, Function<String, T> derive) {
+    StampedPath(Path file, Clock wallClock, Loader<T> loader) {
         this.file = Objects.requireNonNull(file, "file");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
-        this.derive = Objects.requireNonNull(derive, "derive");
+        this.loader = Objects.requireNonNull(loader, "loader");
     }
 
     /**
-     * The value derived from the file's current text.
+     * The value derived from the path as it is now.
      *
-     * @throws IOException as {@link Files#readString(Path, java.nio.charset.Charset)} throws it (a
-     *     missing file, malformed UTF-8, no permission)
+     * @throws IOException as the loader throws it (a missing file, malformed UTF-8, no permission)
      */
     T get() throws IOException {
         Entry<T> entry = cached;
@@ -72,11 +84,25 @@ final class SummaryFile<T> {
         return read();
     }
 
+    /** {@link #get()}, or {@code absent} when the path does not exist. */
+    T getOrElse(T absent) throws IOException {
+        if (missing && !file.toFile().exists()) {
+            return absent;
+        }
+        try {
+            T value = get();
+            missing = false;
+            return value;
+        } catch (NoSuchFileException e) {
+            missing = true;
+            return absent;
+        }
+    }
+
     private T read() throws IOException {
         long readStartMillis = wallClock.millis();
         Stamp before = stampOrNull();
-        String text = Files.readString(file, StandardCharsets.UTF_8);
-        T value = derive.apply(text);
+        T value = loader.load(file);
         Stamp after = before == null ? null : stampOrNull();
         if (before != null && before.equals(after) && before.olderThan(readStartMillis - RACY_WINDOW.toMillis())) {
             cached = new Entry<>(before, value);

@@ -1,0 +1,88 @@
+package dev.mnemo.internal.read;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ad-hoc notes no consolidation has folded in yet ({@link AdHocNoteFiles}), per scope: what the
+ * instructions show at once as the user's own words. An unchanged notes folder and folded list cost
+ * two {@code stat}s per turn.
+ */
+final class PendingNotes {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PendingNotes.class);
+
+    private final StampedPath<List<AdHocNoteFiles.Note>> notes;
+    private final StampedPath<Set<String>> folded;
+    /** The last answer and the two values it came from (compared by identity: they are cached). */
+    private volatile Pending last;
+
+    PendingNotes(Path memoryRoot, Clock wallClock) {
+        this.notes = new StampedPath<>(AdHocNoteFiles.notesDir(memoryRoot), wallClock, AdHocNoteFiles::readAll);
+        this.folded = new StampedPath<>(memoryRoot.resolve(AdHocNoteFiles.FOLDED_FILE), wallClock,
+                AdHocNoteFiles::readFolded);
+    }
+
+    private record Pending(List<AdHocNoteFiles.Note> all, Set<String> folded, List<AdHocNoteFiles.Note> pending) {}
+
+    /**
+     * The pending notes a session in {@code projectSlug} (or in none) sees, newest first: the
+     * global ones and its project's, never another project's. The same list instance while nothing
+     * changed.
+     */
+    List<AdHocNoteFiles.Note> forScope(Optional<String> projectSlug) {
+        List<AdHocNoteFiles.Note> pending = pending();
+        if (pending.isEmpty()) {
+            return pending;
+        }
+        boolean anyOtherScope = false;
+        for (AdHocNoteFiles.Note note : pending) {
+            if (note.project().isPresent() && !note.project().equals(projectSlug)) {
+                anyOtherScope = true;
+                break;
+            }
+        }
+        if (!anyOtherScope) {
+            return pending;
+        }
+        List<AdHocNoteFiles.Note> visible = new ArrayList<>();
+        for (AdHocNoteFiles.Note note : pending) {
+            if (note.project().isEmpty() || note.project().equals(projectSlug)) {
+                visible.add(note);
+            }
+        }
+        return List.copyOf(visible);
+    }
+
+    private List<AdHocNoteFiles.Note> pending() {
+        List<AdHocNoteFiles.Note> all;
+        Set<String> foldedNames;
+        try {
+            all = notes.getOrElse(List.of());
+            foldedNames = folded.getOrElse(Set.of());
+        } catch (IOException e) {
+            LOG.warn("Cannot read the ad-hoc notes ({}); instructions show none", e.toString());
+            return List.of();
+        }
+        Pending cached = last;
+        if (cached != null && cached.all() == all && cached.folded() == foldedNames) {
+            return cached.pending();
+        }
+        List<AdHocNoteFiles.Note> pending = new ArrayList<>();
+        for (AdHocNoteFiles.Note note : all) {
+            if (!foldedNames.contains(note.name()) && !note.text().isEmpty()) {
+                pending.add(note);
+            }
+        }
+        List<AdHocNoteFiles.Note> result = List.copyOf(pending);
+        last = new Pending(all, foldedNames, result);
+        return result;
+    }
+}

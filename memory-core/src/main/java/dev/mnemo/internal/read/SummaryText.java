@@ -1,0 +1,36 @@
+package dev.mnemo.internal.read;
+
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Reading one {@code memory_summary.md}: strict UTF-8, stripped, blank as none, failures logged. */
+final class SummaryText {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SummaryText.class);
+
+    private SummaryText() {}
+
+    /** The file's text, stripped; null when blank. {@link Files#readString} is strict about UTF-8. */
+    static String read(Path file) throws IOException {
+        String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+        return text.isEmpty() ? null : text;
+    }
+
+    /** The summary now, or empty when it is missing, blank, not UTF-8 or unreadable (said in the log). */
+    static Optional<String> get(StampedPath<String> file, String which) {
+        try {
+            return Optional.ofNullable(file.getOrElse(null));
+        } catch (CharacterCodingException e) {
+            LOG.warn("The {} memory summary is not valid UTF-8; instructions leave it out", which);
+        } catch (IOException e) {
+            LOG.warn("Cannot read the {} memory summary ({}); instructions leave it out", which, e.toString());
+        }
+        return Optional.empty();
+    }
+}
