@@ -2,10 +2,8 @@ package dev.mnemo.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.mnemo.MemoryEngine;
-import dev.mnemo.MemorySession;
 import dev.mnemo.ProjectKeys;
-import dev.mnemo.SessionContext;
+import dev.mnemo.ThreadInfo;
 import dev.mnemo.llm.LanguageModel;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -267,25 +265,15 @@ class MnemoCliTest {
     }
 
     @Test
-    void threads_showEachThreadsProject_inTheListingAndInJson() {
-        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
-            try (MemorySession web = engine.openSession(SessionContext.root("t-web").inProject("acme/web"))) {
-                web.userMessage("How do I install the web app?");
-            }
-            try (MemorySession plain = engine.openSession(SessionContext.root("t-plain"))) {
-                plain.userMessage("Hello there");
-            }
-        }
+    void threads_projectColumn_showsTheKey_theEndOfALongOne_orADash() {
+        ThreadInfo.Builder thread = ThreadInfo.builder("t-1").rolloutPath(temp.resolve("t-1.jsonl"))
+                .createdAt(Instant.parse(AS_OF)).updatedAt(Instant.parse(AS_OF));
+        String longKey = "/home/ana/src/clients/initech/billing-service";
 
-        Result text = mnemo("--home", home().toString(), "threads");
-        Result json = mnemo("--home", home().toString(), "threads", "--json");
-
-        assertThat(text.exitCode()).as(text.err()).isZero();
-        assertThat(text.out().lines().filter(l -> l.startsWith("t-web "))).singleElement().asString()
-                .contains(" acme/web ");
-        assertThat(text.out().lines().filter(l -> l.startsWith("t-plain "))).singleElement().asString()
-                .containsPattern(" - +Hello there");
-        assertThat(json.out()).contains("\"project\" : \"acme/web\"").contains("\"project\" : null");
+        assertThat(ThreadsCommand.project(thread.project("acme/web").build())).isEqualTo("acme/web");
+        assertThat(ThreadsCommand.project(thread.project(longKey).build())).hasSize(ThreadsCommand.PROJECT_WIDTH)
+                .isEqualTo("…initech/billing-service");
+        assertThat(ThreadsCommand.project(thread.project(null).build())).isEqualTo("-");
     }
 
     @Test
