@@ -1,5 +1,8 @@
 package dev.mnemo.cli;
 
+import static dev.mnemo.testkit.ProjectMemories.GLOBAL_FACT;
+import static dev.mnemo.testkit.ProjectMemories.NPM_FACT;
+import static dev.mnemo.testkit.ProjectMemories.PNPM_FACT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,6 +10,7 @@ import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.ProjectKeys;
 import dev.mnemo.testkit.ManualClock;
+import dev.mnemo.testkit.ProjectMemories;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -36,17 +40,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code mnemo mcp} in a project: an in-process {@link McpMemoryServer} behind the {@link StdioGuard}
  * as {@code mnemo mcp} runs it, driven by the MCP SDK's own client over a loopback socket. The
- * memory folder holds a global summary and two projects' memory with conflicting facts; one project
- * is a real git repository, whose folder a client names as its root.
+ * memory folder holds a global summary and two projects' memory with conflicting facts
+ * ({@link ProjectMemories}); one project is a real git repository, whose folder a client names as
+ * its root.
  */
 @Timeout(60)
 class McpProjectTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(JSON);
-    static final String GLOBAL_FACT = "The user writes commit messages in the imperative.";
-    static final String REPO_FACT = "This repository installs dependencies with pnpm.";
-    static final String OTHER_FACT = "This repository installs dependencies with npm.";
     static final String OTHER = "acme/other";
 
     @TempDir
@@ -64,16 +66,7 @@ class McpProjectTest {
         repo = Files.createDirectories(dir.resolve("src/web"));
         Git.init().setDirectory(repo.toFile()).call().close();
         repoKey = ProjectKeys.forDirectory(repo);
-        Path memories = Files.createDirectories(home.resolve("memories"));
-        Files.writeString(memories.resolve("memory_summary.md"), "v1\n" + GLOBAL_FACT + "\n");
-        plantProject(memories, repoKey, REPO_FACT);
-        plantProject(memories, OTHER, OTHER_FACT);
-    }
-
-    static void plantProject(Path memories, String project, String fact) throws IOException {
-        Path folder = Files.createDirectories(memories.resolve(ProjectKeys.FOLDER).resolve(ProjectKeys.slug(project)));
-        Files.writeString(folder.resolve("memory_summary.md"), "v1\n" + fact + "\n");
-        Files.writeString(folder.resolve("MEMORY.md"), "# Task Group: dependencies\n\n- " + fact + "\n");
+        ProjectMemories.plant(home, repoKey, OTHER);
     }
 
     @AfterEach
@@ -124,7 +117,7 @@ class McpProjectTest {
         String instructions = client.getCurrentInitializationResult().instructions();
         String found = searchInProject();
 
-        assertThat(instructions).contains(GLOBAL_FACT).doesNotContain(REPO_FACT).doesNotContain(OTHER_FACT);
+        assertThat(instructions).contains(GLOBAL_FACT).doesNotContain(PNPM_FACT).doesNotContain(NPM_FACT);
         assertThat(found).contains(ProjectKeys.slug(repoKey)).doesNotContain(ProjectKeys.slug(OTHER));
         assertThat(memory.project()).contains(repoKey);
     }
@@ -162,7 +155,7 @@ class McpProjectTest {
         String instructions = client.getCurrentInitializationResult().instructions();
         String found = searchInProject();
 
-        assertThat(instructions).contains(OTHER_FACT, GLOBAL_FACT).doesNotContain(REPO_FACT);
+        assertThat(instructions).contains(NPM_FACT, GLOBAL_FACT).doesNotContain(PNPM_FACT);
         assertThat(found).contains(ProjectKeys.slug(OTHER)).doesNotContain(ProjectKeys.slug(repoKey));
         assertThat(memory.project()).contains(OTHER);
     }
@@ -175,7 +168,7 @@ class McpProjectTest {
         McpSchema.CallToolResult listed = client.callTool(new CallToolRequest("memories_list", Map.of()));
 
         assertThat(listed.isError()).isFalse();
-        assertThat(instructions).contains(GLOBAL_FACT).doesNotContain(REPO_FACT).doesNotContain(OTHER_FACT);
+        assertThat(instructions).contains(GLOBAL_FACT).doesNotContain(PNPM_FACT).doesNotContain(NPM_FACT);
         assertThat(memory.project()).isEmpty();
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mnemo.ProjectKeys;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.testkit.ProjectMemories;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -215,31 +216,19 @@ class MnemoCliTest {
         assertThat(unknown.err()).contains("no thread with id no-such-thread");
     }
 
-    /** A memory folder with a global summary and two projects' summaries with conflicting facts. */
-    private Path homeWithProjects(String... keysAndFacts) throws IOException {
-        Path memories = Files.createDirectories(home().resolve("memories"));
-        Files.writeString(memories.resolve("memory_summary.md"), "v1\nThe user writes commit messages in the imperative.\n");
-        for (int i = 0; i < keysAndFacts.length; i += 2) {
-            Path folder = Files.createDirectories(memories.resolve(ProjectKeys.FOLDER)
-                    .resolve(ProjectKeys.slug(keysAndFacts[i])));
-            Files.writeString(folder.resolve("memory_summary.md"), "v1\n" + keysAndFacts[i + 1] + "\n");
-        }
-        return home();
-    }
-
     @Test
-    void instructions_withAProjectKey_carryThatProjectsSummaryAndTheGlobalOne_neverAnothers() throws IOException {
-        String h = homeWithProjects("acme/web", "The web app installs with pnpm.", "acme/api", "The api installs with npm.")
-                .toString();
+    void instructions_withAProjectKey_carryThatProjectsSummaryAndTheGlobalOne_neverAnothers() {
+        String h = home().toString();
+        ProjectMemories.plant(home(), "acme/web", "acme/api");
 
         Result web = mnemo("--home", h, "instructions", "--project", "acme/web");
         Result global = mnemo("--home", h, "instructions");
 
         assertThat(web.exitCode()).as(web.err()).isZero();
-        assertThat(web.out()).contains("installs with pnpm", "commit messages in the imperative")
-                .doesNotContain("installs with npm");
-        assertThat(global.out()).contains("commit messages in the imperative").doesNotContain("installs with pnpm")
-                .doesNotContain("installs with npm");
+        assertThat(web.out()).contains(ProjectMemories.PNPM_FACT, ProjectMemories.GLOBAL_FACT)
+                .doesNotContain(ProjectMemories.NPM_FACT);
+        assertThat(global.out()).contains(ProjectMemories.GLOBAL_FACT).doesNotContain(ProjectMemories.PNPM_FACT)
+                .doesNotContain(ProjectMemories.NPM_FACT);
     }
 
     @Test
@@ -247,18 +236,19 @@ class MnemoCliTest {
         Path repo = Files.createDirectories(temp.resolve("src/web"));
         Git.init().setDirectory(repo.toFile()).call().close();
         Path inside = Files.createDirectories(repo.resolve("packages/ui"));
-        String h = homeWithProjects(ProjectKeys.forDirectory(repo), "The web app installs with pnpm.",
-                inside.toString(), "The ui package installs with yarn.").toString();
+        ProjectMemories.plant(home(), ProjectKeys.forDirectory(repo), inside.toString());
 
-        Result r = mnemo("--home", h, "instructions", "--project", inside.toString());
+        Result r = mnemo("--home", home().toString(), "instructions", "--project", inside.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("installs with pnpm").doesNotContain("installs with yarn");
+        assertThat(r.out()).contains(ProjectMemories.PNPM_FACT).doesNotContain(ProjectMemories.NPM_FACT);
     }
 
     @Test
-    void instructions_withABlankProject_isAUsageError() throws IOException {
-        Result r = mnemo("--home", homeWithProjects().toString(), "instructions", "--project", " ");
+    void instructions_withABlankProject_isAUsageError() {
+        ProjectMemories.global(home(), ProjectMemories.GLOBAL_FACT);
+
+        Result r = mnemo("--home", home().toString(), "instructions", "--project", " ");
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--project must name a folder or a project key, was blank");

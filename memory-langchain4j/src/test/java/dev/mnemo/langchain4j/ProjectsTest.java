@@ -2,6 +2,9 @@ package dev.mnemo.langchain4j;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.mnemo.testkit.ProjectMemories.GLOBAL_FACT;
+import static dev.mnemo.testkit.ProjectMemories.NPM_FACT;
+import static dev.mnemo.testkit.ProjectMemories.PNPM_FACT;
 
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -13,6 +16,7 @@ import dev.mnemo.MemoryEngines;
 import dev.mnemo.ProjectKeys;
 import dev.mnemo.TenantHomes;
 import dev.mnemo.testkit.OpenAiWireServer;
+import dev.mnemo.testkit.ProjectMemories;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
 import java.io.IOException;
@@ -35,9 +39,6 @@ class ProjectsTest {
 
     static final String WEB = "acme/web";
     static final String API = "acme/api";
-    static final String GLOBAL_FACT = "The user writes commit messages in the imperative.";
-    static final String WEB_FACT = "This repository installs dependencies with pnpm.";
-    static final String API_FACT = "This repository installs dependencies with npm.";
 
     interface Assistant {
         String chat(@MemoryId ChatId conversation, @UserMessage String text);
@@ -57,8 +58,8 @@ class ProjectsTest {
     private MemoryEngine engine;
 
     @BeforeEach
-    void setUp() throws IOException {
-        plantMemories(root.resolve("home"));
+    void setUp() {
+        ProjectMemories.plant(root.resolve("home"), WEB, API);
         engine = MemoryEngine.builder().home(root.resolve("home")).model(MnemoLangChain4j.languageModel(pipelineModel()))
                 .closeTimeout(Duration.ofSeconds(2)).build();
     }
@@ -73,20 +74,6 @@ class ProjectsTest {
     private OpenAiChatModel pipelineModel() {
         return OpenAiChatModel.builder().baseUrl(pipelineServer.baseUrl().toString()).apiKey("k").modelName("m")
                 .maxRetries(0).build();
-    }
-
-    /** The global summary and one summary and handbook per project, as consolidation writes them. */
-    static void plantMemories(Path home) throws IOException {
-        Path memories = Files.createDirectories(home.resolve("memories"));
-        Files.writeString(memories.resolve("memory_summary.md"), "v1\n" + GLOBAL_FACT + "\n");
-        plantProject(memories, WEB, WEB_FACT);
-        plantProject(memories, API, API_FACT);
-    }
-
-    static void plantProject(Path memories, String project, String fact) throws IOException {
-        Path folder = Files.createDirectories(memories.resolve(ProjectKeys.FOLDER).resolve(ProjectKeys.slug(project)));
-        Files.writeString(folder.resolve("memory_summary.md"), "v1\n" + fact + "\n");
-        Files.writeString(folder.resolve("MEMORY.md"), "# Task Group: dependencies\n\n- " + fact + "\n");
     }
 
     private Assistant assistant(MnemoLangChain4j mnemo) {
@@ -107,10 +94,10 @@ class ProjectsTest {
         assistant.chat(new ChatId(WEB, "1"), "How do I install the web app?");
         assistant.chat(new ChatId(API, "2"), "How do I install the api?");
 
-        assertThat(requestFor("How do I install the web app?").systemText()).contains(WEB_FACT, GLOBAL_FACT)
-                .doesNotContain(API_FACT);
-        assertThat(requestFor("How do I install the api?").systemText()).contains(API_FACT, GLOBAL_FACT)
-                .doesNotContain(WEB_FACT);
+        assertThat(requestFor("How do I install the web app?").systemText()).contains(PNPM_FACT, GLOBAL_FACT)
+                .doesNotContain(NPM_FACT);
+        assertThat(requestFor("How do I install the api?").systemText()).contains(NPM_FACT, GLOBAL_FACT)
+                .doesNotContain(PNPM_FACT);
         assertThat(engine.conversation(new ChatId(WEB, "1").toString()).project()).contains(WEB);
     }
 
@@ -121,7 +108,7 @@ class ProjectsTest {
         assistant.chat(new ChatId(null, "3"), "How do I install anything?");
 
         assertThat(requestFor("How do I install anything?").systemText()).contains(GLOBAL_FACT)
-                .doesNotContain(WEB_FACT).doesNotContain(API_FACT);
+                .doesNotContain(PNPM_FACT).doesNotContain(NPM_FACT);
         assertThat(engine.conversation(new ChatId(null, "3").toString()).project()).isEmpty();
     }
 
@@ -132,7 +119,7 @@ class ProjectsTest {
         assistant.chat(new ChatId(WEB, "4"), "Unresolved: how do I install?");
 
         assertThat(requestFor("Unresolved: how do I install?").systemText()).contains(GLOBAL_FACT)
-                .doesNotContain(WEB_FACT).doesNotContain(API_FACT);
+                .doesNotContain(PNPM_FACT).doesNotContain(NPM_FACT);
     }
 
     @Test
@@ -166,9 +153,9 @@ class ProjectsTest {
     }
 
     @Test
-    void withOneMemoryPerTenant_aConversationGetsItsProjectInItsTenantsMemory() throws IOException {
+    void withOneMemoryPerTenant_aConversationGetsItsProjectInItsTenantsMemory() {
         Path users = root.resolve("users");
-        plantMemories(TenantHomes.home(users, "alice"));
+        ProjectMemories.plant(TenantHomes.home(users, "alice"), WEB, API);
         MemoryEngines engines = MemoryEngines.builder().engineFactory(TenantHomes.under(users, () -> MemoryEngine
                 .builder().model(MnemoLangChain4j.languageModel(pipelineModel())).closeTimeout(Duration.ofSeconds(2))))
                 .build();
@@ -177,8 +164,8 @@ class ProjectsTest {
 
             assistant.chat(new ChatId(API, "7"), "Alice: how do I install?");
 
-            assertThat(requestFor("Alice: how do I install?").systemText()).contains(API_FACT, GLOBAL_FACT)
-                    .doesNotContain(WEB_FACT);
+            assertThat(requestFor("Alice: how do I install?").systemText()).contains(NPM_FACT, GLOBAL_FACT)
+                    .doesNotContain(PNPM_FACT);
             assertThat(engines.forTenant("alice").conversation(new ChatId(API, "7").toString()).project())
                     .contains(API);
         }

@@ -142,7 +142,7 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         this.engine = builder.engine;
         this.engines = builder.engines;
         this.tenants = builder.tenants;
-        this.projects = MnemoProjectResolver.advisorParam().orElse(builder.projects);
+        this.projects = builder.projects;
         this.order = builder.order;
         this.scheduler = builder.scheduler;
     }
@@ -264,9 +264,10 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         return engines == null ? null : tenants.tenantId(request).filter(id -> !id.isBlank()).orElse(null);
     }
 
-    /** The request's project key, resolved on the caller's thread; null without one. */
+    /** The request's project key (the advisor param, else the resolver's), on the caller's thread; null without one. */
     private @Nullable String project(ChatClientRequest request) {
-        return projects.projectKey(request).filter(key -> !key.isBlank()).orElse(null);
+        return param(request, PROJECT).or(() -> projects.projectKey(request).filter(key -> !key.isBlank()))
+                .orElse(null);
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.mnemo.springai;
 
 import dev.mnemo.SessionContext;
-import java.util.Objects;
 import java.util.Optional;
 import org.springframework.ai.chat.client.ChatClientRequest;
 
@@ -20,30 +19,13 @@ import org.springframework.ai.chat.client.ChatClientRequest;
  * }</pre>
  *
  * <p>The advisor param {@link MnemoAdvisor#PROJECT}, set by the application's code per request,
- * wins over a resolver; the resolver answers for requests without it. Called once per request, on
+ * wins over a resolver: the resolver is asked only for requests without it, once per request, on
  * the thread that calls the {@code ChatClient} (or subscribes to its stream), so thread-bound
  * context is still visible. A blank key counts as none.
  */
 @FunctionalInterface
 public interface MnemoProjectResolver {
 
-    /** The project key of {@code request}, or empty when it has none. */
+    /** The project key of {@code request} (one without the advisor param), or empty when it has none. */
     Optional<String> projectKey(ChatClientRequest request);
-
-    /**
-     * The advisor param {@link MnemoAdvisor#PROJECT}:
-     * {@code .advisors(a -> a.param(MnemoAdvisor.PROJECT, projectKey))}.
-     */
-    static MnemoProjectResolver advisorParam() {
-        return request -> MnemoAdvisor.param(request, MnemoAdvisor.PROJECT);
-    }
-
-    /** This resolver's project, else {@code next}'s. */
-    default MnemoProjectResolver orElse(MnemoProjectResolver next) {
-        Objects.requireNonNull(next, "next");
-        return request -> {
-            Optional<String> project = projectKey(request).filter(key -> !key.isBlank());
-            return project.isPresent() ? project : next.projectKey(request);
-        };
-    }
 }

@@ -2,12 +2,16 @@ package dev.mnemo.springai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.mnemo.testkit.ProjectMemories.GLOBAL_FACT;
+import static dev.mnemo.testkit.ProjectMemories.NPM_FACT;
+import static dev.mnemo.testkit.ProjectMemories.PNPM_FACT;
 
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.ProjectKeys;
 import dev.mnemo.TenantHomes;
+import dev.mnemo.testkit.ProjectMemories;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
 import java.io.IOException;
@@ -34,9 +38,6 @@ class ProjectAdvisorTest {
 
     static final String WEB = "acme/web";
     static final String API = "acme/api";
-    static final String GLOBAL_FACT = "The user writes commit messages in the imperative.";
-    static final String WEB_FACT = "This repository installs dependencies with pnpm.";
-    static final String API_FACT = "This repository installs dependencies with npm.";
 
     @TempDir
     Path root;
@@ -46,9 +47,9 @@ class ProjectAdvisorTest {
     ChatClient chat;
 
     @BeforeEach
-    void setUp(SharedChatApp fixture) throws IOException {
+    void setUp(SharedChatApp fixture) {
         shared = fixture;
-        plantMemories(root.resolve("home"));
+        ProjectMemories.plant(root.resolve("home"), WEB, API);
         engine = MemoryEngine.builder().home(root.resolve("home")).config(MemoriesConfig.defaults())
                 .model(SpringAiLanguageModel.of(fixture.context.getBean(ChatModel.class))).build();
         chat = chatOver(MnemoAdvisor.builder(engine).build());
@@ -57,20 +58,6 @@ class ProjectAdvisorTest {
     @AfterEach
     void tearDown() {
         engine.close();
-    }
-
-    /** The global summary and one summary per project, as consolidation writes them. */
-    static void plantMemories(Path home) throws IOException {
-        Path memories = Files.createDirectories(home.resolve("memories"));
-        Files.writeString(memories.resolve("memory_summary.md"), "v1\n" + GLOBAL_FACT + "\n");
-        plantProject(memories, WEB, WEB_FACT);
-        plantProject(memories, API, API_FACT);
-    }
-
-    static void plantProject(Path memories, String project, String fact) throws IOException {
-        Path folder = Files.createDirectories(memories.resolve(ProjectKeys.FOLDER).resolve(ProjectKeys.slug(project)));
-        Files.writeString(folder.resolve("memory_summary.md"), "v1\n" + fact + "\n");
-        Files.writeString(folder.resolve("MEMORY.md"), "# Task Group: dependencies\n\n- " + fact + "\n");
     }
 
     ChatClient chatOver(MnemoAdvisor advisor) {
@@ -98,10 +85,10 @@ class ProjectAdvisorTest {
         ask(chat, "web-1", WEB, "How do I install the web app?");
         ask(chat, "api-1", API, "How do I install the api?");
 
-        assertThat(sentFor("How do I install the web app?").systemText()).contains(WEB_FACT, GLOBAL_FACT)
-                .doesNotContain(API_FACT);
-        assertThat(sentFor("How do I install the api?").systemText()).contains(API_FACT, GLOBAL_FACT)
-                .doesNotContain(WEB_FACT);
+        assertThat(sentFor("How do I install the web app?").systemText()).contains(PNPM_FACT, GLOBAL_FACT)
+                .doesNotContain(NPM_FACT);
+        assertThat(sentFor("How do I install the api?").systemText()).contains(NPM_FACT, GLOBAL_FACT)
+                .doesNotContain(PNPM_FACT);
         assertThat(engine.conversation("web-1").project()).contains(WEB);
         assertThat(engine.conversation("api-1").project()).contains(API);
     }
@@ -111,7 +98,7 @@ class ProjectAdvisorTest {
         ask(chat, "plain-1", null, "How do I install anything?");
 
         assertThat(sentFor("How do I install anything?").systemText()).contains(GLOBAL_FACT)
-                .doesNotContain(WEB_FACT).doesNotContain(API_FACT);
+                .doesNotContain(PNPM_FACT).doesNotContain(NPM_FACT);
         assertThat(engine.conversation("plain-1").project()).isEmpty();
     }
 
@@ -124,7 +111,7 @@ class ProjectAdvisorTest {
                 .stream().content().collectList().block());
 
         assertThat(answer).isEqualTo("Use pnpm.");
-        assertThat(sentFor("Streamed: how do I install?").systemText()).contains(WEB_FACT).doesNotContain(API_FACT);
+        assertThat(sentFor("Streamed: how do I install?").systemText()).contains(PNPM_FACT).doesNotContain(NPM_FACT);
     }
 
     @Test
@@ -151,8 +138,8 @@ class ProjectAdvisorTest {
         chat.prompt().user("Anonymous: how do I install?").advisors(a -> a.param(MnemoAdvisor.PROJECT, API)).call()
                 .content();
 
-        assertThat(sentFor("Anonymous: how do I install?").systemText()).contains(API_FACT, GLOBAL_FACT)
-                .doesNotContain(WEB_FACT);
+        assertThat(sentFor("Anonymous: how do I install?").systemText()).contains(NPM_FACT, GLOBAL_FACT)
+                .doesNotContain(PNPM_FACT);
     }
 
     @Test
@@ -163,8 +150,8 @@ class ProjectAdvisorTest {
         ask(resolved, "resolved-1", null, "Resolved: how do I install?");
         ask(resolved, "resolved-2", WEB, "Param: how do I install?");
 
-        assertThat(sentFor("Resolved: how do I install?").systemText()).contains(API_FACT).doesNotContain(WEB_FACT);
-        assertThat(sentFor("Param: how do I install?").systemText()).contains(WEB_FACT).doesNotContain(API_FACT);
+        assertThat(sentFor("Resolved: how do I install?").systemText()).contains(NPM_FACT).doesNotContain(PNPM_FACT);
+        assertThat(sentFor("Param: how do I install?").systemText()).contains(PNPM_FACT).doesNotContain(NPM_FACT);
     }
 
     @Test
@@ -178,12 +165,12 @@ class ProjectAdvisorTest {
         assertThat(shared.server.requests().subList(before, shared.server.requests().size()))
                 .noneMatch(r -> r.lastUserText().equals("Second: how do I install?"));
         ask(chat, "moving-1", WEB, "Third: how do I install?");
-        assertThat(sentFor("Third: how do I install?").systemText()).contains(WEB_FACT);
+        assertThat(sentFor("Third: how do I install?").systemText()).contains(PNPM_FACT);
     }
 
     @Test
-    void withOneMemoryPerUser_aRequestGetsItsProjectInItsUsersMemory() throws IOException {
-        plantMemories(TenantHomes.home(root.resolve("users"), "alice"));
+    void withOneMemoryPerUser_aRequestGetsItsProjectInItsUsersMemory() {
+        ProjectMemories.plant(TenantHomes.home(root.resolve("users"), "alice"), WEB, API);
         MemoryEngines engines = MemoryEngines.builder().engineFactory(TenantHomes.under(root.resolve("users"),
                 () -> MemoryEngine.builder().config(MemoriesConfig.defaults())
                         .model(SpringAiLanguageModel.of(shared.context.getBean(ChatModel.class))))).build();
@@ -194,8 +181,8 @@ class ProjectAdvisorTest {
             perUser.prompt().user("Alice: how do I install?").advisors(a -> a.param(MnemoAdvisor.USER_ID, "alice")
                     .param(ChatMemory.CONVERSATION_ID, "alice-web").param(MnemoAdvisor.PROJECT, WEB)).call().content();
 
-            assertThat(sentFor("Alice: how do I install?").systemText()).contains(WEB_FACT, GLOBAL_FACT)
-                    .doesNotContain(API_FACT);
+            assertThat(sentFor("Alice: how do I install?").systemText()).contains(PNPM_FACT, GLOBAL_FACT)
+                    .doesNotContain(NPM_FACT);
             assertThat(engines.forTenant("alice").conversation("alice-web").project()).contains(WEB);
         }
     }

@@ -3,7 +3,6 @@ package dev.mnemo.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.MemoryEngines;
-import dev.mnemo.ProjectKeys;
 import dev.mnemo.StartupTask;
 import dev.mnemo.TenantHomes;
 import dev.mnemo.springai.MnemoAdvisor;
@@ -12,6 +11,7 @@ import dev.mnemo.springai.MnemoTenantResolver;
 import dev.mnemo.testkit.ChatScript;
 import dev.mnemo.testkit.ManualClock;
 import dev.mnemo.testkit.OpenAiWireServer;
+import dev.mnemo.testkit.ProjectMemories;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
 import io.micrometer.core.instrument.Counter;
@@ -263,10 +263,7 @@ class PerUserEndToEndTest {
     @Test
     void aMnemoProjectResolverBean_putsARequestInItsProject_andTheProjectParamWinsOverIt() throws IOException {
         Path root = Files.createDirectories(home.resolve("projects"));
-        summary(root, "dana", "Dana writes terse commit messages.");
-        Path memories = TenantHomes.home(root, "dana").resolve("memories");
-        projectSummary(memories, "acme/web", "The web app installs with pnpm.");
-        projectSummary(memories, "acme/api", "The api installs with npm.");
+        ProjectMemories.plant(TenantHomes.home(root, "dana"), "acme/web", "acme/api");
         try (ConfigurableApplicationContext resolved = new SpringApplicationBuilder(App.class, ProjectConfig.class)
                 .properties(properties("mnemo.home=" + root, "mnemo.pipeline.schedule.enabled=false")).run()) {
             ChatClient danas = resolved.getBean(ChatClient.Builder.class)
@@ -279,15 +276,12 @@ class PerUserEndToEndTest {
                     .param(ChatMemory.CONVERSATION_ID, "d-2").param(MnemoAdvisor.PROJECT, "acme/api")).call().content();
 
             assertThat(chatRequestsAsking("How do I install, resolved?")).singleElement().satisfies(r -> assertThat(
-                    r.systemText()).contains("installs with pnpm", "Dana writes terse").doesNotContain("installs with npm"));
+                    r.systemText()).contains(ProjectMemories.PNPM_FACT, ProjectMemories.GLOBAL_FACT)
+                    .doesNotContain(ProjectMemories.NPM_FACT));
             assertThat(chatRequestsAsking("How do I install, by param?")).singleElement().satisfies(r -> assertThat(
-                    r.systemText()).contains("installs with npm", "Dana writes terse").doesNotContain("with pnpm"));
+                    r.systemText()).contains(ProjectMemories.NPM_FACT, ProjectMemories.GLOBAL_FACT)
+                    .doesNotContain(ProjectMemories.PNPM_FACT));
         }
-    }
-
-    static void projectSummary(Path memories, String project, String text) throws IOException {
-        Path folder = Files.createDirectories(memories.resolve(ProjectKeys.FOLDER).resolve(ProjectKeys.slug(project)));
-        Files.writeString(folder.resolve("memory_summary.md"), "v1\n" + text);
     }
 
     @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
