@@ -288,8 +288,9 @@ class FleetNotesTest {
             // The early note is consolidated; the late one shows as the user's own words, still pending.
             String instructions = a.buildDeveloperInstructions();
             assertThat(instructions).contains("NOTE: early note");
-            assertThat(instructions.substring(instructions.indexOf("not yet consolidated"))).contains("NOTE: late note")
-                    .doesNotContain("NOTE: early note");
+            int notes = instructions.indexOf("not yet consolidated");
+            String pending = instructions.substring(notes, instructions.indexOf("\n\n", instructions.indexOf("\n- ", notes)));
+            assertThat(pending).contains("NOTE: late note").doesNotContain("NOTE: early note");
             assertThat(cacheA.resolve("memories").resolve(late)).hasContent("NOTE: late note");
             assertThat(cacheA.resolve("memories").resolve(early)).doesNotExist();
 
