@@ -36,6 +36,9 @@ public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant
         Objects.requireNonNull(preview, "preview");
         Objects.requireNonNull(memoryMode, "memoryMode");
         Objects.requireNonNull(project, "project");
+        if (project.isPresent() && project.get().isBlank()) {
+            throw new IllegalArgumentException("project key must not be blank (leave it empty for no project)");
+        }
         if (id.isBlank()) {
             throw new IllegalArgumentException("thread id must not be blank");
         }

@@ -38,14 +38,15 @@ public class StoreBenchmarks {
 
     /** Codex's candidate scan, as the store runs it (ThreadQueries.claimCandidates). */
     static final String CANDIDATES = "SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch,"
-            + " preview, archived, memory_mode FROM threads WHERE archived = 0 AND preview <> '' AND source IN (?, ?, ?)"
+            + " preview, archived, memory_mode, project"
+            + " FROM threads WHERE archived = 0 AND preview <> '' AND source IN (?, ?, ?)"
             + " AND memory_mode = 'enabled' AND id != ? AND updated_at_ms >= ? AND updated_at_ms <= ?"
             + " ORDER BY updated_at_ms DESC LIMIT ?";
 
     /** Codex's Phase 2 selection, exactly as the store runs it (Stage1OutputQueries.phase2Selection, rank index). */
     static final String SELECT = "SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary,"
             + " so.rollout_slug, so.generated_at, so.usage_count, so.last_usage, so.selected_for_phase2,"
-            + " so.selected_for_phase2_source_updated_at, t.rollout_path, t.cwd, t.git_branch"
+            + " so.selected_for_phase2_source_updated_at, t.rollout_path, t.cwd, t.git_branch, so.project"
             + " FROM stage1_outputs so CROSS JOIN threads t ON t.id = so.thread_id"
             + " WHERE t.memory_mode = 'enabled'"
             + " AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)"

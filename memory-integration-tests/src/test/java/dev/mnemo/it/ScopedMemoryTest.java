@@ -110,7 +110,7 @@ class ScopedMemoryTest {
         final String appThread;
 
         Projects(Path home) {
-            super(home);
+            super(home, dev.mnemo.MemoriesConfig.builder().maxRolloutsPerStartup(4).build(), null);
             model.extraction = request -> {
                 String input = ScriptedModel.extractionInput(request);
                 String fact = input.contains("pnpm") ? "the app uses pnpm and Java 17"

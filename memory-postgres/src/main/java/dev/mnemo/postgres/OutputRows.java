@@ -12,7 +12,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-/** The {@code stage1_outputs} view of one tenant (times in epoch seconds), joined with its thread. */
+/**
+ * The {@code stage1_outputs} view of one tenant (times in epoch seconds), joined with its thread's
+ * rollout path, folder and branch; the project is the memory's own column, not the thread's.
+ */
 final class OutputRows {
 
     private OutputRows() {
@@ -105,6 +108,7 @@ final class OutputRows {
         return tx.update("output.prune", cutoff, limit);
     }
 
+    /** A row holding the columns of {@code output.find}, read by name. */
     private static Stage1Output map(ResultSet row) throws SQLException {
         Long lastUsage = Tx.nullableLong(row, "last_usage");
         Long snapshot = Tx.nullableLong(row, "selected_for_phase2_source_updated_at");
@@ -117,6 +121,6 @@ final class OutputRows {
                 Optional.ofNullable(lastUsage).map(Instant::ofEpochSecond),
                 selected ? Optional.ofNullable(snapshot).map(Instant::ofEpochSecond) : Optional.empty(),
                 Path.of(row.getString("rollout_path")), Optional.ofNullable(cwd).map(Path::of),
-                Optional.ofNullable(row.getString("git_branch")));
+                Optional.ofNullable(row.getString("git_branch")), Optional.ofNullable(row.getString("project")));
     }
 }

@@ -29,7 +29,8 @@ final class ThreadRows {
         return tx.first("thread.upsert", row -> MemoryMode.fromDbValue(row.getString(1)), thread.id(),
                 thread.rolloutPath().toString(), thread.createdAt().toEpochMilli(), thread.updatedAt().toEpochMilli(),
                 thread.source(), thread.cwd().map(Path::toString).orElse(null), thread.gitBranch().orElse(null),
-                thread.preview(), thread.archived() ? 1 : 0, thread.memoryMode().dbValue()).orElseThrow();
+                thread.preview(), thread.archived() ? 1 : 0, thread.memoryMode().dbValue(),
+                thread.project().orElse(null)).orElseThrow();
     }
 
     static Optional<ThreadInfo> find(Tx tx, String threadId) throws SQLException {
@@ -107,6 +108,7 @@ final class ThreadRows {
         return counts;
     }
 
+    /** A row holding the columns of {@code thread.find}, read by name. */
     static ThreadInfo map(ResultSet row) throws SQLException {
         String cwd = row.getString("cwd");
         return ThreadInfo.builder(row.getString("id"))
@@ -117,8 +119,9 @@ final class ThreadRows {
                 .cwd(cwd == null ? null : Path.of(cwd))
                 .gitBranch(row.getString("git_branch"))
                 .preview(row.getString("preview"))
-                .memoryMode(MemoryMode.fromDbValue(row.getString("memory_mode")))
                 .archived(row.getInt("archived") != 0)
+                .memoryMode(MemoryMode.fromDbValue(row.getString("memory_mode")))
+                .project(row.getString("project"))
                 .build();
     }
 }

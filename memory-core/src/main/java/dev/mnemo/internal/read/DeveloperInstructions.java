@@ -89,6 +89,8 @@ public final class DeveloperInstructions {
     private final PendingNotes notes;
     private final ServerPaths serverPaths;
     private final Map<String, Rendering> renderings = new ConcurrentHashMap<>();
+    /** Project keys' slugs, so a turn does not hash its key again. */
+    private final Map<String, String> slugs = new ConcurrentHashMap<>();
 
     /**
      * @param memoryRoot the memory folder (its absolute form is shown to the model)
@@ -136,7 +138,7 @@ public final class DeveloperInstructions {
             return "";
         }
         // 1. The parts as they are on disk now (each one stat when unchanged).
-        Optional<String> slug = projectKey.map(ProjectKeys::slug);
+        Optional<String> slug = projectKey.map(this::slugOf);
         Parts parts = new Parts(slug, SummaryText.get(globalSummary, "global").orElse(null),
                 slug.flatMap(projects::summary).orElse(null), notes.forScope(slug),
                 slug.isEmpty() ? projects.slugs() : List.of());
@@ -155,6 +157,13 @@ public final class DeveloperInstructions {
         String text = render(parts, projectKey, tools);
         renderings.put(cacheKey, new Rendering(parts, text));
         return text;
+    }
+
+    private String slugOf(String projectKey) {
+        if (slugs.size() > MAX_RENDERINGS) {
+            slugs.clear();
+        }
+        return slugs.computeIfAbsent(projectKey, ProjectKeys::slug);
     }
 
     /**

@@ -7,14 +7,14 @@
 -- name: thread.upsert
 -- Keeps the stricter memory mode (polluted over disabled over enabled) in the same statement: a
 -- rollout scan or a recorder that read the row before a concurrent disable or pollution must not
--- make its rollout extractable again.
+-- make its rollout extractable again. Every other column, the project included, is the one given.
 INSERT INTO threads (id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived,
-        memory_mode)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        memory_mode, project)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (tenant_id, id) DO UPDATE SET rollout_path = excluded.rollout_path,
     created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms,
     source = excluded.source, cwd = excluded.cwd, git_branch = excluded.git_branch,
-    preview = excluded.preview, archived = excluded.archived,
+    preview = excluded.preview, archived = excluded.archived, project = excluded.project,
     memory_mode = CASE
         WHEN 'polluted' IN (threads.memory_mode, excluded.memory_mode) THEN 'polluted'
         WHEN 'disabled' IN (threads.memory_mode, excluded.memory_mode) THEN 'disabled'
@@ -22,11 +22,13 @@ ON CONFLICT (tenant_id, id) DO UPDATE SET rollout_path = excluded.rollout_path,
 RETURNING memory_mode
 
 -- name: thread.find
-SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode
+SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode,
+    project
 FROM threads WHERE id = ?
 
 -- name: thread.all
-SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode
+SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode,
+    project
 FROM threads ORDER BY updated_at_ms DESC, id DESC
 
 -- name: thread.setMode
@@ -47,6 +49,7 @@ SELECT memory_mode, COUNT(*) FROM threads GROUP BY memory_mode
 -- rows; up_to_date is Codex's stage1_source_needs_update negated, in whole seconds (floor division
 -- in bigint, as SQLite's query does it: a numeric floor() costs a fifth of the scan).
 SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode,
+    project,
     (EXISTS (SELECT 1 FROM stage1_outputs so WHERE so.thread_id = threads.id
         AND so.source_updated_at >= (threads.updated_at_ms - ((threads.updated_at_ms % 1000) + 1000) % 1000) / 1000)
      OR EXISTS (SELECT 1 FROM jobs j WHERE j.kind = 'memory_stage1' AND j.job_key = threads.id
@@ -224,19 +227,21 @@ WHERE status = 'running' AND lease_until IS NOT NULL ORDER BY lease_until, kind,
 -- name: output.find
 SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug, so.generated_at,
     so.usage_count, so.last_usage, so.selected_for_phase2, so.selected_for_phase2_source_updated_at,
-    t.rollout_path, t.cwd, t.git_branch
+    t.rollout_path, t.cwd, t.git_branch, so.project
 FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
 WHERE so.thread_id = ?
 
 -- name: output.upsert
 -- Writes a memory unless a newer version is stored or the thread is polluted (it may have been
--- polluted while the job ran). Usage and selection columns stay. Binds: thread, version, raw,
--- summary, slug, generated_at, thread.
-INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug, generated_at)
-SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM threads WHERE id = ? AND memory_mode != 'polluted')
+-- polluted while the job ran), with the project the thread row has now: the project the memory was
+-- extracted under, kept when the thread moves later. Usage and selection columns stay. Binds:
+-- thread, version, raw, summary, slug, generated_at, thread.
+INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug, generated_at,
+        project)
+SELECT ?, ?, ?, ?, ?, ?, t.project FROM threads t WHERE t.id = ? AND t.memory_mode != 'polluted'
 ON CONFLICT (tenant_id, thread_id) DO UPDATE SET source_updated_at = excluded.source_updated_at,
     raw_memory = excluded.raw_memory, rollout_summary = excluded.rollout_summary,
-    rollout_slug = excluded.rollout_slug, generated_at = excluded.generated_at
+    rollout_slug = excluded.rollout_slug, generated_at = excluded.generated_at, project = excluded.project
 WHERE excluded.source_updated_at >= stage1_outputs.source_updated_at
 
 -- name: output.delete
@@ -258,7 +263,7 @@ WHERE t.memory_mode = 'enabled' AND (length(trim(so.raw_memory)) > 0 OR length(t
 -- name: output.listForGlobal
 SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug, so.generated_at,
     so.usage_count, so.last_usage, so.selected_for_phase2, so.selected_for_phase2_source_updated_at,
-    t.rollout_path, t.cwd, t.git_branch
+    t.rollout_path, t.cwd, t.git_branch, so.project
 FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
 WHERE t.memory_mode = 'enabled' AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
 ORDER BY so.source_updated_at DESC, so.thread_id DESC LIMIT ?
@@ -268,7 +273,7 @@ ORDER BY so.source_updated_at DESC, so.thread_id DESC LIMIT ?
 -- Binds: cutoff, cutoff, limit.
 SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug, so.generated_at,
     so.usage_count, so.last_usage, so.selected_for_phase2, so.selected_for_phase2_source_updated_at,
-    t.rollout_path, t.cwd, t.git_branch
+    t.rollout_path, t.cwd, t.git_branch, so.project
 FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
 WHERE t.memory_mode = 'enabled' AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
     AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?) OR (so.last_usage IS NULL AND so.source_updated_at >= ?))

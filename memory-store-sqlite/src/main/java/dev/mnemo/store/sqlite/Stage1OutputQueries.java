@@ -17,7 +17,10 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The {@code stage1_outputs} table (times in epoch seconds), hydrated with its thread's columns. */
+/**
+ * The {@code stage1_outputs} table (times in epoch seconds), hydrated with its thread's rollout
+ * path, folder and branch; the project is the memory's own column, not the thread's.
+ */
 final class Stage1OutputQueries {
 
     private static final Logger LOG = LoggerFactory.getLogger(Stage1OutputQueries.class);
@@ -26,7 +29,7 @@ final class Stage1OutputQueries {
     private static final String SELECT = "SELECT so.thread_id, so.source_updated_at, so.raw_memory,"
             + " so.rollout_summary, so.rollout_slug, so.generated_at, so.usage_count, so.last_usage,"
             + " so.selected_for_phase2, so.selected_for_phase2_source_updated_at,"
-            + " t.rollout_path, t.cwd, t.git_branch"
+            + " t.rollout_path, t.cwd, t.git_branch, so.project"
             + " FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id";
 
     private static final String NOT_EMPTY =
@@ -34,15 +37,17 @@ final class Stage1OutputQueries {
 
     /**
      * Writes a memory unless a newer version is stored or the thread is polluted (it may have been
-     * polluted while the job ran). Usage and selection columns are left as they are.
+     * polluted while the job ran), with the project the thread row has now: the project the memory
+     * was extracted under, kept when the thread moves later. Usage and selection columns are left
+     * as they are.
      */
     private static final String UPSERT = "INSERT INTO stage1_outputs"
-            + " (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug, generated_at)"
-            + " SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS"
-            + " (SELECT 1 FROM threads WHERE id = ? AND memory_mode != 'polluted')"
+            + " (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug, generated_at, project)"
+            + " SELECT ?, ?, ?, ?, ?, ?, t.project FROM threads t WHERE t.id = ? AND t.memory_mode != 'polluted'"
             + " ON CONFLICT(thread_id) DO UPDATE SET source_updated_at = excluded.source_updated_at,"
             + " raw_memory = excluded.raw_memory, rollout_summary = excluded.rollout_summary,"
-            + " rollout_slug = excluded.rollout_slug, generated_at = excluded.generated_at"
+            + " rollout_slug = excluded.rollout_slug, generated_at = excluded.generated_at,"
+            + " project = excluded.project"
             + " WHERE excluded.source_updated_at >= stage1_outputs.source_updated_at";
 
     /** What deleting a thread's memory found. */
@@ -187,7 +192,7 @@ final class Stage1OutputQueries {
                 fromSeconds(row.getLong(6)), row.getInt(7),
                 hasLastUsage ? Optional.of(fromSeconds(lastUsage)) : Optional.empty(),
                 selected && hasSnapshot ? Optional.of(fromSeconds(snapshot)) : Optional.empty(),
-                Path.of(row.getString(11)), cwd == null ? Optional.empty() : Optional.of(Path.of(cwd)),
-                Optional.ofNullable(row.getString(13)));
+                Path.of(row.getString(11)), Optional.ofNullable(cwd).map(Path::of),
+                Optional.ofNullable(row.getString(13)), Optional.ofNullable(row.getString(14)));
     }
 }

@@ -20,21 +20,24 @@ import java.util.Optional;
 final class ThreadQueries {
 
     /** The columns {@link #map} reads, in this order (it reads them by position). */
-    private static final String COLUMNS =
-            "id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode";
+    private static final String COLUMNS = "id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch,"
+            + " preview, archived, memory_mode, project";
+    private static final int COLUMN_COUNT = COLUMNS.split(",").length;
     /** The candidate query's {@code up_to_date}, right after {@link #COLUMNS}. */
-    private static final int UP_TO_DATE_COLUMN = 11;
+    private static final int UP_TO_DATE_COLUMN = COLUMN_COUNT + 1;
 
     /**
      * Inserts or replaces a row, keeping the stricter memory mode (polluted over disabled over
      * enabled) in the same statement: a rollout scan or a recorder that read the row before a
-     * concurrent disable or pollution must not make its rollout extractable again.
+     * concurrent disable or pollution must not make its rollout extractable again. Every other
+     * column, the project included, is the one given.
      */
-    private static final String UPSERT = "INSERT INTO threads (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    private static final String UPSERT = "INSERT INTO threads (" + COLUMNS + ")"
+            + " VALUES (" + String.join(", ", Collections.nCopies(COLUMN_COUNT, "?")) + ")"
             + " ON CONFLICT(id) DO UPDATE SET rollout_path = excluded.rollout_path,"
             + " created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms,"
             + " source = excluded.source, cwd = excluded.cwd, git_branch = excluded.git_branch,"
-            + " preview = excluded.preview, archived = excluded.archived,"
+            + " preview = excluded.preview, archived = excluded.archived, project = excluded.project,"
             + " memory_mode = CASE"
             + " WHEN 'polluted' IN (threads.memory_mode, excluded.memory_mode) THEN 'polluted'"
             + " WHEN 'disabled' IN (threads.memory_mode, excluded.memory_mode) THEN 'disabled'"
@@ -48,7 +51,7 @@ final class ThreadQueries {
         Jdbc.update(connection, UPSERT, thread.id(), thread.rolloutPath().toString(),
                 thread.createdAt().toEpochMilli(), thread.updatedAt().toEpochMilli(), thread.source(),
                 thread.cwd().map(Path::toString).orElse(null), thread.gitBranch().orElse(null), thread.preview(),
-                thread.archived() ? 1 : 0, thread.memoryMode().dbValue());
+                thread.archived() ? 1 : 0, thread.memoryMode().dbValue(), thread.project().orElse(null));
         return find(connection, thread.id()).orElseThrow().memoryMode();
     }
 
@@ -79,11 +82,6 @@ final class ThreadQueries {
     }
 
     /**
-     * The Phase 1 candidate scan of write-sheet §3.5 step 2: unarchived, previewed, allowed
-     * source, enabled, not the current thread, inside the age window and past the idle window,
-     * newest first, at most {@code scanLimit} rows.
-     */
-    /**
      * A claim candidate and whether its rollout version is already extracted. An up-to-date row
      * only uses a scan slot, so its columns are not read: {@code thread} is null then.
      */
@@ -91,7 +89,9 @@ final class ThreadQueries {
     }
 
     /**
-     * Streams the claim candidates, newest first, to {@code visitor} until it returns false: rows
+     * Streams the claim candidates of write-sheet §3.5 step 2 (unarchived, previewed, allowed
+     * source, enabled, not the current thread, inside the age window and past the idle window,
+     * newest first, at most {@code scanLimit} rows) to {@code visitor} until it returns false: rows
      * after that are never read, so their up-to-date probes are never evaluated. The statement is
      * compiled for this scan and not kept: it runs once a Phase 1 run, and its text varies with the
      * parameters.
@@ -175,8 +175,9 @@ final class ThreadQueries {
                 .cwd(cwd == null ? null : Path.of(cwd))
                 .gitBranch(row.getString(7))
                 .preview(row.getString(8))
-                .memoryMode(MemoryMode.fromDbValue(row.getString(10)))
                 .archived(row.getInt(9) != 0)
+                .memoryMode(MemoryMode.fromDbValue(row.getString(10)))
+                .project(row.getString(11))
                 .build();
     }
 }

@@ -6,43 +6,53 @@ import dev.mnemo.ModelFailure;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.testkit.contract.ProjectUpgradeContract;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteDataSource;
 
 /**
  * A state file written by an earlier Mnemo, at an older schema version, opened by this one: the
  * migrations still missing run once, and what the file held is kept and usable. The old file is
  * made by Flyway itself from this module's migrations, stopped at the older version, so the test
- * follows every migration added later.
+ * follows every migration added later. The contract's test opens a file of schema 3, the last
+ * before projects.
  */
-class SchemaUpgradeTest {
+class SchemaUpgradeTest extends ProjectUpgradeContract {
 
-    private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
+    /** Every migration applied, successfully, once: what an upgraded file's history must say. */
+    private static final List<String> EVERY_VERSION = List.of("1:1", "2:1", "3:1", "4:1");
 
-    @TempDir
-    Path dir;
+    @Override
+    protected MemoryStore openUpgraded(Path dir) throws SQLException {
+        Path file = dir.resolve("mnemo.sqlite");
+        createAtVersion(file, "3");
+        insertThreadAsVersion2Wrote(file);
+        insertMemoryAsVersion3Wrote(file);
+        SqliteMemoryStore store = SqliteMemoryStore.open(file);
+        assertThat(appliedVersions(store)).containsExactlyElementsOf(EVERY_VERSION);
+        return store;
+    }
 
     @Test
     void open_upgradesAFileAtSchemaVersion2AndKeepsItsThreads() throws SQLException {
         Path file = dir.resolve("mnemo.sqlite");
         createAtVersion(file, "2");
-        insertThreadAsVersion2Wrote(file, "old-thread");
+        insertThreadAsVersion2Wrote(file);
 
         try (SqliteMemoryStore store = SqliteMemoryStore.open(file)) {
-            assertThat(appliedVersions(store)).containsExactly("1:1", "2:1", "3:1");
-            ThreadInfo thread = store.thread("old-thread").orElseThrow();
-            assertThat(thread.preview()).isEqualTo("hello from schema 2");
-            assertThat(thread.updatedAt()).isEqualTo(NOW);
+            assertThat(appliedVersions(store)).containsExactlyElementsOf(EVERY_VERSION);
+            ThreadInfo thread = store.thread(THREAD_ID).orElseThrow();
+            assertThat(thread.preview()).isEqualTo(PREVIEW);
+            assertThat(thread.updatedAt()).isEqualTo(WRITTEN_AT);
         }
     }
 
@@ -50,19 +60,20 @@ class SchemaUpgradeTest {
     void open_upgradedFileRecordsModelFailures_theTableVersion3Added() throws SQLException {
         Path file = dir.resolve("mnemo.sqlite");
         createAtVersion(file, "2");
-        insertThreadAsVersion2Wrote(file, "old-thread");
+        insertThreadAsVersion2Wrote(file);
 
         try (SqliteMemoryStore store = SqliteMemoryStore.open(file)) {
-            JobClaim claim = store.tryClaimStage1Job("old-thread", "worker-1", NOW, Duration.ofHours(1), 8, NOW);
+            JobClaim claim = store.tryClaimStage1Job(THREAD_ID, "worker-1", WRITTEN_AT, Duration.ofHours(1), 8,
+                    WRITTEN_AT);
             assertThat(claim.isClaimed()).isTrue();
-            ModelFailure failure = new ModelFailure(ModelException.Reason.RATE_LIMITED, "slow down", NOW);
-            assertThat(store.releaseStage1AfterModelFailure("old-thread", claim.token(), failure,
-                    Duration.ofMinutes(5), NOW)).isTrue();
-            assertThat(store.status(NOW).lastModelFailure()).contains(failure);
+            ModelFailure failure = new ModelFailure(ModelException.Reason.RATE_LIMITED, "slow down", WRITTEN_AT);
+            assertThat(store.releaseStage1AfterModelFailure(THREAD_ID, claim.token(), failure,
+                    Duration.ofMinutes(5), WRITTEN_AT)).isTrue();
+            assertThat(store.status(WRITTEN_AT).lastModelFailure()).contains(failure);
         }
         try (SqliteMemoryStore reopened = SqliteMemoryStore.open(file)) {
-            assertThat(appliedVersions(reopened)).containsExactly("1:1", "2:1", "3:1");
-            assertThat(reopened.status(NOW).lastModelFailure()).isPresent();
+            assertThat(appliedVersions(reopened)).containsExactlyElementsOf(EVERY_VERSION);
+            assertThat(reopened.status(WRITTEN_AT).lastModelFailure()).isPresent();
         }
     }
 
@@ -79,16 +90,27 @@ class SchemaUpgradeTest {
                 .migrate();
     }
 
-    /** A thread row in the columns schema 1–2 had, written with plain JDBC. */
-    private static void insertThreadAsVersion2Wrote(Path file, String id) throws SQLException {
+    /** The contract's thread row in the columns schemas 1–3 had. */
+    private static void insertThreadAsVersion2Wrote(Path file) throws SQLException {
+        insert(file, "INSERT INTO threads (id, rollout_path, created_at_ms, updated_at_ms, source, preview)"
+                + " VALUES (?, ?, ?, ?, 'cli', ?)", THREAD_ID, "/rollouts/" + THREAD_ID + ".jsonl",
+                WRITTEN_AT.toEpochMilli(), WRITTEN_AT.toEpochMilli(), PREVIEW);
+    }
+
+    /** The contract's memory row in the columns schemas 1–3 had (times in epoch seconds). */
+    private static void insertMemoryAsVersion3Wrote(Path file) throws SQLException {
+        insert(file, "INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary,"
+                + " generated_at) VALUES (?, ?, ?, ?, ?)", THREAD_ID, WRITTEN_AT.getEpochSecond(), RAW_MEMORY,
+                ROLLOUT_SUMMARY, WRITTEN_AT.getEpochSecond());
+    }
+
+    /** Runs one insert with plain JDBC, outside the store. */
+    private static void insert(Path file, String sql, Object... values) throws SQLException {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
-                PreparedStatement insert = connection.prepareStatement("INSERT INTO threads (id, rollout_path,"
-                        + " created_at_ms, updated_at_ms, source, preview) VALUES (?, ?, ?, ?, 'cli', ?)")) {
-            insert.setString(1, id);
-            insert.setString(2, "/rollouts/" + id + ".jsonl");
-            insert.setLong(3, NOW.toEpochMilli());
-            insert.setLong(4, NOW.toEpochMilli());
-            insert.setString(5, "hello from schema 2");
+                PreparedStatement insert = connection.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+                insert.setObject(i + 1, values[i]);
+            }
             insert.executeUpdate();
         }
     }

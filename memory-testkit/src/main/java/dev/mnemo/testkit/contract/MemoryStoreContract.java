@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * The contract every {@link MemoryStore} must pass: Codex's 39 state-DB tests (inherited from
  * {@link Stage1StoreContract} and {@link Phase2StoreContract}) plus Mnemo's own rules — forgetting
  * deletes the memory, released jobs are reclaimable at once, the status read, selection rollback,
- * memory modes and the thread registry.
+ * memory modes, the thread registry ({@link ThreadStoreContract}), the claim preview
+ * ({@link Stage1PreviewStoreContract}) and each memory's project ({@link ProjectStoreContract}).
  *
  * <p>An implementation's test extends this class and provides {@link #openStore(Path)} (open, or
  * create, the store kept in a test's temp folder; a second call for the same folder is a second
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * }
  * }</pre>
  */
-public abstract class MemoryStoreContract extends Stage1PreviewStoreContract {
+public abstract class MemoryStoreContract extends ProjectStoreContract {
 
     @Test
     void upsertThread_replacesTheRowButKeepsPollutedSticky() {

@@ -11,8 +11,9 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * The thread registry part of a {@link MemoryStore}: thread rows round-trip, list newest first, and
- * a polluted thread stays polluted whatever a later upsert says (only an explicit
+ * The thread registry part of a {@link MemoryStore}: thread rows round-trip (the project too, none
+ * reading as empty), list newest first, an upsert writes the project it is given, and a polluted
+ * thread stays polluted whatever a later upsert says (only an explicit
  * {@link MemoryStore#setThreadMemoryMode} changes it back).
  *
  * <p>Part of {@link MemoryStoreContract}, which a store's test extends. A test double that keeps
@@ -33,6 +34,7 @@ public abstract class ThreadStoreContract extends MemoryStoreContractSupport {
                 .preview("make the tests pass")
                 .memoryMode(MemoryMode.DISABLED)
                 .archived(true)
+                .project("acme/billing")
                 .build();
         store.upsertThread(full);
         ThreadInfo bare = addThread("bare", Instant.parse("2026-05-31T10:00:00Z"));
@@ -40,6 +42,39 @@ public abstract class ThreadStoreContract extends MemoryStoreContractSupport {
         assertThat(store.thread("full")).contains(full);
         assertThat(store.thread("missing")).isEmpty();
         assertThat(store.threads()).containsExactly(bare, full);
+    }
+
+    @Test
+    void upsertThread_keepsTheProject() {
+        ThreadInfo billing = threadRow("a", NOW.minus(Duration.ofDays(1))).project("acme/billing").build();
+
+        store.upsertThread(billing);
+
+        assertThat(store.thread("a").orElseThrow().project()).contains("acme/billing");
+        assertThat(store.threads()).containsExactly(billing);
+    }
+
+    @Test
+    void upsertThread_withoutProject_readsEmpty() {
+        addThread("a");
+
+        assertThat(store.thread("a").orElseThrow().project()).isEmpty();
+        assertThat(store.threads()).singleElement().satisfies(thread -> assertThat(thread.project()).isEmpty());
+    }
+
+    @Test
+    void upsertThread_movesTheThreadToTheProjectItIsGiven_butNeverLoosensItsMode() {
+        ThreadInfo billing = threadRow("a", NOW.minus(Duration.ofDays(1))).project("acme/billing").build();
+        store.upsertThread(billing);
+        store.setThreadMemoryMode("a", MemoryMode.DISABLED, NOW);
+
+        ThreadInfo search = billing.toBuilder().project("acme/search").build();
+        store.upsertThread(search);
+        assertThat(store.thread("a")).contains(search.withMemoryMode(MemoryMode.DISABLED));
+
+        store.upsertThread(search.toBuilder().project(null).build());
+        assertThat(store.thread("a").orElseThrow().project()).as("left every project").isEmpty();
+        assertThat(mode("a")).isEqualTo(MemoryMode.DISABLED);
     }
 
     @Test

@@ -1,0 +1,100 @@
+package dev.mnemo.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.testkit.contract.ProjectUpgradeContract;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A schema migrated by an earlier Mnemo, holding a tenant's thread and memory, opened by this one:
+ * the migrations still missing run once, and what the schema held is kept and usable. The old
+ * schema is made by Flyway itself from this module's migrations, stopped at version 5 (the last
+ * before projects), so the test follows every migration added later.
+ */
+class SchemaUpgradeTest extends ProjectUpgradeContract {
+
+    @RegisterExtension
+    static final PostgresDatabase DB = new PostgresDatabase();
+
+    private static final String SCHEMA = "before_projects";
+    private static final String TENANT = "tenant-of-schema-5";
+    /** Every migration applied, successfully, once: what an upgraded schema's history must say. */
+    private static final List<String> EVERY_VERSION = List.of("1:true", "2:true", "3:true", "4:true", "5:true",
+            "6:true");
+
+    private PostgresBackend backend;
+
+    @Override
+    protected MemoryStore openUpgraded(Path dir) throws SQLException {
+        migrate(SCHEMA, "5");
+        insertAsVersion5Wrote(SCHEMA);
+        backend = DB.backend(SCHEMA);
+        assertThat(appliedVersions(SCHEMA)).containsExactlyElementsOf(EVERY_VERSION);
+        return backend.store(TENANT);
+    }
+
+    @AfterEach
+    void closeBackend() {
+        if (backend != null) {
+            backend.close();
+        }
+    }
+
+    /** The schema as a Mnemo whose newest migration was {@code version} left it. */
+    private static void migrate(String schema, String version) {
+        Flyway.configure(PostgresBackend.class.getClassLoader())
+                .dataSource(DB.dataSource())
+                .schemas(schema)
+                .defaultSchema(schema)
+                .table("mnemo_schema_history")
+                .locations("classpath:dev/mnemo/postgres/migration")
+                .target(version)
+                .load()
+                .migrate();
+    }
+
+    /** The contract's thread and memory in the columns schemas 1–5 had, written to the tables. */
+    private static void insertAsVersion5Wrote(String schema) throws SQLException {
+        insert("INSERT INTO " + schema + ".tenant_threads (tenant_id, id, rollout_path, created_at_ms,"
+                + " updated_at_ms, source, preview) VALUES (?, ?, ?, ?, ?, 'cli', ?)", TENANT, THREAD_ID,
+                "/rollouts/" + THREAD_ID + ".jsonl", WRITTEN_AT.toEpochMilli(), WRITTEN_AT.toEpochMilli(), PREVIEW);
+        insert("INSERT INTO " + schema + ".tenant_stage1_outputs (tenant_id, thread_id, source_updated_at,"
+                + " raw_memory, rollout_summary, generated_at) VALUES (?, ?, ?, ?, ?, ?)", TENANT, THREAD_ID,
+                WRITTEN_AT.getEpochSecond(), RAW_MEMORY, ROLLOUT_SUMMARY, WRITTEN_AT.getEpochSecond());
+    }
+
+    /** Runs one insert with plain JDBC, outside the store. */
+    private static void insert(String sql, Object... values) throws SQLException {
+        try (Connection connection = DB.dataSource().getConnection();
+                PreparedStatement insert = connection.prepareStatement(sql)) {
+            for (int i = 0; i < values.length; i++) {
+                insert.setObject(i + 1, values[i]);
+            }
+            insert.executeUpdate();
+        }
+    }
+
+    private static List<String> appliedVersions(String schema) throws SQLException {
+        List<String> applied = new ArrayList<>();
+        try (Connection connection = DB.dataSource().getConnection();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT version, success FROM " + schema
+                        + ".mnemo_schema_history WHERE version IS NOT NULL ORDER BY installed_rank")) {
+            while (rows.next()) {
+                applied.add(rows.getString(1) + ":" + rows.getBoolean(2));
+            }
+        }
+        return applied;
+    }
+}
