@@ -2,7 +2,10 @@ package dev.mnemo.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemorySession;
 import dev.mnemo.ProjectKeys;
+import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.testkit.ProjectMemories;
@@ -252,6 +255,28 @@ class MnemoCliTest {
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--project must name a folder or a project key, was blank");
+    }
+
+    @Test
+    void threads_showEachThreadsProject_inTheListingAndInJson() {
+        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
+            try (MemorySession web = engine.openSession(SessionContext.root("t-web").inProject("acme/web"))) {
+                web.userMessage("How do I install the web app?");
+            }
+            try (MemorySession plain = engine.openSession(SessionContext.root("t-plain"))) {
+                plain.userMessage("Hello there");
+            }
+        }
+
+        Result text = mnemo("--home", home().toString(), "threads");
+        Result json = mnemo("--home", home().toString(), "threads", "--json");
+
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.out().lines().filter(l -> l.startsWith("t-web "))).singleElement().asString()
+                .contains(" acme/web ");
+        assertThat(text.out().lines().filter(l -> l.startsWith("t-plain "))).singleElement().asString()
+                .containsPattern(" - +Hello there");
+        assertThat(json.out()).contains("\"project\" : \"acme/web\"").contains("\"project\" : null");
     }
 
     @Test
