@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -198,16 +199,22 @@ class McpServerIT {
     }
 
     static McpSyncClient connect(Path home, String... mcpArgs) {
+        return connect(home, UnaryOperator.identity(), mcpArgs);
+    }
+
+    /** {@link #connect(Path, String...)} with a client {@code client} configures further (its roots, say). */
+    static McpSyncClient connect(Path home, UnaryOperator<McpClient.SyncSpec> client, String... mcpArgs) {
         List<String> command = MnemoJar.command(home, concat("mcp", mcpArgs));
         ServerParameters server = ServerParameters.builder(command.get(0)).args(command.subList(1, command.size()))
                 .build();
-        McpSyncClient client = McpClient.sync(new StdioClientTransport(server, new JacksonMcpJsonMapper(JSON)))
+        McpSyncClient connected = client.apply(McpClient.sync(new StdioClientTransport(server,
+                        new JacksonMcpJsonMapper(JSON)))
                 .requestTimeout(Duration.ofSeconds(30))
                 .initializationTimeout(Duration.ofSeconds(60))
-                .clientInfo(new McpSchema.Implementation("mnemo-it", "1"))
+                .clientInfo(new McpSchema.Implementation("mnemo-it", "1")))
                 .build();
-        client.initialize();
-        return client;
+        connected.initialize();
+        return connected;
     }
 
     static String text(CallToolResult result) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemo.ProjectKeys;
+import dev.mnemo.testkit.ProjectMemories;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -16,11 +18,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.Assertions;
+import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code mnemo mcp} with {@code --allow-notes}, and on a home that does not exist. */
+/**
+ * {@code mnemo mcp} with {@code --allow-notes}, in a project ({@code --project}, or the client's
+ * roots), and on a home that does not exist.
+ */
 @Timeout(120)
 class McpServerOptionsIT {
 
@@ -49,6 +55,46 @@ class McpServerOptionsIT {
             assertThat(written).endsWith("-prefer-maven.md").doesNotStartWith("2025-01-31");
             assertThat(home.resolve("memories/extensions/ad_hoc/notes").resolve(written))
                     .hasContent("We moved to Maven.");
+        } finally {
+            client.close();
+        }
+    }
+
+    @Test
+    void project_theInstructionsCarryThatProjectsSummary_andTheToolsServeThatProject() throws Exception {
+        Path home = dir.resolve("home");
+        ProjectMemories.plant(home, "acme/web", "acme/api");
+        McpSyncClient client = McpServerIT.connect(home, "--project", "acme/web");
+        try {
+            String instructions = client.getCurrentInitializationResult().instructions();
+            String found = McpServerIT.text(client.callTool(new CallToolRequest("memories_search",
+                    Map.of("queries", List.of("installs dependencies"), "scope", "project"))));
+
+            assertThat(instructions).contains(ProjectMemories.PNPM_FACT, ProjectMemories.GLOBAL_FACT)
+                    .doesNotContain(ProjectMemories.NPM_FACT);
+            assertThat(found).contains(ProjectKeys.slug("acme/web")).doesNotContain(ProjectKeys.slug("acme/api"));
+        } finally {
+            client.close();
+        }
+    }
+
+    @Test
+    void roots_aClientsFirstFileRoot_scopesTheToolsOfTheServerProcess() throws Exception {
+        Path repo = Files.createDirectories(dir.resolve("src/web"));
+        Git.init().setDirectory(repo.toFile()).call().close();
+        Path home = dir.resolve("home");
+        ProjectMemories.plant(home, ProjectKeys.forDirectory(repo), "acme/api");
+        McpSyncClient client = McpServerIT.connect(home, spec -> spec
+                .capabilities(McpSchema.ClientCapabilities.builder().roots(true).build())
+                .roots(new McpSchema.Root(repo.toUri().toString(), "web")));
+        try {
+            String found = McpServerIT.text(client.callTool(new CallToolRequest("memories_search",
+                    Map.of("queries", List.of("installs dependencies"), "scope", "project"))));
+
+            assertThat(client.getCurrentInitializationResult().instructions()).contains(ProjectMemories.GLOBAL_FACT)
+                    .doesNotContain(ProjectMemories.PNPM_FACT);
+            assertThat(found).contains(ProjectKeys.slug(ProjectKeys.forDirectory(repo)))
+                    .doesNotContain(ProjectKeys.slug("acme/api"));
         } finally {
             client.close();
         }
