@@ -5,11 +5,13 @@ import dev.mnemo.ProjectKeys;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
+import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +40,8 @@ final class McpScope {
     private final Path memoryRoot;
     private final boolean fixed;
     private Scoped current;
-    private boolean askedForRoots;
+    /** Done once the client's roots were first asked for (or first changed); null before. */
+    private CompletableFuture<Void> firstRoots;
     private long changes;
     private Consumer<Optional<String>> listener = project -> {};
 
@@ -73,17 +76,37 @@ final class McpScope {
 
     /**
      * Before a tool call: the first time, and only without {@code --project}, asks a client that
-     * declared the roots capability for its roots and scopes the tools to them.
+     * declared the roots capability for its roots and scopes the tools to them. Calls made while
+     * the client is being asked wait for its answer (at most {@link #ROOTS_TIMEOUT}), so no call of
+     * the first turn is served before its project is known.
      */
     void beforeToolCall(McpSyncServerExchange exchange) {
+        CompletableFuture<Void> asked;
+        boolean asking = false;
         long seen;
         synchronized (this) {
-            if (fixed || askedForRoots) {
+            if (fixed) {
                 return;
             }
-            askedForRoots = true;
+            if (firstRoots == null) {
+                firstRoots = new CompletableFuture<>();
+                asking = true;
+            }
+            asked = firstRoots;
             seen = changes;
         }
+        if (!asking) {
+            asked.join();
+            return;
+        }
+        try {
+            askForRoots(exchange, seen);
+        } finally {
+            asked.complete(null);
+        }
+    }
+
+    private void askForRoots(McpSyncServerExchange exchange, long seen) {
         McpSchema.ClientCapabilities capabilities = exchange.getClientCapabilities();
         if (capabilities == null || capabilities.roots() == null) {
             return;
@@ -108,7 +131,9 @@ final class McpScope {
         if (fixed) {
             return;
         }
-        askedForRoots = true;
+        if (firstRoots == null) {
+            firstRoots = CompletableFuture.completedFuture(null);
+        }
         changes++;
         apply(roots);
     }
@@ -121,7 +146,7 @@ final class McpScope {
             }
             try {
                 return Optional.of(ProjectKeys.forDirectory(Path.of(URI.create(root.uri()))));
-            } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+            } catch (IllegalArgumentException | FileSystemNotFoundException e) {
                 LOG.warn("Ignoring the MCP root {}: not a local folder ({})", root.uri(), e.getMessage());
             }
         }

@@ -19,11 +19,11 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "threads", description = "List the registered threads (sessions).")
 final class ThreadsCommand implements Callable<Integer> {
 
-    @ParentCommand
-    MnemoCli root;
-
     /** The width of the project column of the text listing. */
     static final int PROJECT_WIDTH = 24;
+
+    @ParentCommand
+    MnemoCli root;
 
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
