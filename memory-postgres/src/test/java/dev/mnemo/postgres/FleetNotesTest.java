@@ -285,7 +285,12 @@ class FleetNotesTest {
             assertThat(agent.diffs.get(0)).contains(early).doesNotContain(late);
             assertThat(seenByB.get(0)).doesNotContain(late);
             assertThat(pendingNotes("user-3")).containsExactly(late);
-            assertThat(a.buildDeveloperInstructions()).contains("NOTE: early note").doesNotContain("late note");
+            // The early note is consolidated; the late one shows as the user's own words, still pending.
+            String instructions = a.buildDeveloperInstructions();
+            assertThat(instructions).contains("NOTE: early note");
+            int notes = instructions.indexOf("not yet consolidated");
+            String pending = instructions.substring(notes, instructions.indexOf("\n\n", instructions.indexOf("\n- ", notes)));
+            assertThat(pending).contains("NOTE: late note").doesNotContain("NOTE: early note");
             assertThat(cacheA.resolve("memories").resolve(late)).hasContent("NOTE: late note");
             assertThat(cacheA.resolve("memories").resolve(early)).doesNotExist();
 

@@ -89,7 +89,9 @@ class TenantIsolationTest {
             // History and instructions.
             assertThat(alice.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
             assertThat(bob.admin().history()).isEmpty();
-            assertThat(bob.buildDeveloperInstructions()).isEmpty();
+            // Bob has no consolidation yet: only his own note, not yet consolidated, and nothing of Alice's.
+            assertThat(bob.buildDeveloperInstructions()).contains("bob note mango").doesNotContain("alice")
+                    .doesNotContain("kiwi");
             assertThat(bob.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
             assertThat(alice.buildDeveloperInstructions()).contains("alice likes rust").doesNotContain("bob");
             assertThat(bob.buildDeveloperInstructions()).contains("bob likes cobol").doesNotContain("alice");
