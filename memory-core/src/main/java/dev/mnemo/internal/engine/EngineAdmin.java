@@ -135,4 +135,39 @@ final class EngineAdmin implements MemoryAdmin {
                     + "its lease ends (see admin().status())");
         }
     }
+
+    @Override
+    public Phase2Report consolidateNow() {
+        throw new UnsupportedOperationException("consolidate now is being built (issue 30)");
+    }
+
+    @Override
+    public java.util.List<dev.mnemo.PendingMemory> pending() {
+        throw new UnsupportedOperationException("approval is being built (issue 30)");
+    }
+
+    @Override
+    public void approve(String pendingId) {
+        throw new UnsupportedOperationException("approval is being built (issue 30)");
+    }
+
+    @Override
+    public void reject(String pendingId) {
+        throw new UnsupportedOperationException("approval is being built (issue 30)");
+    }
+
+    @Override
+    public java.util.Optional<dev.mnemo.ThreadMemory> memory(String threadId) {
+        throw new UnsupportedOperationException("provenance is being built (issue 30)");
+    }
+
+    @Override
+    public java.util.List<dev.mnemo.TranscriptLine> transcript(String threadId) {
+        throw new UnsupportedOperationException("transcripts are being built (issue 30)");
+    }
+
+    @Override
+    public String consolidationDiff(String consolidationId) {
+        throw new UnsupportedOperationException("consolidation diffs are being built (issue 30)");
+    }
 }
