@@ -52,13 +52,16 @@ class GovernanceTest {
                 assertThat(m.text()).contains(FACT);
             });
             p.engine.admin().runPhase2();
-            assertThat(p.engine.buildToolInstructions()).doesNotContain(FACT);
+            assertThat(p.engine.admin().history()).isEmpty();
+            assertThat(p.engine.tools().call(MemoryTools.SEARCH, "{\"queries\":[\"--canary\"]}"))
+                    .doesNotContain("MEMORY.md");
 
             p.engine.admin().approve("stage1:" + thread);
 
             assertThat(p.engine.admin().pending()).isEmpty();
             assertThat(p.engine.admin().consolidateNow().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
-            assertThat(p.engine.buildToolInstructions()).contains(FACT);
+            assertThat(p.engine.admin().history().get(0).threadIds()).containsExactly(thread);
+            assertThat(p.engine.tools().call(MemoryTools.SEARCH, "{\"queries\":[\"--canary\"]}")).contains("MEMORY.md");
         }
     }
 

@@ -217,7 +217,9 @@ final class EngineAdmin implements MemoryAdmin {
         engine.requireOpen();
         if (Objects.requireNonNull(pendingId, "pendingId").startsWith(STAGE1_PREFIX)) {
             Stage1Output output = awaiting(pendingId.substring(STAGE1_PREFIX.length()));
-            // Forgotten as a delete forgets, and never extracted again: the conversation is disabled.
+            // Forgotten as a delete forgets (polluting deletes the memory and drops what used it), then
+            // disabled rather than polluted: the conversation stays, and is never extracted again.
+            engine.threads().markPolluted(output.threadId());
             engine.threads().setMemoryMode(output.threadId(), MemoryMode.DISABLED);
             LOG.info("memory {} rejected: thread {} disabled and its memory forgotten", pendingId, output.threadId());
             return;
