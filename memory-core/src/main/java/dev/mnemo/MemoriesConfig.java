@@ -19,9 +19,10 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
         int maxRolloutAgeDays, int maxRolloutsPerStartup, int minRolloutIdleHours,
         int minRateLimitRemainingPercent, Optional<String> extractModel, Optional<String> consolidationModel,
         List<String> memorySources, int phase1Concurrency, int historyRetention,
-        int consolidationTimeoutMinutes, int summaryTokenLimit) {
+        int consolidationTimeoutMinutes, int summaryTokenLimit, Approval approval) {
 
     public MemoriesConfig {
+        Objects.requireNonNull(approval, "approval");
         Objects.requireNonNull(extractModel, "extractModel");
         Objects.requireNonNull(consolidationModel, "consolidationModel");
         memorySources = List.copyOf(Objects.requireNonNull(memorySources, "memorySources"));
@@ -44,6 +45,19 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
         for (String source : memorySources) {
             requireNotBlank("memory_sources", source);
         }
+    }
+
+    /** The settings of earlier releases: {@link Approval#AUTO}. */
+    public MemoriesConfig(boolean generateMemories, boolean useMemories, boolean dedicatedTools,
+            boolean disableOnExternalContext, int maxRawMemoriesForConsolidation, int maxUnusedDays,
+            int maxRolloutAgeDays, int maxRolloutsPerStartup, int minRolloutIdleHours,
+            int minRateLimitRemainingPercent, Optional<String> extractModel, Optional<String> consolidationModel,
+            List<String> memorySources, int phase1Concurrency, int historyRetention,
+            int consolidationTimeoutMinutes, int summaryTokenLimit) {
+        this(generateMemories, useMemories, dedicatedTools, disableOnExternalContext, maxRawMemoriesForConsolidation,
+                maxUnusedDays, maxRolloutAgeDays, maxRolloutsPerStartup, minRolloutIdleHours,
+                minRateLimitRemainingPercent, extractModel, consolidationModel, memorySources, phase1Concurrency,
+                historyRetention, consolidationTimeoutMinutes, summaryTokenLimit, Approval.AUTO);
     }
 
     /** Codex's defaults, plus Mnemo's for the keys Codex does not have. */
@@ -75,7 +89,8 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
                 .minRolloutIdleHours(minRolloutIdleHours).minRateLimitRemainingPercent(minRateLimitRemainingPercent)
                 .extractModel(extractModel).consolidationModel(consolidationModel).memorySources(memorySources)
                 .phase1Concurrency(phase1Concurrency).historyRetention(historyRetention)
-                .consolidationTimeoutMinutes(consolidationTimeoutMinutes).summaryTokenLimit(summaryTokenLimit);
+                .consolidationTimeoutMinutes(consolidationTimeoutMinutes).summaryTokenLimit(summaryTokenLimit)
+                .approval(approval);
     }
 
     private static void requireNotBlank(String key, String value) {
@@ -97,6 +112,7 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
         private long minRolloutIdleHours = ConfigClamps.MIN_ROLLOUT_IDLE_HOURS.defaultValue();
         private long minRateLimitRemainingPercent = ConfigClamps.MIN_RATE_LIMIT_REMAINING_PERCENT.defaultValue();
         private Optional<String> extractModel = Optional.empty();
+        private Approval approval = Approval.AUTO;
         private Optional<String> consolidationModel = Optional.empty();
         private List<String> memorySources = List.of("cli", "vscode", "app");
         private long phase1Concurrency = ConfigClamps.PHASE1_CONCURRENCY.defaultValue();
@@ -199,6 +215,12 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
             return this;
         }
 
+        /** Whether new memories wait for a person ({@link Approval#ASK}); default {@link Approval#AUTO}. */
+        public Builder approval(Approval value) {
+            approval = Objects.requireNonNull(value, "approval");
+            return this;
+        }
+
         /** Clamps each number into its range (logging a warning naming the key) and builds. */
         public MemoriesConfig build() {
             return new MemoriesConfig(generateMemories, useMemories, dedicatedTools, disableOnExternalContext,
@@ -212,7 +234,7 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
                     ConfigClamps.PHASE1_CONCURRENCY.clamp(phase1Concurrency),
                     ConfigClamps.HISTORY_RETENTION.clamp(historyRetention),
                     ConfigClamps.CONSOLIDATION_TIMEOUT_MINUTES.clamp(consolidationTimeoutMinutes),
-                    ConfigClamps.SUMMARY_TOKEN_LIMIT.clamp(summaryTokenLimit));
+                    ConfigClamps.SUMMARY_TOKEN_LIMIT.clamp(summaryTokenLimit), approval);
         }
     }
 }

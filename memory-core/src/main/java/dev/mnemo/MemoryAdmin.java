@@ -1,6 +1,7 @@
 package dev.mnemo;
 
 import java.util.List;
+import java.util.Optional;
 
 /** Operations for tools and operators: run phases on demand, look inside, roll back, forget. */
 public interface MemoryAdmin {
@@ -48,4 +49,48 @@ public interface MemoryAdmin {
      * threads' rollouts again; disable or delete threads first to keep them out.
      */
     void clear();
+
+    /**
+     * "Refresh now": Phase 1 on every idle conversation it may claim, then Phase 2 at once, past
+     * the six-hour success cooldown and any retry backoff, but never past a consolidation another
+     * worker is running (then {@link Phase2Outcome#SKIPPED_RUNNING}). Synchronous.
+     */
+    Phase2Report consolidateNow();
+
+    /** What waits for a person's decision ({@code approval = "ask"}), oldest first; empty with {@code auto}. */
+    List<PendingMemory> pending();
+
+    /**
+     * Approves a pending memory: a Phase 1 output becomes eligible for the next consolidation
+     * (which is due at once); a note is written to the memory folder, where the instructions show
+     * it and the next consolidation folds it in.
+     *
+     * @throws IllegalArgumentException when nothing pending has that id
+     */
+    void approve(String pendingId);
+
+    /**
+     * Rejects a pending memory: a Phase 1 output is forgotten as deleting forgets (its thread is
+     * disabled, so it is never extracted again, and its text is gone); a note is discarded.
+     *
+     * @throws IllegalArgumentException when nothing pending has that id
+     */
+    void reject(String pendingId);
+
+    /** The stored memory of a conversation with its provenance and usage, or empty when it has none. */
+    Optional<ThreadMemory> memory(String threadId);
+
+    /**
+     * The conversation as recorded, readable and redacted (user, assistant and developer messages,
+     * tool calls and their outputs), or empty when its rollout cannot be found.
+     */
+    List<TranscriptLine> transcript(String threadId);
+
+    /**
+     * What a kept consolidation changed in the memory folder: a unified diff from the entry before
+     * it (or from an empty folder, for the oldest).
+     *
+     * @throws IllegalArgumentException when no kept consolidation has that id
+     */
+    String consolidationDiff(String consolidationId);
 }

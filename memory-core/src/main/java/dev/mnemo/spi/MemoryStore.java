@@ -104,6 +104,59 @@ public interface MemoryStore extends AutoCloseable {
             Instant now);
 
     /**
+     * {@link #markStage1Succeeded(String, String, Instant, Stage1Result, Instant)}, the memory
+     * stored as awaiting approval when {@code awaitingApproval} ({@code approval = "ask"}): such a
+     * row is left out of {@link #phase2InputSelection} and {@link #listStage1OutputsForGlobal} until
+     * {@link #approveStage1Output} approves it, and no Phase 2 is enqueued for it. A new version of
+     * an approved memory stored as awaiting waits again.
+     *
+     * @throws UnsupportedOperationException for stores without approval (the default) when
+     *     {@code awaitingApproval}
+     */
+    default boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt,
+            Stage1Result result, Instant now, boolean awaitingApproval) {
+        if (awaitingApproval) {
+            throw new UnsupportedOperationException(getClass().getName() + " cannot keep memories for approval, so "
+                    + "approval = \"ask\" is not available with it");
+        }
+        return markStage1Succeeded(threadId, ownershipToken, sourceUpdatedAt, result, now);
+    }
+
+    /** Stored memories awaiting approval, oldest {@code generatedAt} first. */
+    default List<Stage1Output> stage1OutputsAwaitingApproval() {
+        return List.of();
+    }
+
+    /**
+     * Approves the stored memory of a thread if it is still version {@code sourceUpdatedAt} and
+     * awaiting approval, and enqueues Phase 2.
+     *
+     * @return false when there was no such row (already decided, replaced, or forgotten)
+     */
+    default boolean approveStage1Output(String threadId, Instant sourceUpdatedAt, Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot keep memories for approval");
+    }
+
+    /** Keeps a note for approval. Ids are unique; adding an id twice fails. */
+    default void addPendingNote(PendingNote note) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot keep notes for approval, so "
+                + "approval = \"ask\" is not available with it");
+    }
+
+    /** Notes awaiting approval, oldest first. */
+    default List<PendingNote> pendingNotes() {
+        return List.of();
+    }
+
+    /**
+     * Removes a pending note and returns it, atomically: of two servers deciding on one note, only
+     * one gets it.
+     */
+    default Optional<PendingNote> takePendingNote(String id) {
+        return Optional.empty();
+    }
+
+    /**
      * Completes an owned job whose rollout held nothing worth remembering: deletes an older memory
      * (enqueueing Phase 2 only if one existed).
      */
@@ -174,12 +227,12 @@ public interface MemoryStore extends AutoCloseable {
 
     /**
      * The top {@code limit} memories for consolidation, ranked by usage, recency of use and of the
-     * rollout, excluding memories unused for {@code maxUnusedDays} and threads that are not
-     * enabled; read in one transaction, no duplicates, sorted by thread id.
+     * rollout, excluding memories unused for {@code maxUnusedDays}, memories awaiting approval and
+     * threads that are not enabled; read in one transaction, no duplicates, sorted by thread id.
      */
     List<Stage1Output> phase2InputSelection(int limit, int maxUnusedDays, Instant now);
 
-    /** Non-empty memories of enabled threads, newest rollout first (Codex's list for global). */
+    /** Non-empty, approved memories of enabled threads, newest rollout first (Codex's list for global). */
     List<Stage1Output> listStage1OutputsForGlobal(int limit);
 
     /** Replaces the selection flags with exactly {@code selected}, outside a Phase 2 run (rollback). */

@@ -86,6 +86,18 @@ public interface MemoryWorkspace extends AutoCloseable {
     }
 
     /**
+     * What kept consolidation {@code id} changed: a unified diff (git's format, {@code a/} and
+     * {@code b/} prefixes, paths relative to the root) from the entry before it, or from an empty
+     * folder for the oldest kept one.
+     *
+     * @throws IllegalArgumentException when no kept consolidation has that id
+     * @throws UnsupportedOperationException for workspaces that keep no diffable history (the default)
+     */
+    default String consolidationDiff(String id) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot show what a consolidation changed");
+    }
+
+    /**
      * Rewrites the history as one baseline of the current files and removes every unreachable
      * object, so text deleted from the files is gone from the history too.
      */

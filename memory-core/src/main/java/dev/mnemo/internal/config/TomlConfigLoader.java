@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.mnemo.Approval;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryConfigurationException;
 import java.io.IOException;
@@ -118,7 +119,18 @@ public final class TomlConfigLoader {
             case "history_retention" -> b.historyRetention(v.integer());
             case "consolidation_timeout_minutes" -> b.consolidationTimeoutMinutes(v.integer());
             case "summary_token_limit" -> b.summaryTokenLimit(v.integer());
+            case "approval" -> b.approval(approval(v));
             default -> throw new MemoryConfigurationException("unknown key memories." + v.key + " in " + v.file);
+        }
+    }
+
+    private static Approval approval(Value v) {
+        String value = v.nonBlankString();
+        try {
+            return Approval.fromConfigValue(value);
+        } catch (IllegalArgumentException e) {
+            throw new MemoryConfigurationException("memories.approval in " + v.file + " must be \"auto\" or \"ask\", was \""
+                    + value + "\"");
         }
     }
 

@@ -1,0 +1,33 @@
+package dev.mnemo;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * A memory waiting for a person's decision ({@code approval = "ask"}).
+ *
+ * @param id what to pass to {@link MemoryAdmin#approve} or {@link MemoryAdmin#reject}:
+ *     {@code stage1:<threadId>} or {@code note:<noteId>}
+ * @param kind {@value #STAGE1} for a Phase 1 output, {@value #NOTE} for an ad-hoc note
+ * @param threadId the conversation it came from; for a note, empty when not known
+ * @param text what would be remembered: the raw memory, or the note (redacted)
+ * @param createdAt when it was made
+ */
+public record PendingMemory(String id, String kind, String threadId, String text, Instant createdAt) {
+
+    /** The kind of a Phase 1 output. */
+    public static final String STAGE1 = "stage1";
+    /** The kind of an ad-hoc note. */
+    public static final String NOTE = "note";
+
+    public PendingMemory {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(createdAt, "createdAt");
+        if (!kind.equals(STAGE1) && !kind.equals(NOTE)) {
+            throw new IllegalArgumentException("kind must be stage1 or note, was " + kind);
+        }
+    }
+}
