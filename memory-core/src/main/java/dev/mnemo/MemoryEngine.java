@@ -134,6 +134,18 @@ public interface MemoryEngine extends AutoCloseable {
 
     MemoryTools tools();
 
+    /** The short-term layer: user messages of recorded sessions ({@code history.jsonl}). */
+    MessageHistory messageHistory();
+
+    /** Which thread spawned which sub-agent. */
+    AgentGraph agentGraph();
+
+    /** Mnemo's structured events per thread. */
+    ThreadLogs threadLogs();
+
+    /** Each thread's goal. */
+    ThreadGoals goals();
+
     MemoryAdmin admin();
 
     MemoriesConfig config();

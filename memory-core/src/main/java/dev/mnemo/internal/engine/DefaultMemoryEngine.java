@@ -3,7 +3,11 @@ package dev.mnemo.internal.engine;
 import dev.mnemo.AssistantMessage;
 import dev.mnemo.Citations;
 import dev.mnemo.MemoriesConfig;
+import dev.mnemo.AgentGraph;
 import dev.mnemo.MemoryAdmin;
+import dev.mnemo.MessageHistory;
+import dev.mnemo.ThreadGoals;
+import dev.mnemo.ThreadLogs;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemorySession;
 import dev.mnemo.MemoryTools;
@@ -362,6 +366,26 @@ final class DefaultMemoryEngine implements MemoryEngine {
             made = tools.get();
         }
         return made;
+    }
+
+    @Override
+    public MessageHistory messageHistory() {
+        throw new UnsupportedOperationException("the message history is being built (issue 31)");
+    }
+
+    @Override
+    public AgentGraph agentGraph() {
+        throw new UnsupportedOperationException("the agent graph is being built (issue 31)");
+    }
+
+    @Override
+    public ThreadLogs threadLogs() {
+        throw new UnsupportedOperationException("thread logs are being built (issue 31)");
+    }
+
+    @Override
+    public ThreadGoals goals() {
+        throw new UnsupportedOperationException("thread goals are being built (issue 31)");
     }
 
     @Override
