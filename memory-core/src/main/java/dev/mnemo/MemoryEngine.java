@@ -244,6 +244,18 @@ public interface MemoryEngine extends AutoCloseable {
         Builder maxOpenConversations(int conversations);
 
         /**
+         * The {@code [history]} settings of the message history; default {@code <home>/config.toml}'s
+         * {@code [history]} table, else Codex's defaults (save every user message, never trim).
+         */
+        Builder historyConfig(HistoryConfig history);
+
+        /**
+         * Offers the goal tools {@code get_goal}, {@code create_goal} and {@code update_goal} to
+         * models beside the memory tools; off by default.
+         */
+        Builder goalTools(boolean enabled);
+
+        /**
          * How long {@link MemoryEngine#close()} waits for running startup tasks before cancelling
          * them and releasing their jobs; default 10 seconds.
          */

@@ -27,15 +27,18 @@ import dev.mnemo.internal.consolidate.Forgetting;
 import dev.mnemo.internal.consolidate.Phase2Runner;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.extract.ThreadRollouts;
+import dev.mnemo.internal.history.HistoryFile;
 import dev.mnemo.internal.read.DeveloperInstructions;
 import dev.mnemo.internal.read.ServerPaths;
 import dev.mnemo.internal.redact.DefaultSecretRedactor;
+import dev.mnemo.internal.rollout.ContextualFragments;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.tools.LocalMemoryTools;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.ConsolidationAgent;
+import dev.mnemo.spi.GoalStore;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
@@ -71,6 +74,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final ThreadRegistry threads;
     private final Forgetting forgetting;
     private final OpenRecordings sessions;
+    private final HistoryFile history;
     final ThreadRollouts rollouts;
     /** Built by {@link #tools()} on first use: most engines build instructions and never call a tool. */
     private final AtomicReference<MemoryTools> tools = new AtomicReference<>();
@@ -85,12 +89,14 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.parts = parts;
         this.listener = new SafeListener(parts.listeners());
         this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
-        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow);
+        this.history = new HistoryFile(parts.home(), parts.history(), redactor(), parts.clock());
+        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow,
+                this::deleteThreadState);
         this.ownsExecutor = parts.executor() == null;
         this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
         this.workers = ownsExecutor ? EnginePools.workers() : parts.executor();
         this.sessions = new OpenRecordings(new JsonlSessionRecorder(parts.sessionStore(), parts.store(),
-                parts.config(), parts.clock(), this::forgetAfterPollution), this::requireOpen);
+                parts.config(), parts.clock(), this::forgetAfterPollution), this::requireOpen, this::recordInput);
         this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
@@ -274,6 +280,43 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
     }
 
+    /**
+     * A user message a session recorded goes to the message history too, as Codex's TUI keeps what
+     * was typed: only the user's own words (no AGENTS.md, no harness context), redacted by the
+     * history. A failure is logged and the conversation goes on, as in Codex.
+     */
+    private void recordInput(String threadId, String text) {
+        if (!ContextualFragments.isRealUserText(text)) {
+            return;
+        }
+        try {
+            history.append(threadId, text);
+        } catch (RuntimeException e) {
+            LOG.warn("could not add a message of thread {} to the message history {}", threadId, history.file(), e);
+        }
+    }
+
+    /**
+     * What a deleted thread leaves outside the state database, removed before its rows (Codex's
+     * order, so a failure here leaves the thread to delete again): its lines in the message history
+     * and its goal.
+     */
+    private void deleteThreadState(String threadId) {
+        int lines = history.removeSession(threadId);
+        if (lines > 0) {
+            LOG.info("thread {}: {} line(s) removed from the message history", threadId, lines);
+        }
+        GoalStore goals;
+        try {
+            goals = parts.store().goals();
+        } catch (UnsupportedOperationException e) {
+            return; // a store that keeps no goals holds none of this thread's
+        }
+        if (goals.delete(threadId)) {
+            LOG.info("thread {}: goal deleted", threadId);
+        }
+    }
+
     void sessionClosed(EngineSession session) {
         conversations.closed(session);
     }
@@ -370,7 +413,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     @Override
     public MessageHistory messageHistory() {
-        throw new UnsupportedOperationException("the message history is being built (issue 31)");
+        return history;
     }
 
     @Override
@@ -383,9 +426,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
         throw new UnsupportedOperationException("thread logs are being built (issue 31)");
     }
 
+    /** The store's goals ({@code goals.sqlite} for SQLite); a store that keeps none throws, saying so. */
     @Override
     public ThreadGoals goals() {
-        throw new UnsupportedOperationException("thread goals are being built (issue 31)");
+        requireOpen();
+        return parts.store().goals();
     }
 
     @Override
