@@ -72,6 +72,25 @@ public interface MemorySession extends AutoCloseable {
     void userMessage(String text);
 
     /**
+     * This conversation's goal ({@link MemoryEngine#goals()}), if one is set.
+     *
+     * @throws UnsupportedOperationException when the engine's store keeps no goals
+     */
+    default java.util.Optional<ThreadGoal> goal() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no goals");
+    }
+
+    /**
+     * Sets (creating or replacing) this conversation's goal, active, with a new goal id and usage
+     * reset, as {@link ThreadGoals#set} does.
+     *
+     * @throws UnsupportedOperationException when the engine's store keeps no goals
+     */
+    default ThreadGoal setGoal(String objective, java.util.OptionalLong tokenBudget) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no goals");
+    }
+
+    /**
      * Takes a whole answer: strips citation markup, records the visible text, then counts the
      * cited memories as used.
      */

@@ -6,6 +6,7 @@ import dev.mnemo.MemoriesConfig;
 import dev.mnemo.AgentGraph;
 import dev.mnemo.MemoryAdmin;
 import dev.mnemo.MessageHistory;
+import dev.mnemo.ThreadGoal;
 import dev.mnemo.ThreadGoals;
 import dev.mnemo.ThreadLogs;
 import dev.mnemo.MemoryEngine;
@@ -144,7 +145,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
         LanguageModel model = ReportingModel.of(parts.extractionModel(), MemoryEventListener.PHASE1, listener);
         return new Phase1Runner(new Phase1Runner.Dependencies(parts.store(), model, rollouts,
-                redactor(), parts.config(), parts.clock(), workerId(), listener), workers);
+                redactor(), parts.config(), parts.clock(), workerId(), listener, this::goalOf), workers);
     }
 
     private Phase2Runner phase2Runner(EngineParts parts) {
@@ -431,6 +432,20 @@ final class DefaultMemoryEngine implements MemoryEngine {
     public ThreadGoals goals() {
         requireOpen();
         return parts.store().goals();
+    }
+
+    /** The thread's goal, for Phase 1's context; none when the store keeps no goals. */
+    Optional<ThreadGoal> goalOf(String threadId) {
+        try {
+            return parts.store().goals().get(threadId);
+        } catch (UnsupportedOperationException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Whether sessions offer the goal tools ({@code MemoryEngine.Builder#goalTools}). */
+    boolean goalToolsEnabled() {
+        return parts.goalTools();
     }
 
     @Override
