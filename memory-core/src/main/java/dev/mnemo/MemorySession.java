@@ -56,7 +56,9 @@ public interface MemorySession extends AutoCloseable {
 
     /**
      * The memory tools to hand the model: list, read, search and add an ad-hoc note, bound to this
-     * session's project (search and list take {@code scope}; a note defaults to the project).
+     * session's project (search and list take {@code scope}; a note defaults to the project); then
+     * {@code get_goal}, {@code create_goal} and {@code update_goal} when the engine was built with
+     * {@link MemoryEngine.Builder#goalTools(boolean) goalTools(true)}.
      */
     List<ToolSpec> toolSpecs();
 
