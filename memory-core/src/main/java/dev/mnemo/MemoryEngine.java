@@ -134,6 +134,18 @@ public interface MemoryEngine extends AutoCloseable {
 
     MemoryTools tools();
 
+    /** The short-term layer: user messages of recorded sessions ({@code history.jsonl}). */
+    MessageHistory messageHistory();
+
+    /** Which thread spawned which sub-agent. */
+    AgentGraph agentGraph();
+
+    /** Mnemo's structured events per thread. */
+    ThreadLogs threadLogs();
+
+    /** Each thread's goal. */
+    ThreadGoals goals();
+
     MemoryAdmin admin();
 
     MemoriesConfig config();
@@ -230,6 +242,18 @@ public interface MemoryEngine extends AutoCloseable {
          * least recently used idle ones are closed. Default 10,000.
          */
         Builder maxOpenConversations(int conversations);
+
+        /**
+         * The {@code [history]} settings of the message history; default {@code <home>/config.toml}'s
+         * {@code [history]} table, else Codex's defaults (save every user message, never trim).
+         */
+        Builder historyConfig(HistoryConfig history);
+
+        /**
+         * Offers the goal tools {@code get_goal}, {@code create_goal} and {@code update_goal} to
+         * models beside the memory tools; off by default.
+         */
+        Builder goalTools(boolean enabled);
 
         /**
          * How long {@link MemoryEngine#close()} waits for running startup tasks before cancelling

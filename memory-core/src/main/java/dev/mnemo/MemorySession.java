@@ -56,7 +56,9 @@ public interface MemorySession extends AutoCloseable {
 
     /**
      * The memory tools to hand the model: list, read, search and add an ad-hoc note, bound to this
-     * session's project (search and list take {@code scope}; a note defaults to the project).
+     * session's project (search and list take {@code scope}; a note defaults to the project); then
+     * {@code get_goal}, {@code create_goal} and {@code update_goal} when the engine was built with
+     * {@link MemoryEngine.Builder#goalTools(boolean) goalTools(true)}.
      */
     List<ToolSpec> toolSpecs();
 
@@ -70,6 +72,25 @@ public interface MemorySession extends AutoCloseable {
 
     /** Records the user's message. */
     void userMessage(String text);
+
+    /**
+     * This conversation's goal ({@link MemoryEngine#goals()}), if one is set.
+     *
+     * @throws UnsupportedOperationException when the engine's store keeps no goals
+     */
+    default java.util.Optional<ThreadGoal> goal() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no goals");
+    }
+
+    /**
+     * Sets (creating or replacing) this conversation's goal, active, with a new goal id and usage
+     * reset, as {@link ThreadGoals#set} does.
+     *
+     * @throws UnsupportedOperationException when the engine's store keeps no goals
+     */
+    default ThreadGoal setGoal(String objective, java.util.OptionalLong tokenBudget) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no goals");
+    }
 
     /**
      * Takes a whole answer: strips citation markup, records the visible text, then counts the

@@ -278,6 +278,17 @@ public interface MemoryStore extends AutoCloseable {
         return status(now);
     }
 
+    /**
+     * The thread goals kept beside this store (the SQLite store keeps them in their own file,
+     * {@code goals.sqlite}, opened on first use and closed with the store). The default has none.
+     *
+     * @throws UnsupportedOperationException when this store keeps no goals
+     */
+    default GoalStore goals() {
+        throw new UnsupportedOperationException(getClass().getSimpleName()
+                + " keeps no thread goals yet (issue 31: goals are kept by the SQLite store only)");
+    }
+
     @Override
     void close();
 }

@@ -67,8 +67,10 @@ class ForgettingTest {
         }
         List<String> found = filesContaining(home, SECRET_FACT);
         if (pollute) {
-            // The polluted session's own transcript stays: it is the user's record, not memory.
-            assertThat(found).allMatch(f -> f.startsWith("sessions/"), "only the transcript: " + found);
+            // The polluted session's own transcript and its lines in the message history stay: they
+            // are the user's record, not memory (deleting the thread removes both).
+            assertThat(found).allMatch(f -> f.startsWith("sessions/") || f.equals("history.jsonl"),
+                    "only the transcript and the message history: " + found);
         } else {
             assertThat(found).isEmpty();
         }

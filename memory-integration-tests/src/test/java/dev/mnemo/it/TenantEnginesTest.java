@@ -341,6 +341,26 @@ class TenantEnginesTest {
         }
 
         @Override
+        public dev.mnemo.MessageHistory messageHistory() {
+            return engine.messageHistory();
+        }
+
+        @Override
+        public dev.mnemo.AgentGraph agentGraph() {
+            return engine.agentGraph();
+        }
+
+        @Override
+        public dev.mnemo.ThreadLogs threadLogs() {
+            return engine.threadLogs();
+        }
+
+        @Override
+        public dev.mnemo.ThreadGoals goals() {
+            return engine.goals();
+        }
+
+        @Override
         public boolean closeConversation(String conversationId) {
             return engine.closeConversation(conversationId);
         }

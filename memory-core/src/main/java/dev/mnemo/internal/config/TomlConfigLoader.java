@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.mnemo.Approval;
+import dev.mnemo.HistoryConfig;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryConfigurationException;
 import java.io.IOException;
@@ -23,8 +24,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Reads the {@code [memories]} table of a {@code config.toml}. Other tables are ignored; inside
- * {@code [memories]} every key must be known and of the right type, or loading fails with a
+ * Reads the {@code [memories]} and {@code [history]} tables of a {@code config.toml}. Other tables are
+ * ignored; inside each every key must be known and of the right type, or loading fails with a
  * {@link MemoryConfigurationException} naming the key and the file. Nothing is silently defaulted.
  */
 public final class TomlConfigLoader {
@@ -41,6 +42,60 @@ public final class TomlConfigLoader {
 
     public static MemoriesConfig load(Path file) {
         Objects.requireNonNull(file, "configToml");
+        JsonNode table = table(file, "memories");
+        if (table == null) {
+            return MemoriesConfig.defaults();
+        }
+        MemoriesConfig.Builder builder = MemoriesConfig.builder();
+        Iterator<Map.Entry<String, JsonNode>> fields = table.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            apply(builder, new Value(file, "memories", field.getKey(), field.getValue()));
+        }
+        return builder.build();
+    }
+
+    /**
+     * The {@code [history]} table ({@link HistoryConfig}): {@code persistence} and {@code max_bytes};
+     * any other key fails, naming it and the file.
+     */
+    public static HistoryConfig loadHistory(Path file) {
+        Objects.requireNonNull(file, "configToml");
+        JsonNode table = table(file, "history");
+        HistoryConfig config = HistoryConfig.defaults();
+        if (table == null) {
+            return config;
+        }
+        Iterator<Map.Entry<String, JsonNode>> fields = table.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            Value v = new Value(file, "history", field.getKey(), field.getValue());
+            switch (v.key) {
+                case "persistence" -> {
+                    String text = v.nonBlankString();
+                    try {
+                        config = config.withPersistence(HistoryConfig.Persistence.fromToml(text));
+                    } catch (IllegalArgumentException e) {
+                        throw new MemoryConfigurationException("history.persistence in " + file
+                                + " must be \"save-all\" or \"none\", was \"" + text + "\"", e);
+                    }
+                }
+                case "max_bytes" -> {
+                    long max = v.integer();
+                    if (max < 0) {
+                        throw new MemoryConfigurationException("history.max_bytes in " + file
+                                + " must not be negative, was " + max);
+                    }
+                    config = config.withMaxBytes(max);
+                }
+                default -> throw new MemoryConfigurationException("unknown key history." + v.key + " in " + file);
+            }
+        }
+        return config;
+    }
+
+    /** The named top-level table of {@code file}; null when the file or the table is missing. */
+    private static JsonNode table(Path file, String name) {
         JsonNode root;
         try {
             // The file is read before Toml.MAPPER is touched: written as one expression, the
@@ -48,26 +103,20 @@ public final class TomlConfigLoader {
             String text = text(file);
             root = Toml.MAPPER.readTree(text);
         } catch (NoSuchFileException e) {
-            return MemoriesConfig.defaults();
+            return null;
         } catch (JacksonException e) {
             throw new MemoryConfigurationException(file + " is not valid TOML" + where(e) + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new MemoryConfigurationException("cannot read " + file + ": " + e, e);
         }
-        if (root == null || root.isMissingNode() || root.get("memories") == null) {
-            return MemoriesConfig.defaults();
+        if (root == null || root.isMissingNode() || root.get(name) == null) {
+            return null;
         }
-        JsonNode table = root.get("memories");
+        JsonNode table = root.get(name);
         if (!table.isObject()) {
-            throw new MemoryConfigurationException("memories in " + file + " must be a table, was " + describe(table));
+            throw new MemoryConfigurationException(name + " in " + file + " must be a table, was " + describe(table));
         }
-        MemoriesConfig.Builder builder = MemoriesConfig.builder();
-        Iterator<Map.Entry<String, JsonNode>> fields = table.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            apply(builder, new Value(file, field.getKey(), field.getValue()));
-        }
-        return builder.build();
+        return table;
     }
 
     /** The file as text; a file that is not UTF-8 text (or holds NUL bytes, as binary files do) fails saying so. */
@@ -145,7 +194,7 @@ public final class TomlConfigLoader {
         };
     }
 
-    private record Value(Path file, String key, JsonNode node) {
+    private record Value(Path file, String table, String key, JsonNode node) {
 
         boolean bool() {
             if (!node.isBoolean()) {
@@ -169,7 +218,7 @@ public final class TomlConfigLoader {
                 throw wrongType("a string");
             }
             if (node.textValue().isBlank()) {
-                throw new MemoryConfigurationException("memories." + key + " in " + file + " must not be blank");
+                throw new MemoryConfigurationException(table + "." + key + " in " + file + " must not be blank");
             }
             return node.textValue();
         }
@@ -190,7 +239,7 @@ public final class TomlConfigLoader {
 
         private MemoryConfigurationException wrongType(String expected) {
             return new MemoryConfigurationException(
-                    "memories." + key + " in " + file + " must be " + expected + ", was " + describe(node));
+                    table + "." + key + " in " + file + " must be " + expected + ", was " + describe(node));
         }
     }
 }

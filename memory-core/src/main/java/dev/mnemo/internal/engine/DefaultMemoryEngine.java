@@ -4,7 +4,12 @@ import dev.mnemo.Approval;
 import dev.mnemo.AssistantMessage;
 import dev.mnemo.Citations;
 import dev.mnemo.MemoriesConfig;
+import dev.mnemo.AgentGraph;
 import dev.mnemo.MemoryAdmin;
+import dev.mnemo.MessageHistory;
+import dev.mnemo.ThreadGoal;
+import dev.mnemo.ThreadGoals;
+import dev.mnemo.ThreadLogs;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemorySession;
 import dev.mnemo.MemoryTools;
@@ -24,9 +29,11 @@ import dev.mnemo.internal.consolidate.Forgetting;
 import dev.mnemo.internal.consolidate.Phase2Runner;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.extract.ThreadRollouts;
+import dev.mnemo.internal.history.HistoryFile;
 import dev.mnemo.internal.read.DeveloperInstructions;
 import dev.mnemo.internal.read.ServerPaths;
 import dev.mnemo.internal.redact.DefaultSecretRedactor;
+import dev.mnemo.internal.rollout.ContextualFragments;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.tools.LocalMemoryTools;
@@ -34,6 +41,7 @@ import dev.mnemo.spi.PendingNote;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.ConsolidationAgent;
+import dev.mnemo.spi.GoalStore;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
@@ -70,6 +78,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final ThreadRegistry threads;
     private final Forgetting forgetting;
     private final OpenRecordings sessions;
+    private final HistoryFile history;
     final ThreadRollouts rollouts;
     /** Built by {@link #tools()} on first use: most engines build instructions and never call a tool. */
     private final AtomicReference<MemoryTools> tools = new AtomicReference<>();
@@ -86,12 +95,14 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.parts = parts;
         this.listener = new SafeListener(parts.listeners());
         this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
-        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow);
+        this.history = new HistoryFile(parts.home(), parts.history(), redactor(), parts.clock());
+        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow,
+                this::deleteThreadState);
         this.ownsExecutor = parts.executor() == null;
         this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
         this.workers = ownsExecutor ? EnginePools.workers() : parts.executor();
         this.sessions = new OpenRecordings(new JsonlSessionRecorder(parts.sessionStore(), parts.store(),
-                parts.config(), parts.clock(), this::forgetAfterPollution), this::requireOpen);
+                parts.config(), parts.clock(), this::forgetAfterPollution), this::requireOpen, this::recordInput);
         this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
@@ -139,7 +150,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
         LanguageModel model = ReportingModel.of(parts.extractionModel(), MemoryEventListener.PHASE1, listener);
         return new Phase1Runner(new Phase1Runner.Dependencies(parts.store(), model, rollouts,
-                redactor(), parts.config(), parts.clock(), workerId(), listener), workers);
+                redactor(), parts.config(), parts.clock(), workerId(), listener, this::goalOf), workers);
     }
 
     private Phase2Runner phase2Runner(EngineParts parts) {
@@ -275,6 +286,43 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
     }
 
+    /**
+     * A user message a session recorded goes to the message history too, as Codex's TUI keeps what
+     * was typed: only the user's own words (no AGENTS.md, no harness context), redacted by the
+     * history. A failure is logged and the conversation goes on, as in Codex.
+     */
+    private void recordInput(String threadId, String text) {
+        if (!ContextualFragments.isRealUserText(text)) {
+            return;
+        }
+        try {
+            history.append(threadId, text);
+        } catch (RuntimeException e) {
+            LOG.warn("could not add a message of thread {} to the message history {}", threadId, history.file(), e);
+        }
+    }
+
+    /**
+     * What a deleted thread leaves outside the state database, removed before its rows (Codex's
+     * order, so a failure here leaves the thread to delete again): its lines in the message history
+     * and its goal.
+     */
+    private void deleteThreadState(String threadId) {
+        int lines = history.removeSession(threadId);
+        if (lines > 0) {
+            LOG.info("thread {}: {} line(s) removed from the message history", threadId, lines);
+        }
+        GoalStore goals;
+        try {
+            goals = parts.store().goals();
+        } catch (UnsupportedOperationException e) {
+            return; // a store that keeps no goals holds none of this thread's
+        }
+        if (goals.delete(threadId)) {
+            LOG.info("thread {}: goal deleted", threadId);
+        }
+    }
+
     void sessionClosed(EngineSession session) {
         conversations.closed(session);
     }
@@ -389,6 +437,42 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 parts.clock().instant()));
         LOG.info("Ad-hoc note {} awaits approval as note:{}", filename, id);
         return "note:" + id;
+    }
+
+    @Override
+    public MessageHistory messageHistory() {
+        return history;
+    }
+
+    @Override
+    public AgentGraph agentGraph() {
+        throw new UnsupportedOperationException("the agent graph is being built (issue 31)");
+    }
+
+    @Override
+    public ThreadLogs threadLogs() {
+        throw new UnsupportedOperationException("thread logs are being built (issue 31)");
+    }
+
+    /** The store's goals ({@code goals.sqlite} for SQLite); a store that keeps none throws, saying so. */
+    @Override
+    public ThreadGoals goals() {
+        requireOpen();
+        return parts.store().goals();
+    }
+
+    /** The thread's goal, for Phase 1's context; none when the store keeps no goals. */
+    Optional<ThreadGoal> goalOf(String threadId) {
+        try {
+            return parts.store().goals().get(threadId);
+        } catch (UnsupportedOperationException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Whether sessions offer the goal tools ({@code MemoryEngine.Builder#goalTools}). */
+    boolean goalToolsEnabled() {
+        return parts.goalTools();
     }
 
     @Override

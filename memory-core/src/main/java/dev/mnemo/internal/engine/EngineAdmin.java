@@ -13,6 +13,7 @@ import dev.mnemo.StartupTask;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.ThreadMemory;
 import dev.mnemo.TranscriptLine;
+import dev.mnemo.internal.extract.GoalContext;
 import dev.mnemo.internal.extract.Phase1Request;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.startup.StartupRunner;
@@ -79,7 +80,8 @@ final class EngineAdmin implements MemoryAdmin {
                 .filter(c -> c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM)
                 .findFirst()
                 .map(c -> Phase1Request.preview(c.thread(), engine.rollouts,
-                        Phase1Request.budgetBytes(engine.parts.extractionModel()), engine.parts.config()));
+                        Phase1Request.budgetBytes(engine.parts.extractionModel()), engine.parts.config(),
+                        GoalContext.describe(engine.goalOf(c.thread().id()), engine.redactor())));
         LOG.debug("memory stage-1 preview as of {}: {} thread(s), {} claimable", now, candidates.size(),
                 candidates.stream().filter(c -> c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM).count());
         return new Phase1Preview(now, candidates, first);

@@ -1,5 +1,6 @@
 package dev.mnemo.internal.engine;
 
+import dev.mnemo.HistoryConfig;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryConfigurationException;
 import dev.mnemo.MemoryEngine;
@@ -64,6 +65,8 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     private Duration closeTimeout = Duration.ofSeconds(10);
     private Duration conversationIdleTimeout = DEFAULT_CONVERSATION_IDLE_TIMEOUT;
     private int maxOpenConversations = DEFAULT_MAX_OPEN_CONVERSATIONS;
+    private HistoryConfig historyConfig;
+    private boolean goalTools;
 
     public EngineBuilder() {
         this(System.getenv(), System.getProperty("user.home"), EngineBuilder.class.getClassLoader());
@@ -189,6 +192,18 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     }
 
     @Override
+    public EngineBuilder historyConfig(HistoryConfig history) {
+        this.historyConfig = Objects.requireNonNull(history, "historyConfig");
+        return this;
+    }
+
+    @Override
+    public EngineBuilder goalTools(boolean enabled) {
+        this.goalTools = enabled;
+        return this;
+    }
+
+    @Override
     public EngineBuilder closeTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "closeTimeout");
         if (timeout.isNegative()) {
@@ -203,6 +218,8 @@ public final class EngineBuilder implements MemoryEngine.Builder {
         // 1. Where everything lives, and the settings (config.toml unless given).
         Path resolvedHome = resolveHome();
         MemoriesConfig resolvedConfig = config != null ? config : MemoriesConfig.load(resolvedHome.resolve("config.toml"));
+        HistoryConfig resolvedHistory = historyConfig != null ? historyConfig
+                : HistoryConfig.load(resolvedHome.resolve("config.toml"));
         Path memoryRoot = resolvedHome.resolve("memories");
         if (workspace != null && !workspace.root().toAbsolutePath().normalize().equals(memoryRoot)) {
             // The workspace may live elsewhere; the read path and tools follow the workspace.
@@ -235,7 +252,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
                 List.copyOf(rolloutSources),
                 sessionStore != null ? sessionStore : new FileSessionStore(resolvedHome.resolve("sessions"), clock),
                 redactor, List.copyOf(listeners), clock, wallClock != null ? wallClock : clock, executor, closeTimeout,
-                conversationIdleTimeout, maxOpenConversations);
+                conversationIdleTimeout, maxOpenConversations, resolvedHistory, goalTools);
         return new DefaultMemoryEngine(parts);
     }
 

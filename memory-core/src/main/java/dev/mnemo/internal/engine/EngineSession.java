@@ -15,6 +15,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
+import dev.mnemo.ThreadGoal;
+import dev.mnemo.internal.tools.GoalTools;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -121,9 +124,27 @@ final class EngineSession implements MemorySession {
         };
     }
 
+    /** The memory tools, then the goal tools when the application enabled them. */
     @Override
     public List<ToolSpec> toolSpecs() {
-        return tools().specs();
+        if (!engine.goalToolsEnabled()) {
+            return tools().specs();
+        }
+        List<ToolSpec> specs = new java.util.ArrayList<>(tools().specs());
+        specs.addAll(GoalTools.specs());
+        return List.copyOf(specs);
+    }
+
+    @Override
+    public Optional<ThreadGoal> goal() {
+        touch();
+        return engine.goals().get(threadId());
+    }
+
+    @Override
+    public ThreadGoal setGoal(String objective, OptionalLong tokenBudget) {
+        touch();
+        return engine.goals().set(threadId(), objective, tokenBudget);
     }
 
     /** The engine's tools, bound to this session's project when it has one. */
@@ -146,7 +167,9 @@ final class EngineSession implements MemorySession {
             requireOpen();
             recorded.toolCall(callId, name, argumentsJson);
         }
-        String output = tools().call(name, argumentsJson);
+        String output = engine.goalToolsEnabled() && GoalTools.NAMES.contains(name)
+                ? new GoalTools(engine.goals(), threadId()).call(name, argumentsJson)
+                : tools().call(name, argumentsJson);
         synchronized (recorded) {
             requireOpen();
             recorded.toolOutput(callId, output);

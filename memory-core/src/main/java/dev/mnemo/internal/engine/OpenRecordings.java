@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,18 +21,24 @@ final class OpenRecordings implements SessionRecorder {
 
     private final SessionRecorder recorder;
     private final Runnable requireOpen;
+    private final BiConsumer<String, String> userMessages;
     private final Set<Tracked> open = ConcurrentHashMap.newKeySet();
 
-    /** @param requireOpen throws when the engine is closed */
-    OpenRecordings(SessionRecorder recorder, Runnable requireOpen) {
+    /**
+     * @param requireOpen throws when the engine is closed
+     * @param userMessages told of each user message recorded by a session that is not ephemeral
+     *     (thread id, text), after the rollout has it: the message history
+     */
+    OpenRecordings(SessionRecorder recorder, Runnable requireOpen, BiConsumer<String, String> userMessages) {
         this.recorder = Objects.requireNonNull(recorder, "recorder");
         this.requireOpen = Objects.requireNonNull(requireOpen, "requireOpen");
+        this.userMessages = Objects.requireNonNull(userMessages, "userMessages");
     }
 
     @Override
     public RecordedSession start(SessionContext session) {
         requireOpen.run();
-        Tracked tracked = new Tracked(recorder.start(session));
+        Tracked tracked = new Tracked(recorder.start(session), session.ephemeral());
         open.add(tracked);
         try {
             requireOpen.run(); // closed meanwhile: closeAll may have missed this one
@@ -56,9 +63,11 @@ final class OpenRecordings implements SessionRecorder {
     /** A recorded session that leaves the open set when it closes. */
     private final class Tracked implements RecordedSession {
         private final RecordedSession delegate;
+        private final boolean ephemeral;
 
-        Tracked(RecordedSession delegate) {
+        Tracked(RecordedSession delegate, boolean ephemeral) {
             this.delegate = delegate;
+            this.ephemeral = ephemeral;
         }
 
         @Override
@@ -69,6 +78,9 @@ final class OpenRecordings implements SessionRecorder {
         @Override
         public void userMessage(String text) {
             delegate.userMessage(text);
+            if (!ephemeral) {
+                userMessages.accept(delegate.threadId(), text);
+            }
         }
 
         @Override

@@ -2,7 +2,11 @@ package dev.mnemo.internal.engine;
 
 import dev.mnemo.AssistantMessage;
 import dev.mnemo.MemoriesConfig;
+import dev.mnemo.AgentGraph;
 import dev.mnemo.MemoryAdmin;
+import dev.mnemo.MessageHistory;
+import dev.mnemo.ThreadGoals;
+import dev.mnemo.ThreadLogs;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemorySession;
 import dev.mnemo.MemoryTools;
@@ -80,6 +84,26 @@ record SharedEngine(MemoryEngine delegate) implements MemoryEngine {
     @Override
     public MemoryTools tools() {
         return delegate.tools();
+    }
+
+    @Override
+    public MessageHistory messageHistory() {
+        return delegate.messageHistory();
+    }
+
+    @Override
+    public AgentGraph agentGraph() {
+        return delegate.agentGraph();
+    }
+
+    @Override
+    public ThreadLogs threadLogs() {
+        return delegate.threadLogs();
+    }
+
+    @Override
+    public ThreadGoals goals() {
+        return delegate.goals();
     }
 
     @Override

@@ -24,18 +24,23 @@ final class StoreThreadRegistry implements ThreadRegistry {
     private final Clock clock;
     private final SessionStore sessions;
     private final Consumer<String> afterForget;
+    private final Consumer<String> deleteState;
 
     /**
      * @param sessions the recorder's session store: rollouts it holds are Mnemo's own and are
      *     deleted with their thread; rollouts elsewhere (a Codex home) are never touched
      * @param afterForget told of each thread whose memory the store just forgot, to drop what the
      *     workspace still holds of it
+     * @param deleteState deletes what a deleted thread keeps outside the store (its message history
+     *     lines, its goal); run before the store's rows go, so a failure leaves the thread to retry
      */
-    StoreThreadRegistry(MemoryStore store, Clock clock, SessionStore sessions, Consumer<String> afterForget) {
+    StoreThreadRegistry(MemoryStore store, Clock clock, SessionStore sessions, Consumer<String> afterForget,
+            Consumer<String> deleteState) {
         this.store = store;
         this.clock = clock;
         this.sessions = sessions;
         this.afterForget = afterForget;
+        this.deleteState = deleteState;
     }
 
     @Override
@@ -82,6 +87,7 @@ final class StoreThreadRegistry implements ThreadRegistry {
         // The rollout first: a thread sync running meanwhile must not find it and register the
         // thread again; and when it cannot be deleted, nothing is forgotten yet and the caller may retry.
         thread.ifPresent(this::deleteRollout);
+        deleteState.accept(threadId);
         if (store.deleteThread(threadId, clock.instant())) {
             LOG.info("thread {} deleted; its memory is forgotten", threadId);
         }

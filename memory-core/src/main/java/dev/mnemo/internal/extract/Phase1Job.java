@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import dev.mnemo.ThreadGoal;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -106,19 +107,30 @@ final class Phase1Job {
         return outcome;
     }
 
+    /** The thread's goal; none when the store keeps no goals or cannot read them now (logged). */
+    private Optional<ThreadGoal> goalOf(String threadId) {
+        try {
+            return deps.goals().apply(threadId);
+        } catch (RuntimeException e) {
+            LOG.warn("memory stage-1 job for thread {}: its goal could not be read; extracting without it", threadId, e);
+            return Optional.empty();
+        }
+    }
+
     private Outcome extract(Stage1Claim claim) {
         // 1. Render the rollout within the model's budget.
         long budget = budgetBytes();
         Path rolloutPath = claim.thread().rolloutPath();
         String cwd = claim.thread().cwd().map(Path::toString).orElse("");
-        long overhead = Phase1Request.overheadBytes(rolloutPath, cwd);
+        String goal = GoalContext.describe(goalOf(claim.thread().id()), deps.redactor());
+        long overhead = Phase1Request.overheadBytes(rolloutPath, cwd, goal);
         String rendered;
         try {
             rendered = deps.input().render(claim.thread(), Math.max(1, budget - overhead)).text();
         } catch (IOException e) {
             return Outcome.failed("cannot read rollout " + rolloutPath + ": " + e.getMessage(), TokenUsage.ZERO);
         }
-        String input = Phase1Prompts.input(rolloutPath.toString(), cwd, rendered);
+        String input = Phase1Prompts.input(rolloutPath.toString(), cwd, goal, rendered);
         if (Utf8Text.size(input) + Phase1Prompts.SYSTEM_BYTES > budget) {
             return Outcome.failed("rendered rollout exceeds the input budget of " + budget + " bytes", TokenUsage.ZERO);
         }

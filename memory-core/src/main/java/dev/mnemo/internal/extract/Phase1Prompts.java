@@ -19,11 +19,15 @@ final class Phase1Prompts {
 
     private Phase1Prompts() {}
 
-    /** The user message: the template with the rollout's path, working folder and rendered items. */
-    static String input(String rolloutPath, String rolloutCwd, String renderedRollout) {
+    /**
+     * The user message: the template with the rollout's path, working folder, the thread's goal
+     * ({@link GoalContext}) and rendered items.
+     */
+    static String input(String rolloutPath, String rolloutCwd, String threadGoal, String renderedRollout) {
         // Contents last, so text inside the rollout can never be mistaken for a placeholder.
         return INPUT.replace("{{ rollout_path }}", rolloutPath)
                 .replace("{{ rollout_cwd }}", rolloutCwd)
+                .replace("{{ thread_goal }}", threadGoal)
                 .replace("{{ rollout_contents }}", renderedRollout);
     }
 

@@ -30,9 +30,9 @@ public final class Phase1Request {
     }
 
     /** Bytes the system prompt and the input template take besides the rendered rollout. */
-    static long overheadBytes(Path rolloutPath, String cwd) {
+    static long overheadBytes(Path rolloutPath, String cwd, String threadGoal) {
         return Phase1Prompts.INPUT_TEMPLATE_BYTES + Phase1Prompts.SYSTEM_BYTES
-                + Utf8Text.size(rolloutPath.toString()) + Utf8Text.size(cwd);
+                + Utf8Text.size(rolloutPath.toString()) + Utf8Text.size(cwd) + Utf8Text.size(threadGoal);
     }
 
     /** The request for a conversation that starts with the input message. */
@@ -49,22 +49,23 @@ public final class Phase1Request {
 
     /**
      * The first request Phase 1 would send for {@code thread}: its rollout rendered (filtered,
-     * redacted, fitted into {@code budgetBytes} minus the templates) into the input template.
+     * redacted, fitted into {@code budgetBytes} minus the templates) into the input template, with
+     * {@code threadGoal} ({@link GoalContext}) as its context.
      *
      * @throws java.io.UncheckedIOException when the rollout cannot be read; the message names it
      */
     public static Phase1Preview.FirstRequest preview(ThreadInfo thread, RolloutInput rollouts, long budgetBytes,
-            MemoriesConfig config) {
+            MemoriesConfig config, String threadGoal) {
         Path rolloutPath = thread.rolloutPath();
         String cwd = thread.cwd().map(Path::toString).orElse("");
-        long room = Math.max(1, budgetBytes - overheadBytes(rolloutPath, cwd));
+        long room = Math.max(1, budgetBytes - overheadBytes(rolloutPath, cwd, threadGoal));
         RenderedRollout rendered;
         try {
             rendered = rollouts.render(thread, room);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read rollout " + rolloutPath + ": " + e.getMessage(), e);
         }
-        String input = Phase1Prompts.input(rolloutPath.toString(), cwd, rendered.text());
+        String input = Phase1Prompts.input(rolloutPath.toString(), cwd, threadGoal, rendered.text());
         ModelRequest request = of(config.extractModel().orElse(""), List.of(ModelMessage.user(input)));
         return new Phase1Preview.FirstRequest(thread.id(), request, budgetBytes, rendered.originalBytes(),
                 rendered.truncated(), rendered.itemsKept(), rendered.itemsDropped());

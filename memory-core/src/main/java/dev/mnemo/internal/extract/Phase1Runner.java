@@ -25,6 +25,9 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import dev.mnemo.ThreadGoal;
+import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,10 +74,20 @@ public final class Phase1Runner {
      *
      * @param workerId owner of the claimed jobs
      * @param listener hears each job's end (already safe to call)
+     * @param goals the goal of a thread, shown to the model as context (beyond Codex)
      */
     public record Dependencies(MemoryStore store, LanguageModel model, RolloutInput input, SecretRedactor redactor,
-            MemoriesConfig config, Clock clock, String workerId, MemoryEventListener listener) {
+            MemoriesConfig config, Clock clock, String workerId, MemoryEventListener listener,
+            Function<String, Optional<ThreadGoal>> goals) {
+
+        /** Dependencies of a Phase 1 that shows no goals. */
+        public Dependencies(MemoryStore store, LanguageModel model, RolloutInput input, SecretRedactor redactor,
+                MemoriesConfig config, Clock clock, String workerId, MemoryEventListener listener) {
+            this(store, model, input, redactor, config, clock, workerId, listener, threadId -> Optional.empty());
+        }
+
         public Dependencies {
+            Objects.requireNonNull(goals, "goals");
             Objects.requireNonNull(store, "store");
             Objects.requireNonNull(model, "model");
             Objects.requireNonNull(input, "input");

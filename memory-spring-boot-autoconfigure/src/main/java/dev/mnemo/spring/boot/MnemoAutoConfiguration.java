@@ -27,6 +27,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -235,6 +236,24 @@ public class MnemoAutoConfiguration {
             Optional<TenantStorage> storage = Optional.ofNullable(storages.getIfUnique())
                     .or(() -> users == null ? Optional.empty() : knownTenantStorage(beans, properties.homeOrDefault()));
             return new MnemoHealthIndicator(engine, engines, storage, Optional.ofNullable(schedule.getIfUnique()));
+        }
+    }
+
+    /**
+     * The {@code mnemo} Actuator endpoint ({@link MnemoEndpoint}), with Actuator on the class path;
+     * reachable only where the application's exposure and security settings allow.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.actuate.endpoint.annotation.Endpoint",
+            "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"})
+    @ConditionalOnAvailableEndpoint(MnemoEndpoint.class)
+    static class EndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        MnemoEndpoint mnemoEndpoint(ObjectProvider<MemoryEngine> engine, ObjectProvider<MemoryEngines> engines) {
+            MemoryEngines users = engines.getIfUnique();
+            return new MnemoEndpoint(users == null ? engine.getIfUnique() : null, users);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.mnemo.spring.boot;
 
+import dev.mnemo.Approval;
 import dev.mnemo.MemoriesConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -175,6 +176,9 @@ public class MnemoProperties {
         /** Cap on the summary added to the instructions, in tokens (500..20000). */
         private int summaryTokenLimit = 2500;
 
+        /** {@code ask}: new memories and notes wait for a person's approval; {@code auto}: they take effect at once. */
+        private Approval approval = Approval.AUTO;
+
         /**
          * The settings, clamped as {@link MemoriesConfig.Builder#build()} clamps (each clamp logged
          * with the property's name).
@@ -200,7 +204,7 @@ public class MnemoProperties {
                     .extractModel(Optional.ofNullable(extractModel)).consolidationModel(Optional.ofNullable(consolidationModel))
                     .memorySources(memorySources).phase1Concurrency(phase1Concurrency)
                     .historyRetention(historyRetention).consolidationTimeoutMinutes(consolidationTimeoutMinutes)
-                    .summaryTokenLimit(summaryTokenLimit).build();
+                    .summaryTokenLimit(summaryTokenLimit).approval(approval).build();
             logClamp("max-raw-memories-for-consolidation", maxRawMemoriesForConsolidation,
                     config.maxRawMemoriesForConsolidation());
             logClamp("max-unused-days", maxUnusedDays, config.maxUnusedDays());
@@ -364,6 +368,14 @@ public class MnemoProperties {
 
         public void setSummaryTokenLimit(int summaryTokenLimit) {
             this.summaryTokenLimit = summaryTokenLimit;
+        }
+
+        public Approval getApproval() {
+            return approval;
+        }
+
+        public void setApproval(Approval approval) {
+            this.approval = approval;
         }
     }
 

@@ -50,9 +50,17 @@ final class SqliteDatabase implements AutoCloseable {
     private static final String HISTORY_TABLE = "mnemo_schema_history";
     /** The newest migration's version; an up-to-date file skips Flyway (and its log lines) on open. */
     static final String SCHEMA_VERSION = "5";
+    /** The state database's schema: {@code mnemo.sqlite}. */
+    static final Schema STATE = new Schema(MIGRATIONS, HISTORY_TABLE, SCHEMA_VERSION);
     private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
     /** Serialises migrations inside this JVM; the lock file does it across processes. */
     private static final Object MIGRATION_MONITOR = new Object();
+
+    /**
+     * A file's schema: its migrations, their history table and the newest version. Each SQLite file
+     * of a home ({@code mnemo.sqlite}, {@code goals.sqlite}) has its own.
+     */
+    record Schema(String migrations, String historyTable, String version) {}
 
     /** Work done on a borrowed connection. */
     @FunctionalInterface
@@ -61,23 +69,30 @@ final class SqliteDatabase implements AutoCloseable {
     }
 
     private final Path file;
+    private final Schema schema;
     private final String url;
     private final ConcurrentLinkedDeque<PooledConnection> idle = new ConcurrentLinkedDeque<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Held around each write transaction of this JVM (see {@link #write}); other processes still wait in SQLite. */
     private final ReentrantLock writers = new ReentrantLock();
 
-    private SqliteDatabase(Path file) {
+    private SqliteDatabase(Path file, Schema schema) {
         this.file = file;
+        this.schema = schema;
         this.url = "jdbc:sqlite:" + file;
     }
 
     /** Opens the file (creating it when missing), refusing anything that is not an SQLite database. */
     static SqliteDatabase open(Path file) {
+        return open(file, STATE);
+    }
+
+    /** {@link #open(Path)} for a file of another {@code schema}. */
+    static SqliteDatabase open(Path file, Schema schema) {
         SqliteNativeLibrary.prepare();
         Path absolute = file.toAbsolutePath().normalize();
         requireSqliteOrEmpty(absolute);
-        SqliteDatabase database = new SqliteDatabase(absolute);
+        SqliteDatabase database = new SqliteDatabase(absolute, schema);
         try {
             database.migrate();
         } catch (RuntimeException e) {
@@ -233,7 +248,7 @@ final class SqliteDatabase implements AutoCloseable {
     private void migrate() {
         // The first connection switches the file to WAL before Flyway creates anything; a file whose
         // schema is current (or newer: migrated by a later Mnemo) needs no Flyway at all.
-        if (withConnection("open", SqliteDatabase::schemaIsCurrent)) {
+        if (withConnection("open", this::schemaIsCurrent)) {
             return;
         }
         Path lockFile = file.resolveSibling(file.getFileName() + ".migration-lock");
@@ -245,8 +260,10 @@ final class SqliteDatabase implements AutoCloseable {
                 dataSource.setBusyTimeout(BUSY_TIMEOUT_MS);
                 var result = Flyway.configure(SqliteDatabase.class.getClassLoader())
                         .dataSource(dataSource)
-                        .locations(MIGRATIONS)
-                        .table(HISTORY_TABLE)
+                        .locations(schema.migrations())
+                        .table(schema.historyTable())
+                        // Codex's ignore_missing: versions a newer Mnemo applied are not an error
+                        .ignoreMigrationPatterns("*:future")
                         .load()
                         .migrate();
                 if (result.migrationsExecuted > 0) {
@@ -262,13 +279,14 @@ final class SqliteDatabase implements AutoCloseable {
         }
     }
 
-    /** True when the history table records {@link #SCHEMA_VERSION} applied and no failed migration. */
-    private static boolean schemaIsCurrent(PooledConnection connection) throws SQLException {
+    /** True when the history table records the schema's newest version applied and no failed migration. */
+    private boolean schemaIsCurrent(PooledConnection connection) throws SQLException {
+        String history = schema.historyTable();
         boolean hasHistory = Jdbc.queryLong(connection,
-                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", HISTORY_TABLE) > 0;
-        return hasHistory && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + HISTORY_TABLE
-                + " WHERE version = ? AND success = 1", SCHEMA_VERSION) > 0
-                && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + HISTORY_TABLE + " WHERE success = 0") == 0;
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", history) > 0;
+        return hasHistory && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + history
+                + " WHERE version = ? AND success = 1", schema.version()) > 0
+                && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + history + " WHERE success = 0") == 0;
     }
 
     /** A missing or empty file becomes a new database; anything else must carry SQLite's header. */

@@ -8,6 +8,7 @@ import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.GoalStore;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.PendingNote;
 import dev.mnemo.spi.Phase2ClaimPolicy;
@@ -17,6 +18,7 @@ import dev.mnemo.spi.Stage1ClaimParams;
 import dev.mnemo.spi.Stage1Output;
 import dev.mnemo.spi.Stage1Result;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,6 +61,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     static final int CLAIMS_PER_TRANSACTION = 32;
 
     private final SqliteDatabase database;
+    /** {@code goals.sqlite}, opened by the first {@link #goals()}; null until then. */
+    private SqliteGoalStore goals;
 
     private SqliteMemoryStore(SqliteDatabase database) {
         this.database = database;
@@ -547,8 +551,28 @@ public final class SqliteMemoryStore implements MemoryStore {
         });
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here: {@code goals.sqlite} beside the state database, a file of its own (as Codex keeps
+     * {@code goals_1.sqlite}) so goal writes never wait for the state's writer; opened on first use.
+     */
+    @Override
+    public synchronized GoalStore goals() {
+        if (goals == null) {
+            goals = SqliteGoalStore.open(database.file().resolveSibling(SqliteGoalStore.FILE_NAME), Clock.systemUTC());
+            LOG.debug("opened goals database {}", goals.file());
+        }
+        return goals;
+    }
+
     @Override
     public void close() {
+        synchronized (this) {
+            if (goals != null) {
+                goals.close();
+            }
+        }
         database.close();
         LOG.debug("closed state database {}", database.file());
     }

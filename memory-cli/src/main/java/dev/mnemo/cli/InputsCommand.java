@@ -1,0 +1,68 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.HistoryEntry;
+import dev.mnemo.MemoryEngine;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code mnemo inputs}: the message history ({@code <home>/history.jsonl}), newest last, optionally
+ * only the messages containing a text.
+ */
+@Command(name = "inputs", description = "List or search the message history (the user messages of recorded sessions).")
+final class InputsCommand implements Callable<Integer> {
+
+    @picocli.CommandLine.ParentCommand
+    MnemoCli root;
+
+    @Option(names = "--search", paramLabel = "TEXT", description = "Only messages containing TEXT (ignoring case).")
+    String search;
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "20",
+            description = "At most N messages, the newest (default ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Option(names = "--json", description = "Print JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        if (limit < 1) {
+            throw new MnemoCli.UsageProblem("--limit must be at least 1, was " + limit);
+        }
+        try (MemoryEngine engine = root.openExistingEngine()) {
+            List<HistoryEntry> entries = search == null ? engine.messageHistory().recent(limit) : matching(engine);
+            PrintWriter out = root.out();
+            if (json) {
+                JsonOut.print(out, entries.stream().map(e -> JsonOut.object("session_id", e.sessionId(), "ts", e.ts(),
+                        "text", e.text(), "offset", e.offset())).toList());
+            } else {
+                if (entries.isEmpty()) {
+                    out.println(search == null ? "no messages in the history" : "no message contains \"" + search + "\"");
+                }
+                for (HistoryEntry e : entries) {
+                    out.printf("%-20s %-38s %s%n", Instant.ofEpochSecond(e.ts()), e.sessionId(), oneLine(e.text()));
+                }
+            }
+            out.flush();
+        }
+        return 0;
+    }
+
+    private List<HistoryEntry> matching(MemoryEngine engine) {
+        String needle = search.toLowerCase(Locale.ROOT);
+        List<HistoryEntry> found = engine.messageHistory().recent(Integer.MAX_VALUE).stream()
+                .filter(e -> e.text().toLowerCase(Locale.ROOT).contains(needle)).toList();
+        return found.subList(Math.max(0, found.size() - limit), found.size());
+    }
+
+    private static String oneLine(String text) {
+        String line = text.replaceAll("\\s+", " ").strip();
+        return line.length() <= 100 ? line : line.substring(0, 99) + "…";
+    }
+}

@@ -1,0 +1,21 @@
+package dev.mnemo;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The short-term layer: every user message of a recorded session, one line each, in
+ * {@code <home>/history.jsonl} in Codex's format ({@code {"session_id","ts","text"}}), redacted,
+ * mode 0600 ({@code [history] persistence}, {@code max_bytes}).
+ */
+public interface MessageHistory {
+
+    /** The newest {@code limit} entries, newest last. */
+    List<HistoryEntry> recent(int limit);
+
+    /**
+     * The entry at {@code offset} (as {@link HistoryEntry#offset()} gave it), or empty when there is
+     * none or the offset went stale (a trim dropped or shifted it).
+     */
+    Optional<HistoryEntry> entry(long offset);
+}

@@ -1,0 +1,7 @@
+package dev.mnemo;
+
+/** Whether a sub-agent spawned by a thread is still running ({@code open}) or done ({@code closed}). */
+public enum SpawnEdgeStatus {
+    OPEN,
+    CLOSED
+}

@@ -1,0 +1,19 @@
+package dev.mnemo;
+
+import java.util.List;
+
+/**
+ * Mnemo's own structured events, per thread ({@code logs.sqlite}): why a conversation was or was
+ * not remembered. Written through a bounded queue that never blocks the caller.
+ */
+public interface ThreadLogs {
+
+    /** The newest {@code limit} entries of a thread, newest last. */
+    List<ThreadLogEntry> query(String threadId, int limit);
+
+    /** Waits until every entry queued so far is written. */
+    void flush();
+
+    /** Entries dropped because the queue was full, since the engine opened. */
+    long dropped();
+}

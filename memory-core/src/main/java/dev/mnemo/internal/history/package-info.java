@@ -1,0 +1,6 @@
+/**
+ * The short-term layer: {@code <home>/history.jsonl}, one user message per line in Codex's format,
+ * appended by several processes at once under a file lock, trimmed to its soft cap, and read by
+ * offsets that a trim makes detectably stale.
+ */
+package dev.mnemo.internal.history;
