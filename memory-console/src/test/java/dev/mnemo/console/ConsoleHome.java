@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.stream.Collectors;
 
 /**
@@ -48,6 +49,11 @@ final class ConsoleHome implements AutoCloseable {
     }
 
     ConsoleHome(Path home, MemoriesConfig config) {
+        this(home, config, null);
+    }
+
+    /** With "refresh now" run on {@code refreshExecutor} (null: the console's own thread). */
+    ConsoleHome(Path home, MemoriesConfig config, ExecutorService refreshExecutor) {
         this.home = home;
         this.model = ScriptedLanguageModel.builder().extraction(this::extract).build();
         this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
@@ -55,7 +61,11 @@ final class ConsoleHome implements AutoCloseable {
         this.engine = MemoryEngine.builder().home(home).config(config).model(model).clock(clock).store(store)
                 .workspace(workspace).closeTimeout(Duration.ofSeconds(2)).build();
         // Labelled as a default home is, so that the screenshots look as a user's console does.
-        this.console = MnemoConsole.builder().engine(engine).label("~/.mnemo").clock(clock).build().start();
+        MnemoConsole.Builder builder = MnemoConsole.builder().engine(engine).label("~/.mnemo").clock(clock);
+        if (refreshExecutor != null) {
+            builder.executor(refreshExecutor);
+        }
+        this.console = builder.build().start();
     }
 
     /** The next extraction of a conversation that mentions {@code word} remembers {@code memory}. */
