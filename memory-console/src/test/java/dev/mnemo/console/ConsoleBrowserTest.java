@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.mnemo.Approval;
 import dev.mnemo.MemoriesConfig;
-import dev.mnemo.SessionContext;
+import dev.mnemo.ProjectKeys;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -56,24 +56,8 @@ class ConsoleBrowserTest {
         }
     }
 
-    /** Three conversations, one in a project, and two consolidations: the second added the pytest memory. */
-    private ConsoleHome homeWithHistory(MemoriesConfig config) {
-        home = new ConsoleHome(temp.resolve("home"), config);
-        home.remember("tabs", "- The user indents with tabs, never spaces; four columns wide.");
-        home.remember("pytest", "- Tests run with `pytest -q` from the repository root; `-x` stops at the first"
-                + " failure.");
-        home.remember("Postgres", "- The shop's database is PostgreSQL 16; migrations live in `db/migrations`.");
-        home.recordSession("chat-tabs", "Please remember: tabs, never spaces.", "Four columns wide, yes.");
-        home.recordSession(SessionContext.root("chat-shop").inProject("acme-shop"),
-                "The shop runs on Postgres 16. Where do migrations go?");
-        home.extractAndConsolidate();
-        home.recordSession("chat-pytest", "How do I run the tests? pytest, right?");
-        home.extractAndConsolidate();
-        return home;
-    }
-
-    private ConsoleHome homeWithHistory() {
-        return homeWithHistory(MemoriesConfig.defaults());
+    private void homeWithHistory() {
+        home = new ConsoleHome(temp.resolve("home")).withHistory();
     }
 
     private void open(String path) {
@@ -91,13 +75,16 @@ class ConsoleBrowserTest {
     @Test
     void opensWithTheToken_andTheAddressBarNoLongerShowsIt() {
         homeWithHistory();
+        home.plant("projects/" + ProjectKeys.slug("acme-shop") + "/memory_summary.md",
+                "v1\n\n## What's in Memory\n" + "- The shop's database is PostgreSQL 16.\n".repeat(60));
 
         browser.driver.get(home.console.url().toString());
 
         assertThat(browser.driver.getCurrentUrl()).isEqualTo("http://127.0.0.1:" + home.console.port() + "/");
         assertThat(browser.driver.getTitle()).isEqualTo("Overview · Mnemo console");
         assertThat(text(".cards")).containsIgnoringCase("Conversations").containsIgnoringCase("Consolidations");
-        assertThat(browser.driver.findElements(By.cssSelector(".budget svg.bar"))).isNotEmpty();
+        assertThat(browser.driver.findElements(By.cssSelector(".budget .scope"))).extracting(WebElement::getText)
+                .containsExactly("global", "project acme-shop");
         browser.screenshot("overview");
     }
 

@@ -68,6 +68,23 @@ final class ConsoleHome implements AutoCloseable {
         this.console = builder.build().start();
     }
 
+    /**
+     * Three conversations, one of them in the project {@code acme-shop}, and two consolidations:
+     * the first of {@code chat-tabs} and {@code chat-shop}, the second adding {@code chat-pytest}.
+     */
+    ConsoleHome withHistory() {
+        remember("tabs", "- The user indents with tabs, never spaces; four columns wide.");
+        remember("pytest", "- Tests run with `pytest -q` from the repository root; `-x` stops at the first failure.");
+        remember("Postgres", "- The shop's database is PostgreSQL 16; migrations live in `db/migrations`.");
+        recordSession("chat-tabs", "Please remember: tabs, never spaces.", "Four columns wide, yes.");
+        recordSession(SessionContext.root("chat-shop").inProject("acme-shop"),
+                "The shop runs on Postgres 16. Where do migrations go?");
+        extractAndConsolidate();
+        recordSession("chat-pytest", "How do I run the tests? pytest, right?");
+        extractAndConsolidate();
+        return this;
+    }
+
     /** The next extraction of a conversation that mentions {@code word} remembers {@code memory}. */
     ConsoleHome remember(String word, String memory) {
         memories.put(word, memory);

@@ -50,10 +50,7 @@ class ConsoleSecurityTest {
     @BeforeEach
     void openConsole() throws IOException {
         Files.writeString(temp.resolve("secret.txt"), SECRET);
-        home = new ConsoleHome(temp.resolve("home"));
-        home.remember("tabs", "- The user indents with tabs, never spaces.");
-        home.recordSession("chat-tabs", "Please remember: tabs, never spaces.");
-        home.extractAndConsolidate();
+        home = new ConsoleHome(temp.resolve("home")).withHistory();
         client = new ConsoleClient(home.console);
     }
 
@@ -179,14 +176,14 @@ class ConsoleSecurityTest {
 
     @Test
     void get_neverChangesState() {
-        String oldest = home.engine.admin().history().get(0).id();
+        String oldest = home.engine.admin().history().get(1).id();
         for (String route : POST_ROUTES) {
             HttpResponse<String> response = client.get(route + "?thread=chat-tabs&id=" + oldest);
             assertThat(response.statusCode()).as("GET %s", route).isEqualTo(405);
             assertThat(response.headers().firstValue("Allow")).as("GET %s", route).hasValue("POST");
         }
         assertThat(home.engine.threads().get("chat-tabs")).isPresent();
-        assertThat(home.engine.admin().history()).hasSize(1);
+        assertThat(home.engine.admin().history()).hasSize(2);
     }
 
     @Test
