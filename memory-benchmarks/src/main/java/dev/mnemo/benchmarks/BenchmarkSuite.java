@@ -81,6 +81,7 @@ public final class BenchmarkSuite {
             lines.add(line("startup_submit", p99, "us_p99", null));
         }
         pair(lines, r, "instructions", "ReadPathBenchmarks.instructions", 1e3, "us");
+        pair(lines, r, "instructions_project", "ProjectInstructionsBenchmark.instructionsProject", 1e3, "us");
         throughput(lines, r, "citation_stream", "ReadPathBenchmarks.citationStream",
                 ReadPathBenchmarks.answerBytes(ReadPathBenchmarks.answerChunks()));
         throughput(lines, r, "rollout_render", "RolloutRenderBenchmark.render", RolloutRenderBenchmark.totalBytes());

@@ -33,7 +33,8 @@ final class EvalCommand implements Callable<Integer> {
             + " start over, instead of resuming it.")
     boolean fresh;
 
-    @Option(names = "--limit", paramLabel = "N", description = "Only the first N scenario users (default: all 20).")
+    @Option(names = "--limit", paramLabel = "N", description = "Only the first N scenario users and the first N"
+            + " cross-project scenarios (default: all; the bundled set has 20 and 3).")
     Integer limit;
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "1",

@@ -13,15 +13,18 @@ import java.util.Objects;
  * @param conditions one summary per condition, in {@link Condition} order
  * @param secretsInMemory users whose memory folder holds their planted secret (must be 0)
  * @param pollutedInMemory users whose memory folder holds their polluted fact (must be 0)
+ * @param crossProject the cross-project scenarios' figures, one summary per {@link ReadPath}
  * @param millis the run's wall time
  */
 public record EvalReport(String model, int scenarioVersion, int users, List<ConditionSummary> conditions,
-        int secretsInMemory, int pollutedInMemory, List<UserOutcome> perUser, long millis) {
+        int secretsInMemory, int pollutedInMemory, List<UserOutcome> perUser, CrossProject crossProject,
+        long millis) {
 
     public EvalReport {
         Objects.requireNonNull(model, "model");
         conditions = List.copyOf(conditions);
         perUser = List.copyOf(perUser);
+        Objects.requireNonNull(crossProject, "crossProject");
     }
 
     /** The summary of one condition. */
@@ -51,4 +54,39 @@ public record EvalReport(String model, int scenarioVersion, int users, List<Cond
      * @param leakRate answers holding a polluted fact or a secret
      */
     public record CategoryFigures(int probes, double recall, double staleRate, double leakRate) {}
+
+    /**
+     * The cross-project scenarios' figures: the same sessions and probes on each {@link ReadPath}.
+     *
+     * @param scenarios cross-project scenarios run (0 for a set without them; every rate is then {@code NaN})
+     * @param readPaths one summary per read path, in {@link ReadPath} order
+     */
+    public record CrossProject(int scenarios, List<ReadPathSummary> readPaths, List<CrossProjectOutcome> perScenario) {
+        public CrossProject {
+            readPaths = List.copyOf(readPaths);
+            perScenario = List.copyOf(perScenario);
+        }
+
+        /** The summary of one read path. */
+        public ReadPathSummary readPath(ReadPath readPath) {
+            return readPaths.stream().filter(r -> r.readPath() == readPath).findFirst().orElseThrow();
+        }
+    }
+
+    /**
+     * One read path's figures over every cross-project probe.
+     *
+     * @param probes probes asked (each in one project)
+     * @param recall answers holding the project's own value or the shared preference, over all probes
+     * @param conflictingProbes probes whose fact has another value in another project
+     * @param contaminated answers to those probes holding another project's value
+     * @param contaminationRate {@code contaminated / conflictingProbes}
+     * @param tokens everything this path spent: Phase 1, Phase 2 and answering
+     */
+    public record ReadPathSummary(ReadPath readPath, int probes, double recall, int conflictingProbes, int contaminated,
+            double contaminationRate, long phase1Tokens, long phase2Tokens, long answerTokens, long tokens) {
+        public ReadPathSummary {
+            Objects.requireNonNull(readPath, "readPath");
+        }
+    }
 }

@@ -26,6 +26,16 @@ final class Grader {
         return new ProbeResult(userId, probe.id(), probe.category(), condition, answer, recalled, stale, leaked, missing);
     }
 
+    /**
+     * Grades an answer to a cross-project probe: recalled when it holds the project's own value,
+     * contaminated when it holds another project's value of what was asked (both may be true).
+     */
+    static ProjectProbeResult grade(String scenarioId, Script.ProjectProbe probe, ReadPath readPath, String answer) {
+        List<String> foreign = probe.foreign().stream().filter(fact -> contains(answer, fact)).toList();
+        return new ProjectProbeResult(scenarioId, probe.id(), probe.project().name(), readPath, answer,
+                contains(answer, probe.expected()), !probe.foreign().isEmpty(), !foreign.isEmpty(), foreign);
+    }
+
     /** Whether {@code fact} occurs in {@code text} as whole words (see the class comment). */
     static boolean contains(String text, String fact) {
         return pattern(fact).matcher(normalise(text)).find();

@@ -28,6 +28,8 @@ import org.slf4j.LoggerFactory;
  * Measures how good the memory is with a given model: each scenario user's past sessions go
  * through Phase 1 and Phase 2 with that model, then probe questions are answered by the same model
  * with Mnemo, with no memory, and with the raw transcripts pasted, and graded deterministically.
+ * Each cross-project scenario is played twice, scoped to its projects and with one global memory
+ * (as Codex keeps it), and the report sets the two contamination rates side by side.
  *
  * <pre>{@code
  * EvalReport report = MemoryEval.builder()
@@ -50,8 +52,8 @@ public final class MemoryEval {
     private static final Logger LOG = LoggerFactory.getLogger(MemoryEval.class);
 
     /** What a run writes into its directory, and all that starting afresh deletes (nothing else in it). */
-    private static final List<String> RUN_FILES = List.of(RunRecord.FILE, RecordingModel.LOG_FILE, UserRun.USERS_FOLDER,
-            ReportFiles.JSON_FILE, ReportFiles.MARKDOWN_FILE, ReportFiles.CHART_FILE);
+    private static final List<String> RUN_FILES = List.of(RunRecord.FILE, RecordingModel.LOG_FILE,
+            ScenarioFolder.USERS_FOLDER, ReportFiles.JSON_FILE, ReportFiles.MARKDOWN_FILE, ReportFiles.CHART_FILE);
 
     private final LanguageModel model;
     private final String modelName;
@@ -86,12 +88,13 @@ public final class MemoryEval {
         // 1. The run directory, holding this run's answers only, and the recording model every step shares.
         prepareRunDirectory();
         RecordingModel recording = new RecordingModel(model, runDirectory);
-        // 2. Each user in their own home, `concurrency` at a time.
-        List<UserOutcome> outcomes = runUsers(recording);
+        // 2. Each user and cross-project scenario in homes of their own, `concurrency` at a time.
+        Outcomes outcomes = runScenarios(recording);
         // 3. The figures, and the files a person reads.
         EvalReport report = summarise(outcomes, Duration.ofNanos(System.nanoTime() - start).toMillis());
         ReportFiles.write(runDirectory, report);
-        LOG.info("eval: {} users with {}; report in {}", outcomes.size(), modelName, runDirectory);
+        LOG.info("eval: {} users and {} cross-project scenarios with {}; report in {}", outcomes.users().size(),
+                outcomes.crossProject().size(), modelName, runDirectory);
         return report;
     }
 
@@ -155,22 +158,24 @@ public final class MemoryEval {
         }
     }
 
-    private List<UserOutcome> runUsers(RecordingModel recording) {
+    private record Outcomes(List<UserOutcome> users, List<CrossProjectOutcome> crossProject) {}
+
+    private Outcomes runScenarios(RecordingModel recording) {
         ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
             Thread t = new Thread(r, "mnemo-eval");
             t.setDaemon(true);
             return t;
         });
         try {
-            List<Future<UserOutcome>> futures = new ArrayList<>();
+            List<Future<UserOutcome>> users = new ArrayList<>();
             for (ScenarioUser user : scenarios.users()) {
-                futures.add(pool.submit(() -> new UserRun(user, recording, runDirectory).run()));
+                users.add(pool.submit(() -> new UserRun(user, recording, runDirectory).run()));
             }
-            List<UserOutcome> outcomes = new ArrayList<>();
-            for (Future<UserOutcome> future : futures) {
-                outcomes.add(future.get());
+            List<Future<CrossProjectOutcome>> crossProject = new ArrayList<>();
+            for (CrossProjectScenario scenario : scenarios.crossProject()) {
+                crossProject.add(pool.submit(() -> new CrossProjectRun(scenario, recording, runDirectory).run()));
             }
-            return outcomes;
+            return new Outcomes(results(users), results(crossProject));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("the eval was interrupted; run it again with the same directory to resume", e);
@@ -182,7 +187,16 @@ public final class MemoryEval {
         }
     }
 
-    private EvalReport summarise(List<UserOutcome> outcomes, long millis) {
+    private static <T> List<T> results(List<Future<T>> futures) throws InterruptedException, ExecutionException {
+        List<T> results = new ArrayList<>();
+        for (Future<T> future : futures) {
+            results.add(future.get());
+        }
+        return results;
+    }
+
+    private EvalReport summarise(Outcomes all, long millis) {
+        List<UserOutcome> outcomes = all.users();
         List<EvalReport.ConditionSummary> summaries = new ArrayList<>();
         for (Condition condition : Condition.values()) {
             List<ProbeResult> results = outcomes.stream().flatMap(o -> o.results().stream())
@@ -207,10 +221,32 @@ public final class MemoryEval {
         }
         return new EvalReport(modelName, scenarios.version(), outcomes.size(), summaries,
                 (int) outcomes.stream().filter(UserOutcome::secretInMemory).count(),
-                (int) outcomes.stream().filter(UserOutcome::pollutedInMemory).count(), outcomes, millis);
+                (int) outcomes.stream().filter(UserOutcome::pollutedInMemory).count(), outcomes,
+                crossProject(all.crossProject()), millis);
     }
 
-    private static double rate(List<ProbeResult> results, java.util.function.Predicate<ProbeResult> test) {
+    /** Per read path: recall over every probe, contamination over the probes another project answers otherwise. */
+    private static EvalReport.CrossProject crossProject(List<CrossProjectOutcome> outcomes) {
+        List<EvalReport.ReadPathSummary> summaries = new ArrayList<>();
+        for (ReadPath path : ReadPath.values()) {
+            List<ProjectProbeResult> results = outcomes.stream().flatMap(o -> o.results().stream())
+                    .filter(r -> r.readPath() == path).toList();
+            List<ProjectProbeResult> conflicting = results.stream().filter(ProjectProbeResult::conflicting).toList();
+            List<CrossProjectOutcome.PathRun> runs = outcomes.stream().map(o -> o.paths().get(path))
+                    .filter(Objects::nonNull).toList();
+            long phase1 = runs.stream().mapToLong(r -> r.phase1Usage().totalTokens()).sum();
+            long phase2 = runs.stream().mapToLong(r -> r.phase2Usage().totalTokens()).sum();
+            long answer = runs.stream().mapToLong(r -> r.answerUsage().totalTokens()).sum();
+            summaries.add(new EvalReport.ReadPathSummary(path, results.size(), rate(results,
+                    ProjectProbeResult::recalled), conflicting.size(),
+                    (int) conflicting.stream().filter(ProjectProbeResult::contaminated).count(),
+                    rate(conflicting, ProjectProbeResult::contaminated), phase1, phase2, answer,
+                    phase1 + phase2 + answer));
+        }
+        return new EvalReport.CrossProject(outcomes.size(), summaries, outcomes);
+    }
+
+    private static <T> double rate(List<T> results, java.util.function.Predicate<T> test) {
         return results.isEmpty() ? Double.NaN : (double) results.stream().filter(test).count() / results.size();
     }
 
@@ -280,7 +316,7 @@ public final class MemoryEval {
             return this;
         }
 
-        /** Only the first {@code users} scenario users. */
+        /** Only the first {@code users} scenario users, and as many cross-project scenarios at most. */
         public Builder limit(int users) {
             if (users < 1) {
                 throw new IllegalArgumentException("limit must be at least 1, was " + users);

@@ -57,9 +57,31 @@ final class ReportFiles {
             recallCategories.forEach(cat -> md.append(' ').append(pct(c.categories().get(cat).recall())).append(" |"));
             md.append('\n');
         }
+        crossProject(md, report.crossProject());
         md.append("\nGrading is deterministic (expected words in the answer, whole words, case ignored); it measures "
                 + "the harness's questions, not a model's general quality.\n");
         return md.toString();
+    }
+
+    /** The two read paths of the cross-project scenarios side by side; nothing for a set without them. */
+    private static void crossProject(StringBuilder md, EvalReport.CrossProject cross) {
+        if (cross.scenarios() == 0) {
+            return;
+        }
+        md.append("\n## Cross-project contamination\n\n").append(cross.scenarios()).append(" scenarios of one user in"
+                + " several projects whose facts conflict (which package manager, which Java version…), each probe"
+                + " asked in one project. An answer holding another project's value of what was asked is"
+                + " **contaminated**. `scoped`: sessions and probes in their projects; `global_only`: the same with no"
+                + " project, one global memory as Codex keeps it.\n\n")
+                .append("| read path | probes | recall | contaminated | Phase 1 tokens | Phase 2 tokens |"
+                        + " answer tokens | total tokens |\n|---|---|---|---|---|---|---|---|\n");
+        for (EvalReport.ReadPathSummary path : cross.readPaths()) {
+            md.append("| ").append(path.readPath().name().toLowerCase(Locale.ROOT)).append(" | ").append(path.probes())
+                    .append(" | ").append(pct(path.recall())).append(" | ").append(pct(path.contaminationRate()))
+                    .append(" (").append(path.contaminated()).append(" of ").append(path.conflictingProbes())
+                    .append(") | ").append(path.phase1Tokens()).append(" | ").append(path.phase2Tokens()).append(" | ")
+                    .append(path.answerTokens()).append(" | ").append(path.tokens()).append(" |\n");
+        }
     }
 
     /** Recall against total tokens, one labelled point per condition. */

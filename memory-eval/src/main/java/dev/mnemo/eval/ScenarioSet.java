@@ -20,14 +20,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * A versioned set of synthetic users. {@link #bundled()} is the set written for Mnemo (20 users,
- * six past sessions each); {@link #load(Path)} reads one in the same JSON format (docs/eval.md).
+ * six past sessions each, and three cross-project scenarios); {@link #load(Path)} reads one in the
+ * same JSON format (docs/eval.md).
+ *
+ * <p>Format versions: 1 lists {@code users}; 2 adds {@code cross_project}, the scenarios of one
+ * user in several projects ({@link CrossProjectScenario}). A version-1 file still loads, and keeps
+ * the fingerprint it had before version 2 existed, so its runs resume.
  */
 public final class ScenarioSet {
 
-    private static final String BUNDLED = "scenarios-v1.json";
+    private static final String BUNDLED = "scenarios-v2.json";
+    /** The newest format version this release reads. */
+    static final int LATEST_VERSION = 2;
     /** Canonical JSON for the fingerprint: properties and map keys sorted, so only content counts. */
     private static final ObjectMapper CANONICAL = JsonMapper.builder()
             .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
@@ -36,16 +44,19 @@ public final class ScenarioSet {
 
     private final int version;
     private final List<ScenarioUser> users;
+    private final List<CrossProjectScenario> crossProject;
     private final String fingerprint;
 
-    private ScenarioSet(int version, List<ScenarioUser> users, String fingerprint) {
+    private ScenarioSet(int version, List<ScenarioUser> users, List<CrossProjectScenario> crossProject,
+            String fingerprint) {
         this.version = version;
         this.users = List.copyOf(users);
+        this.crossProject = List.copyOf(crossProject);
         this.fingerprint = fingerprint;
     }
 
-    private ScenarioSet(int version, List<ScenarioUser> users) {
-        this(version, users, fingerprint(version, users));
+    private ScenarioSet(int version, List<ScenarioUser> users, List<CrossProjectScenario> crossProject) {
+        this(version, users, crossProject, fingerprint(version, users, crossProject));
     }
 
     /** The bundled set. */
@@ -81,10 +92,10 @@ public final class ScenarioSet {
 
     /**
      * A content hash of the whole set as the eval plays it ({@code sha256:} and 64 hex digits):
-     * every user's facts and the sessions and probes the templates make of them. An edited
-     * scenario, an added user or a changed template gives another value; reformatting the file
-     * does not. {@link #limit(int)} keeps the value of the set it was cut from, so a run may grow
-     * from the first five users to all of them.
+     * every user's and cross-project scenario's facts and the sessions and probes the templates
+     * make of them. An edited scenario, an added user or a changed template gives another value;
+     * reformatting the file does not. {@link #limit(int)} keeps the value of the set it was cut
+     * from, so a run may grow from the first five users to all of them.
      */
     public String fingerprint() {
         return fingerprint;
@@ -95,21 +106,40 @@ public final class ScenarioSet {
         return users;
     }
 
-    /** The first {@code n} users (all of them when there are fewer). */
+    /** The cross-project scenarios, in file order (none in a version-1 set). */
+    public List<CrossProjectScenario> crossProject() {
+        return crossProject;
+    }
+
+    /**
+     * The first {@code n} users and the first {@code n} cross-project scenarios (all of them where
+     * there are fewer), so a short run still measures contamination.
+     */
     public ScenarioSet limit(int n) {
         if (n < 1) {
             throw new IllegalArgumentException("limit must be at least 1, was " + n);
         }
-        return new ScenarioSet(version, users.subList(0, Math.min(n, users.size())), fingerprint);
+        return new ScenarioSet(version, users.subList(0, Math.min(n, users.size())),
+                crossProject.subList(0, Math.min(n, crossProject.size())), fingerprint);
     }
 
-    private static String fingerprint(int version, List<ScenarioUser> users) {
+    /** Without cross-project scenarios the hashed document is the one version 1 hashed, so its value is kept. */
+    private static String fingerprint(int version, List<ScenarioUser> users, List<CrossProjectScenario> crossProject) {
         List<Map<String, Object>> played = new ArrayList<>();
         for (ScenarioUser user : users) {
             played.add(Map.of("user", user, "sessions", Script.sessions(user), "probes", Script.probes(user)));
         }
+        Map<String, Object> document = new TreeMap<>(Map.of("version", version, "users", played));
+        if (!crossProject.isEmpty()) {
+            List<Map<String, Object>> crossPlayed = new ArrayList<>();
+            for (CrossProjectScenario scenario : crossProject) {
+                crossPlayed.add(Map.of("scenario", scenario, "sessions", Script.sessions(scenario), "probes",
+                        Script.probes(scenario)));
+            }
+            document.put("cross_project", crossPlayed);
+        }
         try {
-            byte[] json = CANONICAL.writeValueAsBytes(Map.of("version", version, "users", played));
+            byte[] json = CANONICAL.writeValueAsBytes(document);
             return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the scenario set as JSON to hash it", e);
@@ -121,8 +151,9 @@ public final class ScenarioSet {
     private static ScenarioSet parse(JsonNode root, String where) {
         try {
             int version = root.path("version").asInt(0);
-            if (version != 1) {
-                throw new IllegalArgumentException("'version' must be 1");
+            if (version < 1 || version > LATEST_VERSION) {
+                throw new IllegalArgumentException("'version' must be 1 or " + LATEST_VERSION + " (cross-project"
+                        + " scenarios), was " + root.path("version"));
             }
             List<ScenarioUser> users = new ArrayList<>();
             Set<String> ids = new HashSet<>();
@@ -146,10 +177,55 @@ public final class ScenarioSet {
             if (users.isEmpty()) {
                 throw new IllegalArgumentException("'users' must list at least one user");
             }
-            return new ScenarioSet(version, users);
+            List<CrossProjectScenario> crossProject = crossProject(root, version, ids);
+            return new ScenarioSet(version, users, crossProject);
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new IllegalArgumentException("scenario set " + where + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The {@code cross_project} scenarios of a version-2 file; their ids must differ from every other id. */
+    private static List<CrossProjectScenario> crossProject(JsonNode root, int version, Set<String> ids) {
+        JsonNode section = root.path("cross_project");
+        if (section.isMissingNode()) {
+            return List.of();
+        }
+        if (version < 2) {
+            throw new IllegalArgumentException("'cross_project' needs 'version' 2");
+        }
+        if (!section.isArray()) {
+            throw new IllegalArgumentException("'cross_project' must be a list");
+        }
+        List<CrossProjectScenario> scenarios = new ArrayList<>();
+        for (JsonNode s : section) {
+            List<CrossProjectScenario.Project> projects = new ArrayList<>();
+            for (JsonNode p : s.path("projects")) {
+                List<CrossProjectScenario.Fact> facts = new ArrayList<>();
+                for (JsonNode f : p.path("facts")) {
+                    facts.add(new CrossProjectScenario.Fact(text(f, s, "subject"), text(f, s, "value")));
+                }
+                projects.add(new CrossProjectScenario.Project(text(p, s, "key"), text(p, s, "name"), facts));
+            }
+            CrossProjectScenario scenario = new CrossProjectScenario(text(s, "id"),
+                    new ScenarioUser.Preference(text(s, "shared", "subject"), text(s, "shared", "statement"),
+                            text(s, "shared", "keyword")), projects);
+            if (!ids.add(scenario.id())) {
+                throw new IllegalArgumentException("id '" + scenario.id() + "' appears twice (users and cross-project"
+                        + " scenarios share one folder each in a run directory)");
+            }
+            scenarios.add(scenario);
+        }
+        return scenarios;
+    }
+
+    /** A field of a project or fact of cross-project scenario {@code scenario}, named in the error. */
+    private static String text(JsonNode node, JsonNode scenario, String field) {
+        JsonNode value = node.path(field);
+        if (!value.isTextual()) {
+            throw new IllegalArgumentException("'" + field + "' must be a string in each project and fact of"
+                    + " cross-project scenario " + scenario.path("id").asText("?"));
+        }
+        return value.asText();
     }
 
     private static String text(JsonNode node, String... path) {

@@ -14,37 +14,53 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A TEST DOUBLE, not a model: it behaves like an honest but simple one, to check the eval's
  * plumbing. Extraction keeps the lines that hold a planted keyword; consolidation copies
- * {@code raw_memories.md} into both artifacts; answers search memory (or the pasted transcripts)
- * for the question's longer words and repeat the matching lines. It resolves no contradiction, so
- * a corrected fact comes back beside its correction.
+ * {@code raw_memories.md} into the artifacts, each memory into the scope its entry names
+ * ({@code project: projects/<slug>/}) except that a line found in two or more projects goes global,
+ * as the consolidation prompt asks; answers follow the instructions' quick memory pass: the memory
+ * summary in the instructions first, then a memory search (with {@code "scope": "project"} where
+ * the tool offers it), or the pasted transcripts, for the question's longer words, and repeat the
+ * matching lines. It resolves no contradiction, so a corrected fact comes back beside its
+ * correction, and it cannot tell projects apart by itself: what the memory it is given holds, it
+ * repeats.
  */
 class SimpleHonestModel implements LanguageModel {
 
     static final TokenUsage USAGE = new TokenUsage(100, 0, 20, 0);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern MEMORY_ROOT = Pattern.compile("Memory root: (.+)");
+    private static final String SUMMARY_BEGINS = "========= MEMORY_SUMMARY BEGINS =========";
+    private static final String SUMMARY_ENDS = "========= MEMORY_SUMMARY ENDS =========";
+    private static final Pattern PROJECT_LINE = Pattern.compile("^project: (projects/[^/\\s]+/)\\s*$");
     private static final Set<String> STOP = Set.of("which", "about", "there", "again", "remind", "what", "time", "last");
 
     private final List<String> keywords;
     final AtomicInteger calls = new AtomicInteger();
 
     SimpleHonestModel(ScenarioSet set) {
-        this.keywords = set.users().stream().flatMap(u -> List.of(u.preference().keyword(), u.procedure().command(),
-                u.shield().keyword(), u.correction().old(), u.correction().current(), u.polluted().keyword()).stream())
-                .map(k -> k.toLowerCase(Locale.ROOT)).toList();
+        Stream<String> users = set.users().stream().flatMap(u -> Stream.of(u.preference().keyword(),
+                u.procedure().command(), u.shield().keyword(), u.correction().old(), u.correction().current(),
+                u.polluted().keyword()));
+        Stream<String> crossProject = set.crossProject().stream().flatMap(s -> Stream.concat(Stream.of(
+                s.shared().keyword()), s.projects().stream().flatMap(p -> p.facts().stream())
+                .map(CrossProjectScenario.Fact::value)));
+        this.keywords = Stream.concat(users, crossProject).map(k -> k.toLowerCase(Locale.ROOT)).toList();
     }
 
     @Override
@@ -98,9 +114,46 @@ class SimpleHonestModel implements LanguageModel {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        String bullets = raw.lines().filter(l -> l.startsWith("- ")).collect(Collectors.joining("\n"));
-        return ModelResponse.ofToolCalls(List.of(write("w1", "MEMORY.md", "# Memory\n\n" + bullets + "\n"),
-                write("w2", "memory_summary.md", "v1\n\n" + bullets + "\n")), USAGE);
+        Map<String, Set<String>> scopes = scopes(raw);
+        List<ToolCall> writes = new ArrayList<>();
+        scopes.forEach((folder, lines) -> {
+            String bullets = String.join("\n", lines);
+            writes.add(write("m" + writes.size(), folder + "MEMORY.md", "# Memory\n\n" + bullets + "\n"));
+            writes.add(write("s" + writes.size(), folder + "memory_summary.md", "v1\n\n" + bullets + "\n"));
+        });
+        return ModelResponse.ofToolCalls(writes, USAGE);
+    }
+
+    /**
+     * The bullets of {@code raw_memories.md} by the folder they go to: {@code ""} (global, always
+     * present) or {@code projects/<slug>/}, as each entry's {@code project:} line says; a bullet
+     * found in two or more projects goes global instead.
+     */
+    private static Map<String, Set<String>> scopes(String raw) {
+        Map<String, Set<String>> byFolder = new TreeMap<>();
+        byFolder.put("", new LinkedHashSet<>());
+        String folder = "";
+        for (String line : raw.lines().toList()) {
+            Matcher project = PROJECT_LINE.matcher(line);
+            if (line.startsWith("## ")) {
+                folder = "";
+            } else if (project.matches()) {
+                folder = project.group(1);
+            } else if (line.startsWith("- ")) {
+                byFolder.computeIfAbsent(folder, f -> new LinkedHashSet<>()).add(line);
+            }
+        }
+        Map<String, Integer> projectsHolding = new HashMap<>();
+        byFolder.forEach((f, lines) -> lines.forEach(line -> projectsHolding.merge(line, f.isEmpty() ? 0 : 1,
+                Integer::sum)));
+        projectsHolding.forEach((line, projects) -> {
+            if (projects >= 2) {
+                byFolder.values().forEach(lines -> lines.remove(line));
+                byFolder.get("").add(line);
+            }
+        });
+        byFolder.entrySet().removeIf(e -> !e.getKey().isEmpty() && e.getValue().isEmpty());
+        return byFolder;
     }
 
     private ModelResponse answerFromMemory(ModelRequest request) {
@@ -113,9 +166,28 @@ class SimpleHonestModel implements LanguageModel {
                 throw new UncheckedIOException(e);
             }
         }
+        List<String> fromSummary = matching(summaryBullets(request.instructions()), question(request));
+        if (!fromSummary.isEmpty()) {
+            return ModelResponse.ofText(answer(fromSummary), USAGE);
+        }
         ObjectNode args = JSON.createObjectNode().put("case_sensitive", false);
+        boolean scoped = request.tools().stream().anyMatch(t -> t.name().equals("memories_search")
+                && t.parametersJsonSchema().contains("\"scope\""));
+        if (scoped) {
+            args.put("scope", "project");
+        }
         words(question(request)).forEach(args.putArray("queries")::add);
         return ModelResponse.ofToolCalls(List.of(new ToolCall("s1", "memories_search", args.toString())), USAGE);
+    }
+
+    /** The bullet lines of the memory summary the instructions carry (none when there is no summary). */
+    private static List<String> summaryBullets(String instructions) {
+        int begin = instructions.indexOf(SUMMARY_BEGINS);
+        int end = instructions.indexOf(SUMMARY_ENDS);
+        if (begin < 0 || end < begin) {
+            return List.of();
+        }
+        return instructions.substring(begin, end).lines().filter(l -> l.startsWith("- ")).toList();
     }
 
     static String question(ModelRequest request) {

@@ -26,10 +26,21 @@ final class OutputRows {
     }
 
     /** @return rows written: 0 when a newer version is stored or the thread is polluted */
-    static int upsert(Tx tx, String threadId, Instant sourceUpdatedAt, Stage1Result result, Instant now)
-            throws SQLException {
+    static int upsert(Tx tx, String threadId, Instant sourceUpdatedAt, Stage1Result result, boolean awaitingApproval,
+            Instant now) throws SQLException {
         return tx.update("output.upsert", threadId, sourceUpdatedAt.getEpochSecond(), result.rawMemory(),
-                result.rolloutSummary(), result.rolloutSlug().orElse(null), now.getEpochSecond(), threadId);
+                result.rolloutSummary(), result.rolloutSlug().orElse(null), now.getEpochSecond(),
+                awaitingApproval ? 1 : 0, threadId);
+    }
+
+    /** The memories awaiting approval, whatever their thread's mode, oldest {@code generated_at} first. */
+    static List<Stage1Output> awaitingApproval(Tx tx) throws SQLException {
+        return tx.query("output.awaitingApproval", OutputRows::map);
+    }
+
+    /** Approves the thread's memory if it is still that version and awaiting; @return whether it was. */
+    static boolean approve(Tx tx, String threadId, Instant sourceUpdatedAt) throws SQLException {
+        return tx.update("output.approve", threadId, sourceUpdatedAt.getEpochSecond()) > 0;
     }
 
     /**

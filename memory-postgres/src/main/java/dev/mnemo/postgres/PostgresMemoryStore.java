@@ -7,6 +7,7 @@ import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.PendingNote;
 import dev.mnemo.spi.Phase2ClaimPolicy;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Claim;
@@ -31,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * tenant on a transaction-scoped advisory lock (the running cap needs one writer at a time, as
  * SQLite's {@code BEGIN IMMEDIATE} gives); everything else relies on row locks. After a forget that
  * deleted rows, the tables deleted from are vacuumed in the background ({@link VacuumQueue}).
+ *
+ * <p>Approval ({@code approval = "ask"}) follows memory-store-sqlite: a memory awaiting approval
+ * counts as stored in {@link MemoryStatus#stage1Outputs()} but not as unused, and retention never
+ * prunes it; notes awaiting approval have their own table, vacuumed after a take or a clear.
  */
 final class PostgresMemoryStore implements MemoryStore {
 
@@ -39,6 +44,8 @@ final class PostgresMemoryStore implements MemoryStore {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresMemoryStore.class);
     private static final List<String> FORGET_TABLES = List.of("tenant_stage1_outputs", "tenant_jobs",
             "tenant_threads");
+    /** Vacuumed when a note awaiting approval was taken (a rejected one's text) or cleared. */
+    private static final List<String> NOTE_TABLES = List.of("tenant_notes_awaiting_approval");
 
     private final TenantDatabase database;
     private final String tenant;
@@ -199,6 +206,12 @@ final class PostgresMemoryStore implements MemoryStore {
     @Override
     public boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt,
             Stage1Result result, Instant now) {
+        return markStage1Succeeded(threadId, ownershipToken, sourceUpdatedAt, result, now, false);
+    }
+
+    @Override
+    public boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt,
+            Stage1Result result, Instant now, boolean awaitingApproval) {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(ownershipToken, "ownershipToken");
         Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
@@ -208,11 +221,68 @@ final class PostgresMemoryStore implements MemoryStore {
             if (!JobRows.markStage1Done(tx, threadId, ownershipToken, now)) {
                 return false;
             }
-            if (OutputRows.upsert(tx, threadId, sourceUpdatedAt, result, now) > 0) {
+            if (OutputRows.upsert(tx, threadId, sourceUpdatedAt, result, awaitingApproval, now) > 0
+                    && !awaitingApproval) {
                 JobRows.enqueuePhase2(tx, sourceUpdatedAt.getEpochSecond());
             }
             return true;
         });
+    }
+
+    @Override
+    public List<Stage1Output> stage1OutputsAwaitingApproval() {
+        return read("list memories awaiting approval", OutputRows::awaitingApproval);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Phase 2 is queued as a Phase 1 success queues it, with the memory's version as the input
+     * watermark.
+     */
+    @Override
+    public boolean approveStage1Output(String threadId, Instant sourceUpdatedAt, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
+        Objects.requireNonNull(now, "now");
+        return write("approve memory of thread " + threadId, tx -> {
+            if (!OutputRows.approve(tx, threadId, sourceUpdatedAt)) {
+                return false;
+            }
+            JobRows.enqueuePhase2(tx, sourceUpdatedAt.getEpochSecond());
+            return true;
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code createdAt} is kept in whole seconds.
+     *
+     * @throws IllegalArgumentException when a note with that id is already kept (it is left as it was)
+     */
+    @Override
+    public void addPendingNote(PendingNote note) {
+        Objects.requireNonNull(note, "note");
+        if (!write("keep note " + note.id() + " for approval", tx -> PendingNoteRows.add(tx, note))) {
+            throw new IllegalArgumentException("a note awaiting approval already has id '" + note.id() + "'");
+        }
+    }
+
+    /** {@inheritDoc} Notes made in the same second come in id order. */
+    @Override
+    public List<PendingNote> pendingNotes() {
+        return read("list notes awaiting approval", PendingNoteRows::all);
+    }
+
+    @Override
+    public Optional<PendingNote> takePendingNote(String id) {
+        Objects.requireNonNull(id, "id");
+        Optional<PendingNote> taken = write("take note " + id + " awaiting approval", tx -> PendingNoteRows.take(tx, id));
+        if (taken.isPresent()) {
+            database.vacuumLater(NOTE_TABLES, "taking a note awaiting approval of tenant " + tenant);
+        }
+        return taken;
     }
 
     @Override
@@ -393,17 +463,23 @@ final class PostgresMemoryStore implements MemoryStore {
         return released;
     }
 
+    /** {@inheritDoc} Notes awaiting approval are deleted too. */
     @Override
     public void clearMemoryData() {
+        int[] notes = new int[1];
         int deleted = write("clear memory data", tx -> {
             int rows = OutputRows.deleteAll(tx) + JobRows.deleteMemoryJobs(tx);
             JobRows.clearModelFailure(tx);
+            notes[0] = PendingNoteRows.deleteAll(tx);
             return rows;
         });
         if (deleted > 0) {
             vacuumAfterForget("clearing every memory");
         }
-        LOG.info("cleared every stage-1 memory and memory job of tenant {}", tenant);
+        if (notes[0] > 0) {
+            database.vacuumLater(NOTE_TABLES, "clearing the notes awaiting approval of tenant " + tenant);
+        }
+        LOG.info("cleared every stage-1 memory, memory job and note awaiting approval of tenant {}", tenant);
     }
 
     @Override

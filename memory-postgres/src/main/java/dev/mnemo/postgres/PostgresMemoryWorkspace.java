@@ -217,23 +217,26 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
     public synchronized WorkspaceDiff diff() {
         prepare();
         try {
-            SortedMap<String, byte[]> now = local.scan();
-            List<Change> changes = new ArrayList<>();
-            UnifiedDiff patch = new UnifiedDiff();
-            for (String path : union(baseline, now)) {
-                byte[] before = baseline.get(path);
-                byte[] after = now.get(path);
-                Status status = before == null ? Status.A : after == null ? Status.D
-                        : Arrays.equals(before, after) ? null : Status.M;
-                if (status != null) {
-                    changes.add(new Change(status, path));
-                    patch.append(status, path, before == null ? new byte[0] : before, after == null ? new byte[0] : after);
-                }
-            }
-            return new WorkspaceDiff(changes, patch.text());
+            return compare(baseline, local.scan());
         } catch (IOException e) {
             throw failure("diff", e);
         }
+    }
+
+    /** The changes from {@code before} to {@code after}, sorted by path, with their patch. */
+    private static WorkspaceDiff compare(SortedMap<String, byte[]> before, SortedMap<String, byte[]> after) {
+        List<Change> changes = new ArrayList<>();
+        UnifiedDiff patch = new UnifiedDiff();
+        for (String path : union(before, after)) {
+            byte[] old = before.get(path);
+            byte[] now = after.get(path);
+            Status status = old == null ? Status.A : now == null ? Status.D : Arrays.equals(old, now) ? null : Status.M;
+            if (status != null) {
+                changes.add(new Change(status, path));
+                patch.append(status, path, old == null ? new byte[0] : old, now == null ? new byte[0] : now);
+            }
+        }
+        return new WorkspaceDiff(changes, patch.text());
     }
 
     @Override
@@ -285,14 +288,10 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         SortedMap<String, byte[]> files = new TreeMap<>();
         Restored[] restored = new Restored[1];
         long version = change("roll back to consolidation " + id, tx -> {
-            long seq = tx.query("history.all", row -> row.getString("id").equals(id) ? row.getLong("seq") : null)
-                    .stream().filter(Objects::nonNull).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("no kept consolidation has id '" + id
-                            + "' for tenant " + tenant));
-            ConsolidationRecord record = tx.query("history.all",
-                    row -> row.getLong("seq") == seq ? WorkspaceRows.record(row) : null).stream()
-                    .filter(Objects::nonNull).findFirst().orElseThrow();
-            tx.query("history.files", row -> files.put(row.getString(1), row.getBytes(2)), seq);
+            List<WorkspaceRows.Entry> entries = WorkspaceRows.entries(tx);
+            WorkspaceRows.Entry target = entries.get(indexOf(entries, id));
+            ConsolidationRecord record = target.record();
+            files.putAll(WorkspaceRows.entryFiles(tx, target.seq()));
             WorkspaceRows.replaceBaseline(tx, files);
             WorkspaceRows.insertEntry(tx, new ConsolidationRecord(UUID.randomUUID().toString(), clock.instant(),
                     record.selected(), record.model(), TokenUsage.ZERO), id, files);
@@ -329,8 +328,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         WorkspaceRows.Drop[] drop = new WorkspaceRows.Drop[1];
         PendingNotes[] notesRead = new PendingNotes[1];
         long version = change("drop consolidation " + id + " and every newer one", tx -> {
-            drop[0] = WorkspaceRows.dropFrom(tx, id).orElseThrow(() -> new IllegalArgumentException(
-                    "no kept consolidation has id '" + id + "' for tenant " + tenant));
+            drop[0] = WorkspaceRows.dropFrom(tx, id).orElseThrow(() -> unknownEntry(id));
             notesRead[0] = new PendingNotes(SharedNotes.pendingNotes(tx),
                     tx.first("workspace.versions", row -> row.getLong(2)).orElseThrow());
         });
@@ -350,6 +348,24 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
 
     /** The pending notes and their version, as a transaction read them. */
     private record PendingNotes(SortedMap<String, byte[]> notes, long version) {
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Entry {@code id}'s files against the next older kept entry's, read in one snapshot; the
+     * oldest kept entry against no files.
+     */
+    @Override
+    public synchronized String consolidationDiff(String id) {
+        Objects.requireNonNull(id, "id");
+        return database.readSnapshot(tenant, SQL, "diff consolidation " + id, tx -> {
+            List<WorkspaceRows.Entry> entries = WorkspaceRows.entries(tx);
+            int index = indexOf(entries, id);
+            SortedMap<String, byte[]> before = index + 1 < entries.size()
+                    ? WorkspaceRows.entryFiles(tx, entries.get(index + 1).seq()) : new TreeMap<>();
+            return compare(before, WorkspaceRows.entryFiles(tx, entries.get(index).seq())).unifiedDiff();
+        });
     }
 
     @Override
@@ -440,6 +456,19 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
                     + (held.isPresent() ? "this server no longer holds the Phase 2 lock"
                             : "a consolidation holds the Phase 2 lock"));
         }
+    }
+
+    /** Where in {@code entries} the kept consolidation {@code id} is. */
+    private int indexOf(List<WorkspaceRows.Entry> entries, String id) {
+        int index = WorkspaceRows.indexOf(entries, id);
+        if (index < 0) {
+            throw unknownEntry(id);
+        }
+        return index;
+    }
+
+    private IllegalArgumentException unknownEntry(String id) {
+        return new IllegalArgumentException("no kept consolidation has id '" + id + "' for tenant " + tenant);
     }
 
     /** Vacuums the workspace tables in the background when a forget deleted rows. */

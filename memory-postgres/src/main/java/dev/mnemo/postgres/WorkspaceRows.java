@@ -62,6 +62,32 @@ final class WorkspaceRows {
         insertFiles(tx, "history.insertFile", seq, files);
     }
 
+    /** A kept consolidation and the {@code seq} its files are keyed by. */
+    record Entry(long seq, ConsolidationRecord record) {
+    }
+
+    /** The kept consolidations, newest first. */
+    static List<Entry> entries(Tx tx) throws SQLException {
+        return tx.query("history.all", row -> new Entry(row.getLong("seq"), record(row)));
+    }
+
+    /** Where in {@code entries} the one with {@code id} is; -1 when none is. */
+    static int indexOf(List<Entry> entries, String id) {
+        for (int i = 0; i < entries.size(); i++) {
+            if (entries.get(i).record().id().equals(id)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The files a kept consolidation left. */
+    static SortedMap<String, byte[]> entryFiles(Tx tx, long seq) throws SQLException {
+        SortedMap<String, byte[]> files = new TreeMap<>();
+        tx.query("history.files", row -> files.put(row.getString(1), row.getBytes(2)), seq);
+        return files;
+    }
+
     /**
      * What {@link #dropFrom} did.
      *
@@ -80,28 +106,24 @@ final class WorkspaceRows {
      * @return empty, changing nothing, when no kept entry has that id
      */
     static Optional<Drop> dropFrom(Tx tx, String id) throws SQLException {
-        List<Long> seqs = new ArrayList<>();
-        List<ConsolidationRecord> records = new ArrayList<>();
-        tx.query("history.all", row -> {
-            seqs.add(row.getLong("seq"));
-            return records.add(record(row));
-        });
-        int from = 0;
-        while (from < records.size() && !records.get(from).id().equals(id)) {
-            from++;
-        }
-        if (from == records.size()) {
+        List<Entry> entries = entries(tx);
+        int from = indexOf(entries, id);
+        if (from < 0) {
             return Optional.empty();
         }
         SortedMap<String, byte[]> baseline = new TreeMap<>(files(tx));
         baseline.keySet().removeIf(path -> !path.startsWith(EXTENSIONS));
         Optional<ConsolidationRecord> restored = Optional.empty();
-        if (from + 1 < records.size()) { // newest first: the next one is the newest that remains
-            restored = Optional.of(records.get(from + 1));
-            tx.query("history.files", row -> row.getString(1).startsWith(EXTENSIONS) ? null
-                    : baseline.put(row.getString(1), row.getBytes(2)), seqs.get(from + 1));
+        if (from + 1 < entries.size()) { // newest first: the next one is the newest that remains
+            Entry remaining = entries.get(from + 1);
+            restored = Optional.of(remaining.record());
+            entryFiles(tx, remaining.seq()).forEach((path, content) -> {
+                if (!path.startsWith(EXTENSIONS)) {
+                    baseline.put(path, content);
+                }
+            });
         }
-        int deleted = tx.update("history.deleteFrom", seqs.get(from)) + replaceBaseline(tx, baseline);
+        int deleted = tx.update("history.deleteFrom", entries.get(from).seq()) + replaceBaseline(tx, baseline);
         return Optional.of(new Drop(restored, baseline, deleted));
     }
 

@@ -3,7 +3,7 @@ package dev.mnemo.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.spi.MemoryStore;
-import dev.mnemo.testkit.contract.ProjectUpgradeContract;
+import dev.mnemo.testkit.contract.ApprovalUpgradeContract;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,27 +21,30 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A schema migrated by an earlier Mnemo, holding a tenant's thread and memory, opened by this one:
  * the migrations still missing run once, and what the schema held is kept and usable. The old
  * schema is made by Flyway itself from this module's migrations, stopped at version 5 (the last
- * before projects), so the test follows every migration added later.
+ * before projects, and so before approval, version 7), so the test follows every migration added
+ * later.
  */
-class SchemaUpgradeTest extends ProjectUpgradeContract {
+class SchemaUpgradeTest extends ApprovalUpgradeContract {
 
     @RegisterExtension
     static final PostgresDatabase DB = new PostgresDatabase();
 
-    private static final String SCHEMA = "before_projects";
+    /** Each test's schema is its own: {@code before_projects_<n>}. */
+    private static final AtomicInteger SCHEMAS = new AtomicInteger();
     private static final String TENANT = "tenant-of-schema-5";
     /** Every migration applied, successfully, once: what an upgraded schema's history must say. */
     private static final List<String> EVERY_VERSION = List.of("1:true", "2:true", "3:true", "4:true", "5:true",
-            "6:true");
+            "6:true", "7:true");
 
     private PostgresBackend backend;
 
     @Override
     protected MemoryStore openUpgraded(Path dir) throws SQLException {
-        migrate(SCHEMA, "5");
-        insertAsVersion5Wrote(SCHEMA);
-        backend = DB.backend(SCHEMA);
-        assertThat(appliedVersions(SCHEMA)).containsExactlyElementsOf(EVERY_VERSION);
+        String schema = "before_projects_" + SCHEMAS.incrementAndGet();
+        migrate(schema, "5");
+        insertAsVersion5Wrote(schema);
+        backend = DB.backend(schema);
+        assertThat(appliedVersions(schema)).containsExactlyElementsOf(EVERY_VERSION);
         return backend.store(TENANT);
     }
 

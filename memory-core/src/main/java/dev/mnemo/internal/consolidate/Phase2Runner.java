@@ -97,10 +97,23 @@ public final class Phase2Runner {
 
     /** Runs one consolidation attempt; never throws for store, workspace or agent failures. */
     public Phase2Report run() {
-        // 1. The global lock.
+        return run(false);
+    }
+
+    /**
+     * Runs one consolidation attempt now: past the success cooldown and the retry backoff, never
+     * past a live lease ("refresh now"). Never throws for store, workspace or agent failures.
+     */
+    public Phase2Report runNow() {
+        return run(true);
+    }
+
+    private Phase2Report run(boolean now) {
+        // 1. The global lock (past the cooldown when asked to run now).
         JobClaim claim;
         try {
-            claim = deps.store().tryClaimPhase2Job(deps.workerId(), JOB_LEASE, deps.clock().instant());
+            claim = now ? deps.store().tryClaimPhase2JobNow(deps.workerId(), JOB_LEASE, deps.clock().instant())
+                    : deps.store().tryClaimPhase2Job(deps.workerId(), JOB_LEASE, deps.clock().instant());
         } catch (RuntimeException e) {
             LOG.warn("memory phase-2 claim failed", e);
             return finish(Phase2Report.failed(Phase2FailureReason.FAILED_CLAIM, String.valueOf(e.getMessage()), 0,

@@ -1,5 +1,6 @@
 package dev.mnemo.internal.engine;
 
+import dev.mnemo.Approval;
 import dev.mnemo.AssistantMessage;
 import dev.mnemo.Citations;
 import dev.mnemo.MemoriesConfig;
@@ -29,6 +30,7 @@ import dev.mnemo.internal.redact.DefaultSecretRedactor;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.tools.LocalMemoryTools;
+import dev.mnemo.spi.PendingNote;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.ConsolidationAgent;
@@ -40,6 +42,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,6 +73,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
     final ThreadRollouts rollouts;
     /** Built by {@link #tools()} on first use: most engines build instructions and never call a tool. */
     private final AtomicReference<MemoryTools> tools = new AtomicReference<>();
+    /** The tools before the refresh and path scrubbing: what approving a note writes with. */
+    private final AtomicReference<LocalMemoryTools> localTools = new AtomicReference<>();
     private final DeveloperInstructions instructions;
     private final MemoryAdmin admin;
     private final StartupQueue startups;
@@ -357,11 +362,33 @@ final class DefaultMemoryEngine implements MemoryEngine {
     public MemoryTools tools() {
         MemoryTools made = tools.get();
         if (made == null) {
-            tools.compareAndSet(null, refreshing(new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor(),
-                    parts.workspace()::noteAdded)));
+            tools.compareAndSet(null, refreshing(localTools()));
             made = tools.get();
         }
         return made;
+    }
+
+    /**
+     * The local tools, made on first use; with {@code approval = "ask"} their notes wait in the
+     * store for a person ({@link MemoryAdmin#approve}).
+     */
+    LocalMemoryTools localTools() {
+        LocalMemoryTools made = localTools.get();
+        if (made == null) {
+            LocalMemoryTools.ApprovalQueue queue = parts.config().approval() == Approval.ASK ? this::queueNote : null;
+            localTools.compareAndSet(null, new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor(),
+                    parts.workspace()::noteAdded, queue));
+            made = localTools.get();
+        }
+        return made;
+    }
+
+    private String queueNote(String filename, Optional<String> projectSlug, String note) {
+        String id = UUID.randomUUID().toString();
+        parts.store().addPendingNote(new PendingNote(id, filename, projectSlug, note, Optional.empty(),
+                parts.clock().instant()));
+        LOG.info("Ad-hoc note {} awaits approval as note:{}", filename, id);
+        return "note:" + id;
     }
 
     @Override
@@ -374,6 +401,10 @@ final class DefaultMemoryEngine implements MemoryEngine {
         return parts.config();
     }
 
+    boolean hasPhase1() {
+        return phase1 != null;
+    }
+
     Phase1Report runPhase1(String currentThreadId) {
         requireOpen();
         if (phase1 == null) {
@@ -384,12 +415,21 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     Phase2Report runPhase2() {
+        return requirePhase2().run();
+    }
+
+    /** Phase 2 past the success cooldown and the retry backoff, never past a live lease. */
+    Phase2Report runPhase2Now() {
+        return requirePhase2().runNow();
+    }
+
+    private Phase2Runner requirePhase2() {
         requireOpen();
         if (phase2 == null) {
             throw new IllegalStateException("no consolidation model or agent: call MemoryEngine.builder().model(..), "
                     + ".consolidationModel(..) or .consolidationAgent(..)");
         }
-        return phase2.run();
+        return phase2;
     }
 
     @Override

@@ -2,19 +2,30 @@ package dev.mnemo.internal.engine;
 
 import dev.mnemo.Consolidation;
 import dev.mnemo.MemoryAdmin;
+import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.PendingMemory;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Report;
 import dev.mnemo.SessionContext;
 import dev.mnemo.StartupTask;
+import dev.mnemo.ThreadInfo;
+import dev.mnemo.ThreadMemory;
+import dev.mnemo.TranscriptLine;
 import dev.mnemo.internal.extract.Phase1Request;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.startup.ThreadSync;
 import dev.mnemo.spi.ConsolidationRecord;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.PendingNote;
 import dev.mnemo.spi.RolloutSource;
+import dev.mnemo.spi.Stage1Output;
+import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,6 +46,10 @@ final class EngineAdmin implements MemoryAdmin {
     private static final Logger LOG = LoggerFactory.getLogger(EngineAdmin.class);
 
     private static final String GLOBAL_JOB_KIND = "memory_consolidate_global";
+    private static final String STAGE1_PREFIX = PendingMemory.STAGE1 + ":";
+    private static final String NOTE_PREFIX = PendingMemory.NOTE + ":";
+    /** "Refresh now" stops extracting after this many Phase 1 runs, however many threads wait. */
+    private static final int MAX_PHASE1_RUNS_PER_REFRESH = 64;
 
     private final DefaultMemoryEngine engine;
 
@@ -136,38 +151,130 @@ final class EngineAdmin implements MemoryAdmin {
         }
     }
 
+    /**
+     * 1. New rollouts into the registry. 2. Phase 1 until it claims nothing more (each run claims
+     * at most {@code max_rollouts_per_startup}; bounded). 3. Phase 2 now.
+     */
     @Override
     public Phase2Report consolidateNow() {
-        throw new UnsupportedOperationException("consolidate now is being built (issue 30)");
+        engine.requireOpen();
+        syncThreads();
+        if (engine.hasPhase1()) {
+            for (int run = 0; run < MAX_PHASE1_RUNS_PER_REFRESH; run++) {
+                Phase1Report report = engine.runPhase1(PIPELINE.threadId());
+                if (report.claimed() == 0) {
+                    break;
+                }
+            }
+        }
+        Phase2Report report = engine.runPhase2Now();
+        LOG.info("memory consolidate-now: phase 2 {}", report.outcome());
+        return report;
     }
 
     @Override
-    public java.util.List<dev.mnemo.PendingMemory> pending() {
-        throw new UnsupportedOperationException("approval is being built (issue 30)");
+    public List<PendingMemory> pending() {
+        engine.requireOpen();
+        MemoryStore store = engine.parts.store();
+        List<PendingMemory> pending = new ArrayList<>();
+        for (Stage1Output output : store.stage1OutputsAwaitingApproval()) {
+            pending.add(new PendingMemory(STAGE1_PREFIX + output.threadId(), PendingMemory.STAGE1, output.threadId(),
+                    output.result().rawMemory(), output.generatedAt()));
+        }
+        for (PendingNote note : store.pendingNotes()) {
+            pending.add(new PendingMemory(NOTE_PREFIX + note.id(), PendingMemory.NOTE, note.threadId().orElse(""),
+                    note.text(), note.createdAt()));
+        }
+        pending.sort(Comparator.comparing(PendingMemory::createdAt).thenComparing(PendingMemory::id));
+        return List.copyOf(pending);
     }
 
     @Override
     public void approve(String pendingId) {
-        throw new UnsupportedOperationException("approval is being built (issue 30)");
+        engine.requireOpen();
+        MemoryStore store = engine.parts.store();
+        Instant now = engine.parts.clock().instant();
+        if (Objects.requireNonNull(pendingId, "pendingId").startsWith(STAGE1_PREFIX)) {
+            Stage1Output output = awaiting(pendingId.substring(STAGE1_PREFIX.length()));
+            if (!store.approveStage1Output(output.threadId(), output.sourceUpdatedAt(), now)) {
+                throw new IllegalArgumentException(pendingId + " is no longer pending");
+            }
+            LOG.info("memory {} approved; the next consolidation takes it", pendingId);
+            return;
+        }
+        PendingNote note = takeNote(pendingId);
+        try {
+            engine.localTools().writeApprovedNote(note.filename(), note.projectSlug(), note.text());
+        } catch (RuntimeException e) {
+            store.addPendingNote(note); // nothing lost: it waits again
+            throw e;
+        }
+        LOG.info("note {} approved and written as {}", pendingId, note.filename());
     }
 
     @Override
     public void reject(String pendingId) {
-        throw new UnsupportedOperationException("approval is being built (issue 30)");
+        engine.requireOpen();
+        if (Objects.requireNonNull(pendingId, "pendingId").startsWith(STAGE1_PREFIX)) {
+            Stage1Output output = awaiting(pendingId.substring(STAGE1_PREFIX.length()));
+            // Forgotten as a delete forgets (polluting deletes the memory and drops what used it), then
+            // disabled rather than polluted: the conversation stays, and is never extracted again.
+            engine.threads().markPolluted(output.threadId());
+            engine.threads().setMemoryMode(output.threadId(), MemoryMode.DISABLED);
+            LOG.info("memory {} rejected: thread {} disabled and its memory forgotten", pendingId, output.threadId());
+            return;
+        }
+        takeNote(pendingId);
+        LOG.info("note {} rejected and discarded", pendingId);
+    }
+
+    private Stage1Output awaiting(String threadId) {
+        return engine.parts.store().stage1OutputsAwaitingApproval().stream()
+                .filter(output -> output.threadId().equals(threadId)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("nothing pending has id " + STAGE1_PREFIX + threadId));
+    }
+
+    private PendingNote takeNote(String pendingId) {
+        if (!pendingId.startsWith(NOTE_PREFIX)) {
+            throw new IllegalArgumentException("pending ids start with " + STAGE1_PREFIX + " or " + NOTE_PREFIX + ", was "
+                    + pendingId);
+        }
+        return engine.parts.store().takePendingNote(pendingId.substring(NOTE_PREFIX.length()))
+                .orElseThrow(() -> new IllegalArgumentException("nothing pending has id " + pendingId));
     }
 
     @Override
-    public java.util.Optional<dev.mnemo.ThreadMemory> memory(String threadId) {
-        throw new UnsupportedOperationException("provenance is being built (issue 30)");
+    public Optional<ThreadMemory> memory(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        engine.requireOpen();
+        MemoryStore store = engine.parts.store();
+        return store.stage1Output(threadId).map(output -> new ThreadMemory(threadId, output.project(),
+                output.result().rawMemory(), output.result().rolloutSummary(), output.sourceUpdatedAt(),
+                output.generatedAt(), output.usageCount(), output.lastUsage(),
+                store.stage1OutputsAwaitingApproval().stream().anyMatch(o -> o.threadId().equals(threadId)),
+                output.selectedSnapshot().equals(Optional.of(output.sourceUpdatedAt()))));
     }
 
     @Override
-    public java.util.List<dev.mnemo.TranscriptLine> transcript(String threadId) {
-        throw new UnsupportedOperationException("transcripts are being built (issue 30)");
+    public List<TranscriptLine> transcript(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        engine.requireOpen();
+        Optional<ThreadInfo> thread = engine.parts.store().thread(threadId);
+        if (thread.isEmpty()) {
+            return List.of();
+        }
+        try {
+            return engine.rollouts.transcript(thread.get());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot read the conversation of thread {} ({}): no transcript", threadId, e.toString());
+            return List.of();
+        }
     }
 
     @Override
     public String consolidationDiff(String consolidationId) {
-        throw new UnsupportedOperationException("consolidation diffs are being built (issue 30)");
+        Objects.requireNonNull(consolidationId, "consolidationId");
+        engine.requireOpen();
+        return engine.parts.workspace().consolidationDiff(consolidationId);
     }
 }

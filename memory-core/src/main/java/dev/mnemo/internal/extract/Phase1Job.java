@@ -1,5 +1,6 @@
 package dev.mnemo.internal.extract;
 
+import dev.mnemo.Approval;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.llm.LanguageModel;
@@ -160,8 +161,9 @@ final class Phase1Job {
             return owned ? new Outcome(Kind.SUCCEEDED_NO_OUTPUT, usage, Optional.empty())
                     : Outcome.failed("lost ownership of the job before storing its result", usage);
         }
+        boolean awaitingApproval = deps.config().approval() == Approval.ASK;
         boolean owned = record(usage, () -> deps.store().markStage1Succeeded(threadId, claim.ownershipToken(),
-                claim.sourceUpdatedAt(), stored, deps.clock().instant()));
+                claim.sourceUpdatedAt(), stored, deps.clock().instant(), awaitingApproval));
         return owned ? new Outcome(Kind.SUCCEEDED, usage, Optional.empty())
                 : Outcome.failed("lost ownership of the job before storing its result", usage);
     }

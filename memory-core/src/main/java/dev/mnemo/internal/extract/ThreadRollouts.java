@@ -1,5 +1,9 @@
 package dev.mnemo.internal.extract;
 
+import dev.mnemo.TranscriptLine;
+import dev.mnemo.internal.rollout.RolloutReader;
+import dev.mnemo.internal.rollout.Transcript;
+import java.util.List;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.SecretRedactor;
 import dev.mnemo.spi.SessionStore;
@@ -22,6 +26,17 @@ public final class ThreadRollouts implements RolloutInput {
     public ThreadRollouts(SessionStore sessions, SecretRedactor redactor) {
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.redactor = Objects.requireNonNull(redactor, "redactor");
+    }
+
+    /** The thread's conversation, readable and redacted ({@link Transcript}). */
+    public List<TranscriptLine> transcript(ThreadInfo thread) throws IOException {
+        Objects.requireNonNull(thread, "thread");
+        try (InputStream in = sessions.holds(thread) ? sessions.open(thread)
+                : RolloutReader.open(thread.rolloutPath())) {
+            return Transcript.read(in, thread.rolloutPath().toString(), redactor);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
     @Override

@@ -65,6 +65,11 @@ public final class RolloutReader {
         return CompressedRollouts.isCompressed(path);
     }
 
+    /** Opens a rollout file for {@link #read(InputStream, String, Predicate, Consumer)}, decompressing zstd. */
+    public static InputStream open(Path rollout) throws IOException {
+        return CompressedRollouts.open(rollout);
+    }
+
     /**
      * Streams every well-formed line of {@code rollout} to {@code sink}, in file order.
      *

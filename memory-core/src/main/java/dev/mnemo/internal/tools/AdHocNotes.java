@@ -47,11 +47,21 @@ final class AdHocNotes {
      * ({@link AdHocNoteFiles#fileText}); returns where it went.
      */
     Path add(String filename, String note, Optional<String> projectSlug) {
+        return write(filename, prepare(filename, note), projectSlug);
+    }
+
+    /** Validates the name and the note and returns the note redacted: what would be written. */
+    String prepare(String filename, String note) {
         validateFilename(filename);
         if (note.strip().isEmpty()) {
             throw new ToolFailure("ad-hoc note must not be empty");
         }
-        String redacted = redactor.redact(note);
+        return redactor.redact(note);
+    }
+
+    /** Writes an already prepared note; fails when the name is taken. */
+    Path write(String filename, String redacted, Optional<String> projectSlug) {
+        validateFilename(filename);
         Path directory = ensureDirectories(confined.resolveRoot());
         Path target = directory.resolve(filename);
         if (MemoryPaths.attributesOf(target).isPresent()) {

@@ -60,6 +60,8 @@ public final class LocalMemoryTools implements MemoryTools {
     private final MemorySearch search;
     private final AdHocNotes notes;
     private final Predicate<Path> noteAdded;
+    /** Where notes wait for a person's approval ({@code approval = "ask"}); null: notes are written at once. */
+    private final ApprovalQueue approvalQueue;
     private final Clock clock;
     /** The slug of the session's project, when these tools are bound to one ({@link #inProject}). */
     private final Optional<String> projectSlug;
@@ -94,7 +96,18 @@ public final class LocalMemoryTools implements MemoryTools {
      *     was taken meanwhile where the note is shared, and the call reports it as existing
      */
     public LocalMemoryTools(Path memoryRoot, Clock clock, SecretRedactor redactor, Predicate<Path> noteAdded) {
+        this(memoryRoot, clock, redactor, noteAdded, null);
+    }
+
+    /**
+     * Notes wait in a queue for a person's approval instead of being written ({@code approval = "ask"}).
+     *
+     * @param approvalQueue takes each validated, redacted note; null writes notes at once
+     */
+    public LocalMemoryTools(Path memoryRoot, Clock clock, SecretRedactor redactor, Predicate<Path> noteAdded,
+            ApprovalQueue approvalQueue) {
         this.noteAdded = Objects.requireNonNull(noteAdded, "noteAdded");
+        this.approvalQueue = approvalQueue;
         ConfinedRoot root = new ConfinedRoot(Objects.requireNonNull(memoryRoot, "memoryRoot"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.paths = new MemoryPaths(root);
@@ -106,11 +119,40 @@ public final class LocalMemoryTools implements MemoryTools {
     /** The same tools bound to a project. */
     private LocalMemoryTools(LocalMemoryTools tools, String projectSlug) {
         this.noteAdded = tools.noteAdded;
+        this.approvalQueue = tools.approvalQueue;
         this.clock = tools.clock;
         this.paths = tools.paths;
         this.search = tools.search;
         this.notes = tools.notes;
         this.projectSlug = Optional.of(projectSlug);
+    }
+
+    /** Where notes wait for approval. */
+    @FunctionalInterface
+    public interface ApprovalQueue {
+        /**
+         * Keeps a note for a person to decide on.
+         *
+         * @param projectSlug the project folder it is for; empty for a global note
+         * @return its pending id
+         */
+        String submit(String filename, Optional<String> projectSlug, String redactedNote);
+    }
+
+    /**
+     * Writes a note a person approved, as the tool would have written it, and tells the workspace.
+     *
+     * @throws IllegalArgumentException when the name is invalid or already taken
+     */
+    public void writeApprovedNote(String filename, Optional<String> projectSlug, String note) {
+        try {
+            Path written = notes.write(filename, note, projectSlug);
+            if (!noteAdded.test(written)) {
+                throw new IllegalArgumentException("ad-hoc note '" + filename + "' already exists");
+            }
+        } catch (ToolFailure e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
     }
 
     @Override
@@ -315,7 +357,12 @@ public final class LocalMemoryTools implements MemoryTools {
         ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("filename", "note", "scope"));
         String filename = args.requiredString("filename");
         String note = args.requiredString("note");
-        Path written = notes.add(filename, note, noteScope(args.optionalString("scope")));
+        Optional<String> scope = noteScope(args.optionalString("scope"));
+        if (approvalQueue != null) {
+            String id = approvalQueue.submit(filename, scope, notes.prepare(filename, note));
+            return Json.MAPPER.createObjectNode().put("status", "awaiting_approval").put("pending_id", id);
+        }
+        Path written = notes.add(filename, note, scope);
         if (!noteAdded.test(written)) {
             throw new ToolFailure("ad-hoc note '" + filename + "' already exists");
         }

@@ -26,6 +26,9 @@ final class ToolScope {
     /** The header line of a recap that names its project (see the Phase 2 sync). */
     static final String RECAP_PROJECT_LINE = "project: " + PROJECTS_PREFIX;
 
+    /** Generated files that hold every project's raw memories at once. */
+    private static final java.util.Set<String> MIXED_INPUTS = java.util.Set.of("raw_memories.md", "phase2_workspace_diff.md");
+
     private final Optional<String> sessionSlug;
     private final boolean projectOnly;
 
@@ -49,9 +52,20 @@ final class ToolScope {
         return !projectOnly && sessionSlug.isEmpty();
     }
 
-    /** True when a path (file or folder) is another project's folder or inside one, and the call is project-only. */
+    /**
+     * True when the call is project-only and a path (file or folder) is another project's folder or
+     * inside one, or a Phase 2 input that mixes every project ({@code raw_memories.md}, the
+     * workspace diff): the curated memory of this project and the global one is in the
+     * {@code MEMORY.md} files and the recaps.
+     */
     boolean hidesPath(String display) {
-        if (!projectOnly || !display.startsWith(PROJECTS_PREFIX)) {
+        if (!projectOnly) {
+            return false;
+        }
+        if (MIXED_INPUTS.contains(display)) {
+            return true;
+        }
+        if (!display.startsWith(PROJECTS_PREFIX)) {
             return false;
         }
         String rest = display.substring(PROJECTS_PREFIX.length());

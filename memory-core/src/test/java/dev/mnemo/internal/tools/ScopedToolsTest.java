@@ -86,6 +86,15 @@ class ScopedToolsTest extends ToolsFixture {
     }
 
     @Test
+    void searchWithScopeProject_leavesOutRawMemories_whichMixEveryProject() {
+        write("raw_memories.md", "# Raw Memories\n\n- the web build uses npm\n- the app build uses pnpm\n");
+
+        assertThat(searchPaths(tools.inProject(APP), "{\"queries\":[\"npm\"],\"scope\":\"project\"}"))
+                .doesNotContain("raw_memories.md").containsExactly("projects/" + appSlug + "/MEMORY.md");
+        assertThat(searchPaths(tools.inProject(APP), "{\"queries\":[\"npm\"]}")).contains("raw_memories.md");
+    }
+
+    @Test
     void anUnknownScope_isAnErrorTheModelCanRead() {
         assertThat(error(LocalMemoryTools.SEARCH, "{\"queries\":[\"x\"],\"scope\":\"mine\"}"))
                 .contains("unknown scope `mine`");

@@ -234,15 +234,31 @@ WHERE so.thread_id = ?
 -- name: output.upsert
 -- Writes a memory unless a newer version is stored or the thread is polluted (it may have been
 -- polluted while the job ran), with the project the thread row has now: the project the memory was
--- extracted under, kept when the thread moves later. Usage and selection columns stay. Binds:
--- thread, version, raw, summary, slug, generated_at, thread.
+-- extracted under, kept when the thread moves later, and awaiting approval or not as given (a new
+-- version of an approved memory may wait again). Usage and selection columns stay. Binds: thread,
+-- version, raw, summary, slug, generated_at, awaiting_approval (0 or 1), thread.
 INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug, generated_at,
-        project)
-SELECT ?, ?, ?, ?, ?, ?, t.project FROM threads t WHERE t.id = ? AND t.memory_mode != 'polluted'
+        awaiting_approval, project)
+SELECT ?, ?, ?, ?, ?, ?, ?, t.project FROM threads t WHERE t.id = ? AND t.memory_mode != 'polluted'
 ON CONFLICT (tenant_id, thread_id) DO UPDATE SET source_updated_at = excluded.source_updated_at,
     raw_memory = excluded.raw_memory, rollout_summary = excluded.rollout_summary,
-    rollout_slug = excluded.rollout_slug, generated_at = excluded.generated_at, project = excluded.project
+    rollout_slug = excluded.rollout_slug, generated_at = excluded.generated_at,
+    awaiting_approval = excluded.awaiting_approval, project = excluded.project
 WHERE excluded.source_updated_at >= stage1_outputs.source_updated_at
+
+-- name: output.awaitingApproval
+-- The approval queue, whatever the thread's mode, oldest first (V7's partial index).
+SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug, so.generated_at,
+    so.usage_count, so.last_usage, so.selected_for_phase2, so.selected_for_phase2_source_updated_at,
+    t.rollout_path, t.cwd, t.git_branch, so.project
+FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
+WHERE so.awaiting_approval != 0
+ORDER BY so.generated_at ASC, so.thread_id ASC
+
+-- name: output.approve
+-- Approves exactly that version, if it still awaits approval. Binds: thread, version.
+UPDATE stage1_outputs SET awaiting_approval = 0
+WHERE thread_id = ? AND source_updated_at = ? AND awaiting_approval != 0
 
 -- name: output.delete
 -- Returns whether the deleted memory was in the last consolidation.
@@ -255,27 +271,29 @@ DELETE FROM stage1_outputs
 SELECT COUNT(*) FROM stage1_outputs
 
 -- name: output.countUnused
--- Memories of enabled threads outside the Phase 2 selection's unused window. Binds: cutoff.
+-- Approved memories of enabled threads outside the Phase 2 selection's unused window (one awaiting
+-- approval is left out for that, not for being unused). Binds: cutoff.
 SELECT COUNT(*) FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
-WHERE t.memory_mode = 'enabled' AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
+WHERE t.memory_mode = 'enabled' AND so.awaiting_approval = 0 AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
     AND COALESCE(so.last_usage, so.source_updated_at) < ?
 
 -- name: output.listForGlobal
+-- Codex's list for global: non-empty, approved memories of enabled threads, newest first. Binds: limit.
 SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug, so.generated_at,
     so.usage_count, so.last_usage, so.selected_for_phase2, so.selected_for_phase2_source_updated_at,
     t.rollout_path, t.cwd, t.git_branch, so.project
 FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
-WHERE t.memory_mode = 'enabled' AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
+WHERE t.memory_mode = 'enabled' AND so.awaiting_approval = 0 AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
 ORDER BY so.source_updated_at DESC, so.thread_id DESC LIMIT ?
 
 -- name: output.phase2Selection
--- Write-sheet §5.3 as one statement, hence one snapshot; the caller sorts by thread id.
--- Binds: cutoff, cutoff, limit.
+-- Write-sheet §5.3 as one statement, hence one snapshot, over approved memories; the caller sorts
+-- by thread id. Binds: cutoff, cutoff, limit.
 SELECT so.thread_id, so.source_updated_at, so.raw_memory, so.rollout_summary, so.rollout_slug, so.generated_at,
     so.usage_count, so.last_usage, so.selected_for_phase2, so.selected_for_phase2_source_updated_at,
     t.rollout_path, t.cwd, t.git_branch, so.project
 FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
-WHERE t.memory_mode = 'enabled' AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
+WHERE t.memory_mode = 'enabled' AND so.awaiting_approval = 0 AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
     AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?) OR (so.last_usage IS NULL AND so.source_updated_at >= ?))
 ORDER BY COALESCE(so.usage_count, 0) DESC, COALESCE(so.last_usage, so.source_updated_at) DESC,
     so.source_updated_at DESC, so.thread_id DESC
@@ -293,12 +311,36 @@ WHERE thread_id = ? AND source_updated_at = ?
 UPDATE stage1_outputs SET usage_count = COALESCE(usage_count, 0) + 1, last_usage = ? WHERE thread_id = ?
 
 -- name: output.prune
--- Codex's retention prune (write-sheet §6): stale, unselected rows, oldest first. Binds: cutoff, limit.
+-- Codex's retention prune (write-sheet §6): stale, unselected rows, oldest first; never a memory
+-- awaiting approval (it waits for a person, not for a citation). Binds: cutoff, limit.
 DELETE FROM stage1_outputs WHERE thread_id IN (
     SELECT thread_id FROM stage1_outputs
-    WHERE selected_for_phase2 = 0 AND COALESCE(last_usage, source_updated_at) < ?
+    WHERE selected_for_phase2 = 0 AND awaiting_approval = 0 AND COALESCE(last_usage, source_updated_at) < ?
     ORDER BY COALESCE(last_usage, source_updated_at) ASC, source_updated_at ASC, thread_id ASC
     LIMIT ?)
+
+-- ---- notes awaiting approval --------------------------------------------------------------------
+
+-- name: note.add
+-- Keeps a note for approval; a note already kept under that id is left as it was (0 rows).
+-- Binds: id, filename, project slug, content, thread, created_at.
+INSERT INTO notes_awaiting_approval (id, filename, project_slug, content, thread_id, created_at)
+VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (tenant_id, id) DO NOTHING
+
+-- name: note.all
+-- Oldest first; notes made in the same second by id.
+SELECT id, filename, project_slug, content, thread_id, created_at FROM notes_awaiting_approval
+ORDER BY created_at ASC, id ASC
+
+-- name: note.take
+-- Deletes the note and returns it: of two servers taking it at once, the second waits for the
+-- first's row lock and then finds nothing to delete. Binds: id.
+DELETE FROM notes_awaiting_approval WHERE id = ?
+RETURNING id, filename, project_slug, content, thread_id, created_at
+
+-- name: note.deleteAll
+DELETE FROM notes_awaiting_approval
 
 -- ---- locks ---------------------------------------------------------------------------------------
 

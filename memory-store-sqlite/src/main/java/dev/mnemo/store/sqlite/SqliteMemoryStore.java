@@ -9,6 +9,7 @@ import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.PendingNote;
 import dev.mnemo.spi.Phase2ClaimPolicy;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Claim;
@@ -37,6 +38,12 @@ import org.slf4j.LoggerFactory;
  * writes are single {@code BEGIN IMMEDIATE} transactions, so several threads and several
  * processes can share the file. After a forget (pollution, delete, clear) the WAL is
  * checkpointed and truncated, best effort, so the forgotten text does not linger in it.
+ *
+ * <p>Approval ({@code approval = "ask"}): a memory stored awaiting approval keeps a flag on its
+ * {@code stage1_outputs} row until approved; notes awaiting approval have their own table. Such a
+ * memory counts in {@link MemoryStatus#stage1Outputs()} (it is stored) but not in
+ * {@link MemoryStatus#unusedMemories()}, and {@link #pruneStage1Outputs} never deletes it: it waits
+ * for a person, not for a citation. Forgetting its thread deletes it as any memory.
  *
  * <p>A file that is not an SQLite database is refused with a {@link dev.mnemo.MemoryStoreException}
  * and left untouched; so is every later SQL failure, naming the file.
@@ -236,6 +243,12 @@ public final class SqliteMemoryStore implements MemoryStore {
     @Override
     public boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt,
             Stage1Result result, Instant now) {
+        return markStage1Succeeded(threadId, ownershipToken, sourceUpdatedAt, result, now, false);
+    }
+
+    @Override
+    public boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt,
+            Stage1Result result, Instant now, boolean awaitingApproval) {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(ownershipToken, "ownershipToken");
         Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
@@ -245,14 +258,74 @@ public final class SqliteMemoryStore implements MemoryStore {
             if (!Stage1JobQueries.markDone(connection, threadId, ownershipToken, now)) {
                 return false;
             }
-            if (Stage1OutputQueries.upsert(connection, threadId, sourceUpdatedAt, result, now) > 0) {
-                Phase2JobQueries.enqueue(connection, seconds(sourceUpdatedAt));
-            } else {
+            if (Stage1OutputQueries.upsert(connection, threadId, sourceUpdatedAt, result, awaitingApproval, now) == 0) {
                 LOG.debug("memory of thread {} not stored: a newer version exists or the thread is polluted",
                         threadId);
+            } else if (awaitingApproval) {
+                LOG.debug("memory of thread {} stored awaiting approval; no consolidation queued", threadId);
+            } else {
+                Phase2JobQueries.enqueue(connection, seconds(sourceUpdatedAt));
             }
             return true;
         });
+    }
+
+    @Override
+    public List<Stage1Output> stage1OutputsAwaitingApproval() {
+        return database.read("list memories awaiting approval", Stage1OutputQueries::awaitingApproval);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Phase 2 is queued as a Phase 1 success queues it, with the memory's version as the input
+     * watermark.
+     */
+    @Override
+    public boolean approveStage1Output(String threadId, Instant sourceUpdatedAt, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
+        Objects.requireNonNull(now, "now");
+        return database.write("approve memory of thread " + threadId, connection -> {
+            if (!Stage1OutputQueries.approve(connection, threadId, sourceUpdatedAt)) {
+                return false;
+            }
+            Phase2JobQueries.enqueue(connection, seconds(sourceUpdatedAt));
+            return true;
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code createdAt} is kept in whole seconds.
+     *
+     * @throws IllegalArgumentException when a note with that id is already kept (it is left as it was)
+     */
+    @Override
+    public void addPendingNote(PendingNote note) {
+        Objects.requireNonNull(note, "note");
+        if (!database.write("keep note " + note.id() + " for approval",
+                connection -> PendingNoteQueries.add(connection, note))) {
+            throw new IllegalArgumentException("a note awaiting approval already has id '" + note.id() + "'");
+        }
+    }
+
+    /** {@inheritDoc} Notes made in the same second come in id order. */
+    @Override
+    public List<PendingNote> pendingNotes() {
+        return database.read("list notes awaiting approval", PendingNoteQueries::all);
+    }
+
+    @Override
+    public Optional<PendingNote> takePendingNote(String id) {
+        Objects.requireNonNull(id, "id");
+        Optional<PendingNote> taken = database.write("take note " + id + " awaiting approval",
+                connection -> PendingNoteQueries.take(connection, id));
+        if (taken.isPresent()) {
+            database.checkpointBestEffort(); // a rejected note's text should not linger in the WAL
+        }
+        return taken;
     }
 
     @Override
@@ -434,16 +507,18 @@ public final class SqliteMemoryStore implements MemoryStore {
         return released;
     }
 
+    /** {@inheritDoc} Notes awaiting approval are deleted too. */
     @Override
     public void clearMemoryData() {
         database.write("clear memory data", connection -> {
             Stage1OutputQueries.deleteAll(connection);
             JobQueries.deleteMemoryJobs(connection);
             Stage1JobQueries.clearModelFailure(connection);
+            PendingNoteQueries.deleteAll(connection);
             return null;
         });
         database.checkpointBestEffort();
-        LOG.info("cleared every stage-1 memory and memory job in {}", database.file());
+        LOG.info("cleared every stage-1 memory, memory job and note awaiting approval in {}", database.file());
     }
 
     @Override

@@ -32,22 +32,27 @@ final class Stage1OutputQueries {
             + " t.rollout_path, t.cwd, t.git_branch, so.project"
             + " FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id";
 
-    private static final String NOT_EMPTY =
-            "(length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)";
+    /**
+     * The memories consolidation may use ({@code so} and {@code t} joined): of an enabled thread,
+     * approved, and not empty. Phase 2's selection, the list for global and the unused count share it.
+     */
+    private static final String USABLE = "t.memory_mode = 'enabled' AND so.awaiting_approval = 0"
+            + " AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)";
 
     /**
      * Writes a memory unless a newer version is stored or the thread is polluted (it may have been
      * polluted while the job ran), with the project the thread row has now: the project the memory
-     * was extracted under, kept when the thread moves later. Usage and selection columns are left
-     * as they are.
+     * was extracted under, kept when the thread moves later, and awaiting approval or not as given
+     * (a new version of an approved memory may wait again). Usage and selection columns are left as
+     * they are.
      */
-    private static final String UPSERT = "INSERT INTO stage1_outputs"
-            + " (thread_id, source_updated_at, raw_memory, rollout_summary, rollout_slug, generated_at, project)"
-            + " SELECT ?, ?, ?, ?, ?, ?, t.project FROM threads t WHERE t.id = ? AND t.memory_mode != 'polluted'"
+    private static final String UPSERT = "INSERT INTO stage1_outputs (thread_id, source_updated_at, raw_memory,"
+            + " rollout_summary, rollout_slug, generated_at, awaiting_approval, project)"
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, t.project FROM threads t WHERE t.id = ? AND t.memory_mode != 'polluted'"
             + " ON CONFLICT(thread_id) DO UPDATE SET source_updated_at = excluded.source_updated_at,"
             + " raw_memory = excluded.raw_memory, rollout_summary = excluded.rollout_summary,"
             + " rollout_slug = excluded.rollout_slug, generated_at = excluded.generated_at,"
-            + " project = excluded.project"
+            + " awaiting_approval = excluded.awaiting_approval, project = excluded.project"
             + " WHERE excluded.source_updated_at >= stage1_outputs.source_updated_at";
 
     /** What deleting a thread's memory found. */
@@ -63,9 +68,23 @@ final class Stage1OutputQueries {
 
     /** @return rows written: 0 when a newer version is stored or the thread is polluted */
     static int upsert(PooledConnection connection, String threadId, Instant sourceUpdatedAt, Stage1Result result,
-            Instant now) throws SQLException {
+            boolean awaitingApproval, Instant now) throws SQLException {
         return Jdbc.update(connection, UPSERT, threadId, seconds(sourceUpdatedAt), result.rawMemory(),
-                result.rolloutSummary(), result.rolloutSlug().orElse(null), seconds(now), threadId);
+                result.rolloutSummary(), result.rolloutSlug().orElse(null), seconds(now), awaitingApproval ? 1 : 0,
+                threadId);
+    }
+
+    /** The memories awaiting approval, whatever their thread's mode, oldest {@code generated_at} first. */
+    static List<Stage1Output> awaitingApproval(PooledConnection connection) throws SQLException {
+        return Jdbc.query(connection, SELECT + " WHERE so.awaiting_approval != 0"
+                + " ORDER BY so.generated_at ASC, so.thread_id ASC", Stage1OutputQueries::map);
+    }
+
+    /** Approves the thread's memory if it is still that version and awaiting; @return whether it was. */
+    static boolean approve(PooledConnection connection, String threadId, Instant sourceUpdatedAt) throws SQLException {
+        return Jdbc.update(connection, "UPDATE stage1_outputs SET awaiting_approval = 0"
+                + " WHERE thread_id = ? AND source_updated_at = ? AND awaiting_approval != 0",
+                threadId, seconds(sourceUpdatedAt)) > 0;
     }
 
     /** Deletes a thread's memory, reporting whether it was part of the last consolidation. */
@@ -100,29 +119,30 @@ final class Stage1OutputQueries {
     }
 
     /**
-     * The non-empty memories of enabled threads that {@link #phase2Selection} leaves out because
-     * their last use (or, never used, their rollout update) is older than {@code maxUnusedDays}.
+     * The {@link #USABLE} memories that {@link #phase2Selection} leaves out because their last use
+     * (or, never used, their rollout update) is older than {@code maxUnusedDays}. A memory awaiting
+     * approval is not counted: it is left out for that, not for being unused.
      */
     static int countUnused(PooledConnection connection, int maxUnusedDays, Instant now) throws SQLException {
         long cutoff = seconds(now) - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
         return (int) Jdbc.queryLong(connection, "SELECT COUNT(*) FROM stage1_outputs so JOIN threads t"
-                + " ON t.id = so.thread_id WHERE t.memory_mode = 'enabled' AND " + NOT_EMPTY
+                + " ON t.id = so.thread_id WHERE " + USABLE
                 + " AND COALESCE(so.last_usage, so.source_updated_at) < ?", cutoff);
     }
 
-    /** Codex's {@code list_stage1_outputs_for_global}: non-empty memories of enabled threads, newest first. */
+    /** Codex's {@code list_stage1_outputs_for_global} over {@link #USABLE} memories, newest first. */
     static List<Stage1Output> listForGlobal(PooledConnection connection, int limit) throws SQLException {
         if (limit <= 0) {
             return List.of();
         }
-        return Jdbc.query(connection, SELECT + " WHERE t.memory_mode = 'enabled' AND " + NOT_EMPTY
+        return Jdbc.query(connection, SELECT + " WHERE " + USABLE
                 + " ORDER BY so.source_updated_at DESC, so.thread_id DESC LIMIT ?", Stage1OutputQueries::map, limit);
     }
 
     /**
      * Codex's Phase 2 selection (write-sheet §5.3) as one statement, hence one snapshot: the top
-     * {@code limit} by usage, recency of use and of the rollout, among non-empty memories of
-     * enabled threads still inside the {@code maxUnusedDays} window; sorted by thread id.
+     * {@code limit} by usage, recency of use and of the rollout, among {@link #USABLE} memories
+     * still inside the {@code maxUnusedDays} window; sorted by thread id.
      */
     static List<Stage1Output> phase2Selection(PooledConnection connection, int limit, int maxUnusedDays, Instant now)
             throws SQLException {
@@ -133,7 +153,7 @@ final class Stage1OutputQueries {
         // CROSS JOIN keeps stage1_outputs the outer loop, so the rank index (V2) serves the ORDER BY
         // and the scan stops after `limit` rows instead of sorting every memory.
         List<Stage1Output> ranked = Jdbc.query(connection, SELECT.replace(" JOIN threads t", " CROSS JOIN threads t")
-                + " WHERE t.memory_mode = 'enabled' AND " + NOT_EMPTY
+                + " WHERE " + USABLE
                 + " AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?)"
                 + " OR (so.last_usage IS NULL AND so.source_updated_at >= ?))"
                 + " ORDER BY COALESCE(so.usage_count, 0) DESC, COALESCE(so.last_usage, so.source_updated_at) DESC,"
@@ -165,15 +185,18 @@ final class Stage1OutputQueries {
         return updated;
     }
 
-    /** Codex's retention prune (write-sheet §6): stale, unselected rows, oldest first. */
+    /**
+     * Codex's retention prune (write-sheet §6): stale, unselected rows, oldest first. A memory
+     * awaiting approval is never pruned: it waits for a person's decision, not for a citation.
+     */
     static int prune(PooledConnection connection, int maxUnusedDays, int limit, Instant now) throws SQLException {
         if (limit <= 0) {
             return 0;
         }
         long cutoff = seconds(now) - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
         return Jdbc.update(connection, "DELETE FROM stage1_outputs WHERE thread_id IN ("
-                + " SELECT thread_id FROM stage1_outputs"
-                + " WHERE selected_for_phase2 = 0 AND COALESCE(last_usage, source_updated_at) < ?"
+                + " SELECT thread_id FROM stage1_outputs WHERE selected_for_phase2 = 0 AND awaiting_approval = 0"
+                + " AND COALESCE(last_usage, source_updated_at) < ?"
                 + " ORDER BY COALESCE(last_usage, source_updated_at) ASC, source_updated_at ASC, thread_id ASC"
                 + " LIMIT ?)", cutoff, limit);
     }

@@ -7,7 +7,7 @@ import dev.mnemo.ThreadInfo;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
-import dev.mnemo.testkit.contract.ProjectUpgradeContract;
+import dev.mnemo.testkit.contract.ApprovalUpgradeContract;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -23,13 +23,13 @@ import org.sqlite.SQLiteDataSource;
  * A state file written by an earlier Mnemo, at an older schema version, opened by this one: the
  * migrations still missing run once, and what the file held is kept and usable. The old file is
  * made by Flyway itself from this module's migrations, stopped at the older version, so the test
- * follows every migration added later. The contract's test opens a file of schema 3, the last
- * before projects.
+ * follows every migration added later. The contracts' tests open a file of schema 3, the last
+ * before projects (and so before approval, schema 5).
  */
-class SchemaUpgradeTest extends ProjectUpgradeContract {
+class SchemaUpgradeTest extends ApprovalUpgradeContract {
 
     /** Every migration applied, successfully, once: what an upgraded file's history must say. */
-    private static final List<String> EVERY_VERSION = List.of("1:1", "2:1", "3:1", "4:1");
+    private static final List<String> EVERY_VERSION = List.of("1:1", "2:1", "3:1", "4:1", "5:1");
 
     @Override
     protected MemoryStore openUpgraded(Path dir) throws SQLException {

@@ -116,11 +116,22 @@ public abstract class MemoryStoreContractSupport {
 
     /** Stores a memory for the thread (creating the row when missing) through claim and success. */
     protected void storeMemory(String threadId, Instant version, Instant generatedAt) {
+        storeMemory(threadId, version, generatedAt, false);
+    }
+
+    /**
+     * {@link #storeMemory(String, Instant, Instant)}, awaiting approval when {@code awaitingApproval}
+     * (through the six-argument {@link MemoryStore#markStage1Succeeded}; otherwise the five-argument one).
+     */
+    protected void storeMemory(String threadId, Instant version, Instant generatedAt, boolean awaitingApproval) {
         if (store.thread(threadId).isEmpty()) {
             addThread(threadId);
         }
         String token = claim(threadId, version);
-        assertThat(store.markStage1Succeeded(threadId, token, version, result(threadId), generatedAt)).isTrue();
+        boolean completed = awaitingApproval
+                ? store.markStage1Succeeded(threadId, token, version, result(threadId), generatedAt, true)
+                : store.markStage1Succeeded(threadId, token, version, result(threadId), generatedAt);
+        assertThat(completed).as("Phase 1 completion of %s at %s", threadId, version).isTrue();
     }
 
     protected void storeMemory(String threadId, Instant version) {

@@ -241,11 +241,7 @@ public abstract class MemoryWorkspaceContract {
 
     @Test
     void commit_keepsAtMostRetentionEntries() throws IOException {
-        workspace.prepare();
-        for (int i = 1; i <= 4; i++) {
-            write("MEMORY.md", "version " + i + "\n");
-            workspace.commit(record("c" + i, 1), 2);
-        }
+        commitEach(2, "version 1", "version 2", "version 3", "version 4");
 
         assertThat(workspace.history()).extracting(Consolidation::id).containsExactly("c4", "c3");
         assertThat(workspace.diff().isEmpty()).isTrue();
@@ -317,6 +313,105 @@ public abstract class MemoryWorkspaceContract {
         workspace.prepare();
 
         assertThatThrownBy(() -> workspace.rollback("no-such-consolidation"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no-such-consolidation");
+    }
+
+    // ---- consolidationDiff: what one kept consolidation changed -----------------------------------
+
+    @Test
+    void consolidationDiff_showsWhatThatConsolidationChanged() throws IOException {
+        workspace.prepare();
+        write("MEMORY.md", "# Memory\nalpha\n");
+        write("skills/old/SKILL.md", "old skill\n");
+        workspace.commit(record("c1", 1), 10);
+        write("MEMORY.md", "# Memory\nalpha\nbravo\n");
+        Files.delete(root.resolve("skills/old/SKILL.md"));
+        write("skills/new/SKILL.md", "new skill\n");
+        workspace.commit(record("c2", 1), 10);
+        write("MEMORY.md", "# Memory\ncharlie\n");
+        workspace.commit(record("c3", 1), 10);
+
+        assertThat(workspace.consolidationDiff("c2")).isEqualTo("""
+                diff --git a/MEMORY.md b/MEMORY.md
+                --- a/MEMORY.md
+                +++ b/MEMORY.md
+                @@ -1,2 +1,3 @@
+                 # Memory
+                 alpha
+                +bravo
+                diff --git a/skills/new/SKILL.md b/skills/new/SKILL.md
+                new file mode 100644
+                --- /dev/null
+                +++ b/skills/new/SKILL.md
+                @@ -0,0 +1 @@
+                +new skill
+                diff --git a/skills/old/SKILL.md b/skills/old/SKILL.md
+                deleted file mode 100644
+                --- a/skills/old/SKILL.md
+                +++ /dev/null
+                @@ -1 +0,0 @@
+                -old skill
+                """);
+        assertThat(workspace.diff().isEmpty()).as("reading history changes no file").isTrue();
+    }
+
+    @Test
+    void consolidationDiff_ofTheOldestEntry_isFromAnEmptyFolder() throws IOException {
+        write("kept.md", "there before any consolidation\n");
+        workspace.prepare();
+        write("MEMORY.md", "first\n");
+        workspace.commit(record("c1", 1), 10);
+
+        assertThat(workspace.consolidationDiff("c1")).isEqualTo("""
+                diff --git a/MEMORY.md b/MEMORY.md
+                new file mode 100644
+                --- /dev/null
+                +++ b/MEMORY.md
+                @@ -0,0 +1 @@
+                +first
+                diff --git a/kept.md b/kept.md
+                new file mode 100644
+                --- /dev/null
+                +++ b/kept.md
+                @@ -0,0 +1 @@
+                +there before any consolidation
+                """);
+    }
+
+    @Test
+    void consolidationDiff_ofTheOldestKeptEntry_isFromAnEmptyFolder_afterOlderOnesWereTrimmed() throws IOException {
+        commitEach(2, "version 1", "version 2", "version 3");
+
+        assertThat(workspace.consolidationDiff("c2")).contains("--- /dev/null", "+version 2").doesNotContain("version 1");
+        assertThat(workspace.consolidationDiff("c3")).contains("-version 2", "+version 3");
+    }
+
+    @Test
+    void consolidationDiff_ofARollback_showsTheFilesItRestored() throws IOException {
+        commitEach(10, "first", "second");
+
+        workspace.rollback("c1");
+
+        assertThat(workspace.consolidationDiff(workspace.history().get(0).id())).isEqualTo("""
+                diff --git a/MEMORY.md b/MEMORY.md
+                --- a/MEMORY.md
+                +++ b/MEMORY.md
+                @@ -1 +1 @@
+                -second
+                +first
+                """);
+    }
+
+    @Test
+    void consolidationDiff_ofAnUnknownId_isRefused() throws IOException {
+        assertThatThrownBy(() -> workspace.consolidationDiff("no-such-consolidation"))
+                .as("a workspace never prepared").isInstanceOf(IllegalArgumentException.class);
+        workspace.prepare();
+        write("MEMORY.md", "first\n");
+        workspace.commit(record("c1", 1), 10);
+
+        assertThatThrownBy(() -> workspace.consolidationDiff("no-such-consolidation"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no-such-consolidation");
     }
@@ -463,6 +558,18 @@ public abstract class MemoryWorkspaceContract {
                 .toList();
         int index = Integer.parseInt(id.replaceAll("\\D", ""));
         return new ConsolidationRecord(id, at(index), selected, "gpt-test", new TokenUsage(1000, 200, 300, 50));
+    }
+
+    /**
+     * Prepares the workspace, then commits consolidations {@code c1}, {@code c2}, … keeping
+     * {@code retention}, each with {@code MEMORY.md} holding the next of {@code memoryTexts} (one line).
+     */
+    protected void commitEach(int retention, String... memoryTexts) throws IOException {
+        workspace.prepare();
+        for (int i = 0; i < memoryTexts.length; i++) {
+            write("MEMORY.md", memoryTexts[i] + "\n");
+            workspace.commit(record("c" + (i + 1), 1), retention);
+        }
     }
 
     protected static Instant at(int index) {

@@ -8,8 +8,9 @@
  *   <li>{@link dev.mnemo.testkit.contract.MemoryStoreContract}: {@link dev.mnemo.spi.MemoryStore}
  *       (Codex's state-DB tests plus Mnemo's own rules); its thread-registry part alone is
  *       {@link dev.mnemo.testkit.contract.ThreadStoreContract}, for test doubles that keep only thread rows;
- *       {@link dev.mnemo.testkit.contract.ProjectUpgradeContract} is for a store's schema-upgrade test
- *       (data written before scoped memory reads as global);</li>
+ *       {@link dev.mnemo.testkit.contract.ApprovalUpgradeContract} (which includes
+ *       {@link dev.mnemo.testkit.contract.ProjectUpgradeContract}) is for a store's schema-upgrade
+ *       test (data written before scoped memory reads as global, and as approved);</li>
  *   <li>{@link dev.mnemo.testkit.contract.MemoryWorkspaceContract}: {@link dev.mnemo.spi.MemoryWorkspace};</li>
  *   <li>{@link dev.mnemo.testkit.contract.SecretRedactorContract}: {@link dev.mnemo.spi.SecretRedactor};</li>
  *   <li>{@link dev.mnemo.testkit.contract.RolloutSourceContract}: {@link dev.mnemo.spi.RolloutSource};</li>

@@ -153,7 +153,8 @@ final class BaselineRepository implements AutoCloseable {
     private ObjectId listedCommit;
     private FileListing listedFiles;
 
-    private FileListing listFiles(ObjectId commit) throws IOException {
+    /** The files of a commit's tree, listed afresh: for a commit other than HEAD, which {@link #files} keeps. */
+    FileListing listFiles(ObjectId commit) throws IOException {
         FileListing.Builder files = new FileListing.Builder();
         try (RevWalk walk = new RevWalk(repository); TreeWalk tree = new TreeWalk(repository)) {
             tree.addTree(walk.parseCommit(commit).getTree());

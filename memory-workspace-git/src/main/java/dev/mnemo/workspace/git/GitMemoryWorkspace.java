@@ -103,31 +103,45 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
         prepare();
         try {
             ObjectId head = repository.head().orElseThrow();
-            FileListing before = repository.files(head);
-            FileListing after = working.scan();
-            List<Change> changes = new ArrayList<>();
-            PatchWriter patch = new PatchWriter();
-            // Both listings are sorted by path: walk them side by side (a merge), no union set or lookups.
-            int o = 0;
-            int n = 0;
-            while (o < before.size() || n < after.size()) {
-                int order = o == before.size() ? 1 : n == after.size() ? -1 : before.path(o).compareTo(after.path(n));
-                String path = order <= 0 ? before.path(o) : after.path(n);
-                FileState old = order <= 0 ? before.state(o++) : null;
-                FileState now = order >= 0 ? after.state(n++) : null;
-                Status status = old == null ? Status.A : now == null ? Status.D : old.equals(now) ? null : Status.M;
-                if (status == null) {
-                    continue;
-                }
-                changes.add(new Change(status, path));
-                patch.append(status, path,
-                        old == null ? null : old.mode(), old == null ? new byte[0] : repository.blob(old.id()),
-                        now == null ? null : now.mode(), now == null ? new byte[0] : working.content(path, now));
-            }
-            return new WorkspaceDiff(changes, patch.text());
+            return compare(repository.files(head), this::blob, working.scan(), working::content);
         } catch (IOException | RuntimeException e) {
             throw failure("diff", root, e);
         }
+    }
+
+    /** Reads the bytes of one listed file. */
+    @FunctionalInterface
+    private interface Contents {
+        byte[] read(String path, FileState state) throws IOException;
+    }
+
+    /** The changes from {@code before} to {@code after}, with their patch. */
+    private static WorkspaceDiff compare(FileListing before, Contents beforeContents, FileListing after,
+            Contents afterContents) throws IOException {
+        List<Change> changes = new ArrayList<>();
+        PatchWriter patch = new PatchWriter();
+        // Both listings are sorted by path: walk them side by side (a merge), no union set or lookups.
+        int o = 0;
+        int n = 0;
+        while (o < before.size() || n < after.size()) {
+            int order = o == before.size() ? 1 : n == after.size() ? -1 : before.path(o).compareTo(after.path(n));
+            String path = order <= 0 ? before.path(o) : after.path(n);
+            FileState old = order <= 0 ? before.state(o++) : null;
+            FileState now = order >= 0 ? after.state(n++) : null;
+            Status status = old == null ? Status.A : now == null ? Status.D : old.equals(now) ? null : Status.M;
+            if (status == null) {
+                continue;
+            }
+            changes.add(new Change(status, path));
+            patch.append(status, path,
+                    old == null ? null : old.mode(), old == null ? new byte[0] : beforeContents.read(path, old),
+                    now == null ? null : now.mode(), now == null ? new byte[0] : afterContents.read(path, now));
+        }
+        return new WorkspaceDiff(changes, patch.text());
+    }
+
+    private byte[] blob(String path, FileState state) throws IOException {
+        return repository.blob(state.id());
     }
 
     @Override
@@ -163,19 +177,11 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
      */
     @Override
     public synchronized List<Consolidation> history() {
-        if (!Files.isDirectory(gitDir, LinkOption.NOFOLLOW_LINKS)) {
-            return List.of();
+        List<Consolidation> history = new ArrayList<>();
+        for (HistoryCommit commit : keptChain()) {
+            recordOf(commit).map(CommitMessages::summary).ifPresent(history::add);
         }
-        prepare();
-        try {
-            List<Consolidation> history = new ArrayList<>();
-            for (HistoryCommit commit : repository.chain()) {
-                CommitMessages.parse(commit.message()).map(CommitMessages::summary).ifPresent(history::add);
-            }
-            return List.copyOf(history);
-        } catch (IOException | RuntimeException e) {
-            throw failure("read the history in", gitDir, e);
-        }
+        return List.copyOf(history);
     }
 
     /**
@@ -187,26 +193,9 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
     @Override
     public synchronized ConsolidationRecord rollback(String id) {
         Objects.requireNonNull(id, "id");
-        HistoryCommit target = null;
-        ConsolidationRecord restored = null;
-        if (Files.isDirectory(gitDir, LinkOption.NOFOLLOW_LINKS)) {
-            prepare();
-            try {
-                for (HistoryCommit commit : repository.chain()) {
-                    Optional<ConsolidationRecord> record = CommitMessages.parse(commit.message());
-                    if (record.isPresent() && record.get().id().equals(id)) {
-                        target = commit;
-                        restored = record.get();
-                        break;
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                throw failure("read the history in", gitDir, e);
-            }
-        }
-        if (target == null) {
-            throw new IllegalArgumentException("no kept consolidation has id '" + id + "' in " + gitDir);
-        }
+        List<HistoryCommit> chain = keptChain();
+        HistoryCommit target = chain.get(indexOf(chain, id));
+        ConsolidationRecord restored = recordOf(target).orElseThrow();
         try {
             working.restore(repository.files(target.id()), repository::blob);
             Instant at = clock.instant();
@@ -233,23 +222,10 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
     @Override
     public synchronized Optional<ConsolidationRecord> dropHistoryFrom(String id) {
         Objects.requireNonNull(id, "id");
-        if (!Files.isDirectory(gitDir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IllegalArgumentException("no kept consolidation has id '" + id + "' in " + gitDir);
-        }
-        prepare();
+        List<HistoryCommit> chain = keptChain();
+        int index = indexOf(chain, id);
         try {
-            // 1. The entry, and the commit before it.
-            List<HistoryCommit> chain = repository.chain();
-            int index = -1;
-            for (int i = 0; i < chain.size() && index < 0; i++) {
-                Optional<ConsolidationRecord> record = CommitMessages.parse(chain.get(i).message());
-                if (record.isPresent() && record.get().id().equals(id)) {
-                    index = i;
-                }
-            }
-            if (index < 0) {
-                throw new IllegalArgumentException("no kept consolidation has id '" + id + "' in " + gitDir);
-            }
+            // 1. The entry (found above), and the commit before it.
             HistoryCommit before = index + 1 < chain.size() ? chain.get(index + 1) : null;
             Optional<ConsolidationRecord> remaining = before == null ? Optional.empty()
                     : CommitMessages.parse(before.message());
@@ -269,10 +245,65 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
                     index == 0 ? "y" : "ies", id, root, remaining.map(ConsolidationRecord::id).orElse("none"));
             return remaining;
         } catch (IOException | RuntimeException e) {
-            if (e instanceof IllegalArgumentException invalid) {
-                throw invalid;
-            }
             throw failure("drop the history from consolidation " + id + " in", gitDir, e);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Entry {@code id}'s tree against the nearest older entry's. The oldest kept entry is diffed
+     * against an empty tree, not against the baseline commit under it (the folder as it was when
+     * the history began or was trimmed), so a diff never depends on how much history is kept.
+     */
+    @Override
+    public synchronized String consolidationDiff(String id) {
+        Objects.requireNonNull(id, "id");
+        List<HistoryCommit> chain = keptChain();
+        int index = indexOf(chain, id);
+        try {
+            FileListing before = FileListing.EMPTY;
+            for (HistoryCommit older : chain.subList(index + 1, chain.size())) {
+                if (recordOf(older).isPresent()) {
+                    before = repository.listFiles(older.id());
+                    break;
+                }
+            }
+            return compare(before, this::blob, repository.listFiles(chain.get(index).id()), this::blob).unifiedDiff();
+        } catch (IOException | RuntimeException e) {
+            throw failure("diff consolidation " + id + " in", gitDir, e);
+        }
+    }
+
+    /** The first-parent chain from HEAD, newest first; empty when the workspace has no history folder yet. */
+    private List<HistoryCommit> keptChain() {
+        if (!Files.isDirectory(gitDir, LinkOption.NOFOLLOW_LINKS)) {
+            return List.of();
+        }
+        prepare();
+        try {
+            return repository.chain();
+        } catch (IOException | RuntimeException e) {
+            throw failure("read the history in", gitDir, e);
+        }
+    }
+
+    /** Where in {@code chain} the kept consolidation {@code id} is. */
+    private int indexOf(List<HistoryCommit> chain, String id) {
+        for (int i = 0; i < chain.size(); i++) {
+            if (recordOf(chain.get(i)).filter(entry -> entry.id().equals(id)).isPresent()) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no kept consolidation has id '" + id + "' in " + gitDir);
+    }
+
+    /** The consolidation a commit records; empty for a baseline. */
+    private Optional<ConsolidationRecord> recordOf(HistoryCommit commit) {
+        try {
+            return CommitMessages.parse(commit.message());
+        } catch (RuntimeException e) { // a malformed trailer block
+            throw failure("read the history in", gitDir, e);
         }
     }
 

@@ -1,0 +1,117 @@
+package dev.mnemo.eval;
+
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.Phase1Report;
+import dev.mnemo.Phase2Report;
+import dev.mnemo.RecordedSession;
+import dev.mnemo.SessionContext;
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.TokenUsage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * One fresh Mnemo home of a scenario, under the run directory, with the clock the scenario places:
+ * past sessions are recorded at their own day, then the pipeline runs once they are all idle.
+ */
+final class EvalHome implements AutoCloseable {
+
+    static final Instant FIRST_SESSION = Instant.parse("2026-01-05T09:00:00Z");
+    /** A day after the last session: every session is idle (6 h) and young enough (10 days). */
+    static final Duration PIPELINE_DELAY = Duration.ofDays(6);
+    private static final int MAX_PHASE1_RUNS = 20;
+
+    private final Path home;
+    private final EvalClock clock = new EvalClock(FIRST_SESSION);
+    private final MemoryEngine engine;
+
+    private EvalHome(Path home, LanguageModel model) {
+        this.home = home;
+        MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).maxRolloutsPerStartup(16).build();
+        this.engine = MemoryEngine.builder().home(home).model(model).config(config).clock(clock).build();
+    }
+
+    /** A home at {@code home}, emptied first (what an interrupted run left there is not reused). */
+    static EvalHome fresh(Path home, LanguageModel model) {
+        try {
+            if (Files.exists(home)) {
+                try (Stream<Path> walk = Files.walk(home)) {
+                    for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
+            Files.createDirectories(home);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the eval home " + home, e);
+        }
+        return new EvalHome(home, model);
+    }
+
+    MemoryEngine engine() {
+        return engine;
+    }
+
+    /** The home's memory folder. */
+    Path memories() {
+        return home.resolve("memories");
+    }
+
+    /**
+     * Records a past session as it happened: at {@code past.day()} days after the first session,
+     * a minute a turn. A polluted session takes in outside content after each user message.
+     */
+    void record(SessionContext context, Script.PastSession past) {
+        Instant at = FIRST_SESSION.plus(Duration.ofDays(past.day()));
+        clock.set(at);
+        try (RecordedSession session = engine.sessions().start(context)) {
+            for (Script.Turn turn : past.turns()) {
+                session.userMessage(turn.user());
+                if (past.polluted()) {
+                    session.externalContext("web_search");
+                }
+                at = at.plus(Duration.ofMinutes(1));
+                clock.set(at);
+                session.assistantMessage(turn.assistant());
+            }
+        }
+    }
+
+    /**
+     * What the pipeline did.
+     *
+     * @param extracted Phase 1 jobs that stored a memory
+     */
+    record Pipeline(int extracted, TokenUsage phase1Usage, Phase2Report phase2) {}
+
+    /**
+     * Later, with every session idle: Phase 1 until nothing more is claimed (each run claims up to
+     * {@code max_rollouts_per_startup}), then Phase 2.
+     */
+    Pipeline runPipeline() {
+        clock.set(FIRST_SESSION.plus(PIPELINE_DELAY));
+        int extracted = 0;
+        TokenUsage usage = TokenUsage.ZERO;
+        for (int i = 0; i < MAX_PHASE1_RUNS; i++) {
+            Phase1Report report = engine.admin().runPhase1("eval-probe");
+            extracted += report.succeeded();
+            usage = usage.plus(report.usage());
+            if (report.claimed() == 0) {
+                break;
+            }
+        }
+        return new Pipeline(extracted, usage, engine.admin().runPhase2());
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+}
