@@ -29,7 +29,7 @@ final class BudgetBar {
         html.open("div", "class", "budget " + level);
         html.element("span", scope, "class", "scope");
         html.open("svg", "class", "bar", "viewbox", "0 0 " + WIDTH + " " + HEIGHT, "width", Integer.toString(WIDTH),
-                "height", Integer.toString(HEIGHT), "role", "img",
+                "height", Integer.toString(HEIGHT), "preserveaspectratio", "none", "role", "img",
                 "aria-label", scope + ": " + tokens + " of " + limit + " tokens");
         html.open("rect", "class", "track", "x", "0", "y", "0", "width", Integer.toString(WIDTH), "height",
                 Integer.toString(HEIGHT), "rx", "3").close("rect");
