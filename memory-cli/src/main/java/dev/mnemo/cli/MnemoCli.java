@@ -59,7 +59,8 @@ public final class MnemoCli {
      * for the commands it names, and loads no other command class ({@link #newCommand}).
      */
     private static final List<String> COMMANDS = List.of("status", "run", "demo", "instructions", "ls", "read",
-            "search", "note", "threads", "history", "inputs", "rollback", "clear", "eval", "mcp", "help");
+            "search", "note", "threads", "history", "inputs", "rollback", "clear", "pending", "approve", "reject", "ui",
+            "eval", "mcp", "help");
 
     /** Arguments that need every command: help lists them all. */
     private static final Set<String> HELP_ARGUMENTS = Set.of("-h", "--help", "help");
@@ -259,6 +260,10 @@ public final class MnemoCli {
             case "inputs" -> new InputsCommand();
             case "rollback" -> new HistoryCommands.Rollback();
             case "clear" -> new HistoryCommands.Clear();
+            case "pending" -> new PendingCommands.Pending();
+            case "approve" -> new PendingCommands.Approve();
+            case "reject" -> new PendingCommands.Reject();
+            case "ui" -> new UiCommand();
             case "eval" -> new EvalCommand();
             case "mcp" -> new McpCommand();
             case "help" -> new HelpCommand();

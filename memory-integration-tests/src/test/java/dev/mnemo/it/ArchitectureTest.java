@@ -53,7 +53,7 @@ class ArchitectureTest {
     private static final String[] PUBLIC_PACKAGES = {
         "dev.mnemo", "dev.mnemo.spi", "dev.mnemo.llm", "dev.mnemo.store.sqlite", "dev.mnemo.workspace.git",
         "dev.mnemo.llm.openai", "dev.mnemo.langchain4j", "dev.mnemo.springai", "dev.mnemo.spring.boot",
-        "dev.mnemo.testkit", "dev.mnemo.testkit.contract", "dev.mnemo.eval"
+        "dev.mnemo.testkit", "dev.mnemo.testkit.contract", "dev.mnemo.eval", "dev.mnemo.console"
     };
 
     /** Types that must never appear in a public signature. */
@@ -70,6 +70,7 @@ class ArchitectureTest {
             Map.entry("memory-llm-openai", "dev.mnemo.llm.openai"),
             Map.entry("memory-testkit", "dev.mnemo.testkit"),
             Map.entry("memory-eval", "dev.mnemo.eval"),
+            Map.entry("memory-console", "dev.mnemo.console"),
             Map.entry("memory-cli", "dev.mnemo.cli"),
             Map.entry("memory-langchain4j", "dev.mnemo.langchain4j"),
             Map.entry("memory-postgres", "dev.mnemo.postgres"),

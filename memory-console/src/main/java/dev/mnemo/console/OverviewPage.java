@@ -1,0 +1,229 @@
+package dev.mnemo.console;
+
+import dev.mnemo.Approval;
+import dev.mnemo.Consolidation;
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryMode;
+import dev.mnemo.MemoryStatus;
+import dev.mnemo.ProjectKeys;
+import dev.mnemo.ThreadInfo;
+import dev.mnemo.llm.TokenUsage;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Overview: the pipeline's state (jobs, leases, failures with their reasons, the last
+ * consolidation, when the next may run and why), the tokens "refresh now" spent, and how much of
+ * the summary budget each scope uses.
+ */
+final class OverviewPage {
+
+    /** The job kind of Phase 2, as the stores name it. */
+    static final String CONSOLIDATION_JOB = "memory_consolidate_global";
+
+    private final MemoryEngine engine;
+    private final MemoryFolder folder;
+    private final Refresh refresh;
+    private final Layout layout;
+    private final Clock clock;
+
+    OverviewPage(MemoryEngine engine, MemoryFolder folder, Refresh refresh, Layout layout, Clock clock) {
+        this.engine = engine;
+        this.folder = folder;
+        this.refresh = refresh;
+        this.layout = layout;
+        this.clock = clock;
+    }
+
+    Reply render(Request request) {
+        MemoryStatus status = engine.admin().status();
+        List<Consolidation> history = engine.admin().history();
+        Html html = new Html();
+        cards(html, status, history);
+        html.open("div", "class", "columns");
+        html.open("section", "class", "panel");
+        html.element("h2", "Pipeline");
+        consolidation(html, status, history);
+        jobs(html, status);
+        html.close("section");
+        html.open("section", "class", "panel");
+        html.element("h2", "Summary budget");
+        budgets(html);
+        failures(html, status);
+        html.close("section");
+        html.close("div");
+        return layout.page(request, Layout.OVERVIEW, "Overview", html.fragment());
+    }
+
+    private void cards(Html html, MemoryStatus status, List<Consolidation> history) {
+        html.open("div", "class", "cards");
+        int enabled = status.threadCounts().getOrDefault(MemoryMode.ENABLED, 0);
+        int others = status.threadCounts().values().stream().mapToInt(Integer::intValue).sum() - enabled;
+        card(html, "Conversations", Integer.toString(enabled + others),
+                enabled + " enabled, " + others + " disabled or polluted", Layout.CONVERSATIONS.route());
+        card(html, "Stored memories", Integer.toString(status.stage1Outputs()), "one per extracted conversation",
+                Layout.PROVENANCE.route());
+        card(html, "Consolidations", Integer.toString(history.size()), "kept in the folder's history",
+                Layout.HISTORY.route());
+        boolean ask = engine.config().approval() == Approval.ASK;
+        card(html, "Approval", ask ? "ask" : "auto", ask ? pendingCount() + " waiting" : "memories apply at once",
+                Layout.PENDING.route());
+        TokenUsage spent = refresh.state().spent();
+        card(html, "Tokens spent", String.format(Locale.ROOT, "%,d", spent.totalTokens()),
+                String.format(Locale.ROOT, "by refreshes from this console: %,d in, %,d out", spent.inputTokens(),
+                        spent.outputTokens()), Layout.REFRESH.route());
+        html.close("div");
+    }
+
+    private String pendingCount() {
+        try {
+            return Integer.toString(engine.admin().pending().size());
+        } catch (UnsupportedOperationException e) {
+            return "?";
+        }
+    }
+
+    private static void card(Html html, String title, String figure, String note, String href) {
+        html.open("a", "class", "card", "href", href);
+        html.element("span", title, "class", "card-title");
+        html.element("span", figure, "class", "figure");
+        html.element("span", note, "class", "note");
+        html.close("a");
+    }
+
+    private void consolidation(Html html, MemoryStatus status, List<Consolidation> history) {
+        Instant now = clock.instant();
+        html.open("dl", "class", "facts");
+        html.element("dt", "Last consolidation");
+        html.element("dd", status.lastPhase2Success().map(at -> Times.withDistance(at, now)).orElse("never"));
+        if (!history.isEmpty()) {
+            Consolidation newest = history.get(0);
+            html.element("dt", "Newest history entry");
+            html.open("dd").link(Urls.of(Layout.HISTORY.route(), "id", newest.id()), newest.id(), "class", "mono")
+                    .text(" · " + newest.inputs() + " memories" + (newest.model().isEmpty() ? "" : " · " + newest.model()))
+                    .close("dd");
+        }
+        html.element("dt", "Next possible run");
+        html.element("dd", nextRun(status, now));
+        html.element("dt", "Approval");
+        html.element("dd", engine.config().approval() == Approval.ASK
+                ? "ask: new memories and notes wait on the Pending page until you approve them"
+                : "auto: new memories and notes apply as soon as they are made (Codex's behaviour)");
+        html.close("dl");
+    }
+
+    /** When Phase 2 may run next, and why not sooner. */
+    static String nextRun(MemoryStatus status, Instant now) {
+        Optional<MemoryStatus.Lease> running = status.runningLeases().stream()
+                .filter(lease -> lease.kind().equals(CONSOLIDATION_JOB)).findFirst();
+        if (running.isPresent()) {
+            return "running now (worker " + running.get().workerId() + ", lease until "
+                    + Times.format(running.get().leaseUntil()) + "); Refresh now waits for it, never past it";
+        }
+        if (status.phase2NotBefore().isPresent()) {
+            Instant opens = status.phase2NotBefore().get();
+            String why = status.lastPhase2Failure().isPresent()
+                    ? "the retry backoff after the last failure"
+                    : "the six-hour cooldown after the last success";
+            return "not before " + Times.withDistance(opens, now) + ": " + why + ". Refresh now runs at once anyway.";
+        }
+        return "now: the lock is open; it runs when a session starts, a scheduler calls the pipeline, or you refresh";
+    }
+
+    private static void jobs(Html html, MemoryStatus status) {
+        html.element("h3", "Jobs");
+        if (status.jobCounts().isEmpty()) {
+            html.element("p", "No job has run yet.", "class", "muted");
+        } else {
+            TreeSet<String> states = new TreeSet<>();
+            status.jobCounts().values().forEach(counts -> states.addAll(counts.keySet()));
+            html.open("table", "class", "grid").open("thead").open("tr").element("th", "kind");
+            states.forEach(state -> html.element("th", state, "class", "num"));
+            html.close("tr").close("thead").open("tbody");
+            new TreeMap<>(status.jobCounts()).forEach((kind, counts) -> {
+                html.open("tr").element("td", kind, "class", "mono");
+                states.forEach(state -> html.element("td", Integer.toString(counts.getOrDefault(state, 0)), "class",
+                        "num" + ("error".equals(state) && counts.getOrDefault(state, 0) > 0 ? " bad" : "")));
+                html.close("tr");
+            });
+            html.close("tbody").close("table");
+        }
+        html.element("h3", "Leases");
+        if (status.runningLeases().isEmpty()) {
+            html.element("p", "Nothing is running.", "class", "muted");
+            return;
+        }
+        html.open("ul", "class", "plain");
+        for (MemoryStatus.Lease lease : status.runningLeases()) {
+            html.open("li").element("span", lease.kind(), "class", "mono")
+                    .text(" " + lease.jobKey() + " · worker " + lease.workerId() + " · lease until "
+                            + Times.format(lease.leaseUntil()))
+                    .close("li");
+        }
+        html.close("ul");
+    }
+
+    private void budgets(Html html) {
+        long limit = engine.config().summaryTokenLimit();
+        html.element("p", "Each scope's " + MemoryFolder.SUMMARY + " against summary_token_limit (" + limit
+                + " tokens, about four bytes each); every session reads its scope's summary.", "class", "muted");
+        Optional<MemoryFolder.FileText> global = folder.read(MemoryFolder.SUMMARY);
+        html.append(BudgetBar.of("global", global.map(f -> BudgetBar.tokens(f.content())).orElse(0L), limit));
+        Map<String, String> projectNames = projectNames();
+        for (String project : folder.projectFolders()) {
+            String slug = project.substring(project.lastIndexOf('/') + 1);
+            Optional<MemoryFolder.FileText> summary = folder.read(project + "/" + MemoryFolder.SUMMARY);
+            String name = projectNames.getOrDefault(slug, slug);
+            html.append(BudgetBar.of("project " + name, summary.map(f -> BudgetBar.tokens(f.content())).orElse(0L),
+                    limit));
+        }
+    }
+
+    /** Project folder slugs to the project keys the conversations name. */
+    private Map<String, String> projectNames() {
+        Map<String, String> names = new HashMap<>();
+        for (ThreadInfo thread : engine.threads().list()) {
+            thread.project().ifPresent(key -> names.putIfAbsent(ProjectKeys.slug(key), key));
+        }
+        return names;
+    }
+
+    private static void failures(Html html, MemoryStatus status) {
+        html.element("h2", "Failures");
+        boolean any = false;
+        html.open("ul", "class", "plain failures");
+        if (status.lastPhase2Failure().isPresent()) {
+            any = true;
+            html.open("li").element("strong", "Consolidation failed: ")
+                    .element("span", status.lastPhase2Failure().get(), "class", "mono").close("li");
+        }
+        if (status.lastModelFailure().isPresent()) {
+            any = true;
+            html.open("li").element("strong", "The model is failing: ")
+                    .text(status.lastModelFailure().get().describe() + " (since "
+                            + Times.format(status.lastModelFailure().get().at()) + ")").close("li");
+        }
+        if (status.lastStartupSkip().isPresent()) {
+            any = true;
+            html.open("li").element("strong", "Last startup skipped: ")
+                    .text(status.lastStartupSkip().get().name().toLowerCase(Locale.ROOT).replace('_', ' ')).close("li");
+        }
+        for (Map.Entry<String, String> unreadable : new TreeMap<>(status.unreadableRollouts()).entrySet()) {
+            any = true;
+            html.open("li").element("strong", "Unreadable rollout: ")
+                    .element("span", unreadable.getKey(), "class", "mono").text(" — " + unreadable.getValue())
+                    .close("li");
+        }
+        html.close("ul");
+        if (!any) {
+            html.element("p", "None: the last consolidation, the model and every rollout are fine.", "class", "muted");
+        }
+    }
+}

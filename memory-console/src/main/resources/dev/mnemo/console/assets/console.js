@@ -1,0 +1,43 @@
+/*
+ * The Mnemo console's only script, served from the jar (the Content-Security-Policy allows no
+ * other, and no inline script). It asks before destructive actions and shows a refresh's progress.
+ * It never writes HTML: text goes in with textContent.
+ */
+(function () {
+  'use strict';
+
+  document.addEventListener('submit', function (event) {
+    var question = event.target.getAttribute('data-confirm');
+    if (question && !window.confirm(question)) {
+      event.preventDefault();
+    }
+  });
+
+  var progress = document.getElementById('refresh-progress');
+  if (!progress) {
+    return;
+  }
+  var statusUrl = progress.getAttribute('data-status');
+  var text = progress.querySelector('.progress-text');
+  function poll() {
+    fetch(statusUrl, { credentials: 'same-origin', headers: { 'Accept': 'application/json' } })
+      .then(function (response) {
+        if (!response.ok) {
+          throw new Error('status ' + response.status);
+        }
+        return response.json();
+      })
+      .then(function (status) {
+        if (status.running) {
+          text.textContent = status.text;
+          window.setTimeout(poll, 1000);
+        } else {
+          window.location.replace('/refresh');
+        }
+      })
+      .catch(function () {
+        window.setTimeout(poll, 3000);
+      });
+  }
+  window.setTimeout(poll, 500);
+}());

@@ -1,0 +1,31 @@
+package dev.mnemo.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Element;
+import org.junit.jupiter.api.Test;
+
+class BudgetBarTest {
+
+    @Test
+    void tokens_areUtf8BytesOverFour_roundedUp() {
+        assertThat(BudgetBar.tokens("")).isZero();
+        assertThat(BudgetBar.tokens("abcd")).isEqualTo(1);
+        assertThat(BudgetBar.tokens("abcde")).isEqualTo(2);
+        assertThat(BudgetBar.tokens("éé")).isEqualTo(1);
+    }
+
+    @Test
+    void bar_fillsItsShare_andIsMarkedWhenNearOrOverTheLimit() {
+        Element quarter = Jsoup.parseBodyFragment(BudgetBar.of("global", 625, 2_500).toString()).body();
+        Element over = Jsoup.parseBodyFragment(BudgetBar.of("project <x>", 3_000, 2_500).toString()).body();
+
+        assertThat(quarter.select("rect.fill").attr("width")).isEqualTo("100");
+        assertThat(quarter.select("div.budget").hasClass("ok")).isTrue();
+        assertThat(quarter.select(".figures").text()).isEqualTo("625 / 2,500 tokens (25 %)");
+        assertThat(over.select("rect.fill").attr("width")).isEqualTo("400");
+        assertThat(over.select("div.budget").hasClass("over")).isTrue();
+        assertThat(over.select(".scope").text()).isEqualTo("project <x>");
+    }
+}
