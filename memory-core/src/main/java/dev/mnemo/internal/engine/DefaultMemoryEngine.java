@@ -68,7 +68,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final ExecutorService executor;
     private final ExecutorService workers;
     private final boolean ownsExecutor;
-    private final ThreadRegistry threads;
+    private final StoreThreadRegistry threads;
+    private final AgentGraph agentGraph;
     private final Forgetting forgetting;
     private final OpenRecordings sessions;
     final ThreadRollouts rollouts;
@@ -86,6 +87,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.listener = new SafeListener(parts.listeners());
         this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
         this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow);
+        this.agentGraph = new StoreAgentGraph(parts.store());
         this.ownsExecutor = parts.executor() == null;
         this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
         this.workers = ownsExecutor ? EnginePools.workers() : parts.executor();
@@ -272,6 +274,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
             LOG.warn("thread {} is polluted, but dropping its consolidations failed; the next consolidation drops "
                     + "them first", threadId, e);
         }
+        try {
+            threads.polluteAncestors(threadId);
+        } catch (RuntimeException e) {
+            LOG.warn("thread {} is polluted, but marking the threads that spawned it failed", threadId, e);
+        }
     }
 
     void sessionClosed(EngineSession session) {
@@ -375,7 +382,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     @Override
     public AgentGraph agentGraph() {
-        throw new UnsupportedOperationException("the agent graph is being built (issue 31)");
+        return agentGraph;
     }
 
     @Override

@@ -49,7 +49,7 @@ final class SqliteDatabase implements AutoCloseable {
     private static final String MIGRATIONS = "classpath:dev/mnemo/store/sqlite/migration";
     private static final String HISTORY_TABLE = "mnemo_schema_history";
     /** The newest migration's version; an up-to-date file skips Flyway (and its log lines) on open. */
-    static final String SCHEMA_VERSION = "4";
+    static final String SCHEMA_VERSION = "6";
     private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
     /** Serialises migrations inside this JVM; the lock file does it across processes. */
     private static final Object MIGRATION_MONITOR = new Object();

@@ -6,6 +6,7 @@ import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
+import dev.mnemo.SpawnEdgeStatus;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
@@ -157,10 +158,56 @@ public final class SqliteMemoryStore implements MemoryStore {
         boolean deleted = database.write("delete thread " + threadId, connection -> {
             Stage1OutputQueries.forget(connection, threadId, now);
             Stage1JobQueries.delete(connection, threadId);
+            SpawnEdgeQueries.deleteEdgesOf(connection, threadId);
             return ThreadQueries.delete(connection, threadId);
         });
         database.checkpointBestEffort();
         return deleted;
+    }
+
+    // ---- the spawn graph ---------------------------------------------------------------------------
+
+    @Override
+    public void upsertSpawnEdge(String parentThreadId, String childThreadId, SpawnEdgeStatus status) {
+        Objects.requireNonNull(parentThreadId, "parentThreadId");
+        Objects.requireNonNull(childThreadId, "childThreadId");
+        Objects.requireNonNull(status, "status");
+        database.write("upsert spawn edge " + parentThreadId + " -> " + childThreadId,
+                connection -> {
+                    SpawnEdgeQueries.upsert(connection, parentThreadId, childThreadId, status);
+                    return null;
+                });
+    }
+
+    @Override
+    public boolean setSpawnEdgeStatus(String childThreadId, SpawnEdgeStatus status) {
+        Objects.requireNonNull(childThreadId, "childThreadId");
+        Objects.requireNonNull(status, "status");
+        return database.write("set spawn edge status of " + childThreadId,
+                connection -> SpawnEdgeQueries.setStatus(connection, childThreadId, status));
+    }
+
+    @Override
+    public List<String> spawnChildren(String parentThreadId, Optional<SpawnEdgeStatus> status) {
+        Objects.requireNonNull(parentThreadId, "parentThreadId");
+        Objects.requireNonNull(status, "status");
+        return database.read("list spawn children of " + parentThreadId,
+                connection -> SpawnEdgeQueries.children(connection, parentThreadId, status));
+    }
+
+    @Override
+    public List<String> spawnDescendants(String threadId, Optional<SpawnEdgeStatus> status) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(status, "status");
+        return database.read("list spawn descendants of " + threadId,
+                connection -> SpawnEdgeQueries.descendants(connection, threadId, status));
+    }
+
+    @Override
+    public Optional<String> spawnParent(String childThreadId) {
+        Objects.requireNonNull(childThreadId, "childThreadId");
+        return database.read("read spawn parent of " + childThreadId,
+                connection -> SpawnEdgeQueries.parent(connection, childThreadId));
     }
 
     // ---- Phase 1 -------------------------------------------------------------------------------
