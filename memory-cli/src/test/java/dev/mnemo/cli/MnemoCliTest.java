@@ -55,7 +55,7 @@ class MnemoCliTest {
         assertThat(MnemoCli.commandsNamedIn(new String[] {"search", "status", "-q"})).containsExactly("status", "search");
         assertThat(MnemoCli.commandsNamedIn(new String[] {"threads", "disable", "t1"})).containsExactly("threads");
         List<String> every = MnemoCli.commandsNamedIn(new String[0]);
-        assertThat(every).contains("status", "run", "mcp", "help").hasSize(15);
+        assertThat(every).contains("status", "run", "mcp", "help").hasSize(16);
         assertThat(MnemoCli.commandsNamedIn(new String[] {"--version"})).isEqualTo(every);
         assertThat(MnemoCli.commandsNamedIn(new String[] {"stauts"})).isEqualTo(every);
         assertThat(MnemoCli.commandsNamedIn(new String[] {"status", "--help"})).isEqualTo(every);

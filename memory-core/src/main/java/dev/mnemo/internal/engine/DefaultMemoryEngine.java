@@ -70,6 +70,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final boolean ownsExecutor;
     private final StoreThreadRegistry threads;
     private final AgentGraph agentGraph;
+    private final EngineLogs logs;
     private final Forgetting forgetting;
     private final OpenRecordings sessions;
     final ThreadRollouts rollouts;
@@ -84,9 +85,13 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     DefaultMemoryEngine(EngineParts parts) {
         this.parts = parts;
-        this.listener = new SafeListener(parts.listeners());
+        this.logs = EngineLogs.open(parts);
+        List<MemoryEventListener> allListeners = new ArrayList<>(parts.listeners());
+        allListeners.addAll(logs.listeners(parts.wallClock()));
+        this.listener = new SafeListener(List.copyOf(allListeners));
         this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
-        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow);
+        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow,
+                logs::forgetThread);
         this.agentGraph = new StoreAgentGraph(parts.store());
         this.ownsExecutor = parts.executor() == null;
         this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
@@ -387,7 +392,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     @Override
     public ThreadLogs threadLogs() {
-        throw new UnsupportedOperationException("thread logs are being built (issue 31)");
+        return logs.threadLogs();
     }
 
     @Override
@@ -440,11 +445,12 @@ final class DefaultMemoryEngine implements MemoryEngine {
         if (claimedAs != null) {
             releaseJobs(claimedAs);
         }
-        // 3. The parts the engine opened itself.
+        // 3. The parts the engine opened itself; the thread logs write what is queued first.
         if (ownsExecutor) {
             executor.shutdownNow();
             workers.shutdownNow();
         }
+        closeLogs();
         closeOwnedParts();
     }
 
@@ -457,6 +463,14 @@ final class DefaultMemoryEngine implements MemoryEngine {
             }
         } catch (RuntimeException e) {
             LOG.warn("memory engine closed: could not release its jobs; they are reclaimable after their lease", e);
+        }
+    }
+
+    private void closeLogs() {
+        try {
+            logs.close();
+        } catch (RuntimeException e) {
+            LOG.warn("memory engine closing: the thread logs did not close cleanly", e);
         }
     }
 

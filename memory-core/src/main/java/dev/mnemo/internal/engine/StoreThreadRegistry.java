@@ -38,18 +38,22 @@ final class StoreThreadRegistry implements ThreadRegistry {
     private final Clock clock;
     private final SessionStore sessions;
     private final Consumer<String> afterForget;
+    private final Consumer<String> afterDelete;
 
     /**
      * @param sessions the recorder's session store: rollouts it holds are Mnemo's own and are
      *     deleted with their thread; rollouts elsewhere (a Codex home) are never touched
      * @param afterForget told of each thread whose memory the store just forgot, to drop what the
      *     workspace still holds of it
+     * @param afterDelete told of each thread deleted, to delete what else is kept of it (its logs)
      */
-    StoreThreadRegistry(MemoryStore store, Clock clock, SessionStore sessions, Consumer<String> afterForget) {
+    StoreThreadRegistry(MemoryStore store, Clock clock, SessionStore sessions, Consumer<String> afterForget,
+            Consumer<String> afterDelete) {
         this.store = store;
         this.clock = clock;
         this.sessions = sessions;
         this.afterForget = afterForget;
+        this.afterDelete = afterDelete;
     }
 
     @Override
@@ -155,6 +159,7 @@ final class StoreThreadRegistry implements ThreadRegistry {
             LOG.info("thread {} deleted; its memory is forgotten", threadId);
         }
         afterForget.accept(threadId);
+        afterDelete.accept(threadId);
     }
 
     private void deleteRollout(ThreadInfo thread) {

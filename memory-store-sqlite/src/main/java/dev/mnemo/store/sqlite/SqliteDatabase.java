@@ -67,17 +67,35 @@ final class SqliteDatabase implements AutoCloseable {
     /** Held around each write transaction of this JVM (see {@link #write}); other processes still wait in SQLite. */
     private final ReentrantLock writers = new ReentrantLock();
 
-    private SqliteDatabase(Path file) {
+    /**
+     * What a file holds: its migrations' classpath location and newest version, and its name in
+     * messages. Each file has its own migrations; all share the history table's name.
+     */
+    record Schema(String what, String location, String version) {
+    }
+
+    /** {@code mnemo.sqlite}: threads, stage-1 memories, jobs, the spawn graph. */
+    static final Schema STATE = new Schema("state database", MIGRATIONS, SCHEMA_VERSION);
+
+    private final Schema schema;
+
+    private SqliteDatabase(Path file, Schema schema) {
         this.file = file;
+        this.schema = schema;
         this.url = "jdbc:sqlite:" + file;
     }
 
-    /** Opens the file (creating it when missing), refusing anything that is not an SQLite database. */
+    /** Opens the state database file (creating it when missing), refusing anything that is not an SQLite database. */
     static SqliteDatabase open(Path file) {
+        return open(file, STATE);
+    }
+
+    /** Opens a file holding {@code schema}, creating it when missing and migrating it. */
+    static SqliteDatabase open(Path file, Schema schema) {
         SqliteNativeLibrary.prepare();
         Path absolute = file.toAbsolutePath().normalize();
         requireSqliteOrEmpty(absolute);
-        SqliteDatabase database = new SqliteDatabase(absolute);
+        SqliteDatabase database = new SqliteDatabase(absolute, schema);
         try {
             database.migrate();
         } catch (RuntimeException e) {
@@ -166,7 +184,7 @@ final class SqliteDatabase implements AutoCloseable {
 
     private <T> T withConnection(String what, Work<T> work) {
         if (closed.get()) {
-            throw new IllegalStateException("the state database " + file + " is closed");
+            throw new IllegalStateException("the " + schema.what() + " " + file + " is closed");
         }
         PooledConnection connection = borrow();
         boolean healthy = false;
@@ -175,7 +193,7 @@ final class SqliteDatabase implements AutoCloseable {
             healthy = true;
             return result;
         } catch (SQLException e) {
-            throw new MemoryStoreException("state database " + file + ": " + what + " failed: " + e.getMessage(), e);
+            throw new MemoryStoreException(schema.what() + " " + file + ": " + what + " failed: " + e.getMessage(), e);
         } finally {
             giveBack(connection, healthy);
         }
@@ -189,7 +207,7 @@ final class SqliteDatabase implements AutoCloseable {
         try {
             return newConnection();
         } catch (SQLException e) {
-            throw new MemoryStoreException("cannot open the state database " + file + ": " + e.getMessage(), e);
+            throw new MemoryStoreException("cannot open the " + schema.what() + " " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -233,7 +251,7 @@ final class SqliteDatabase implements AutoCloseable {
     private void migrate() {
         // The first connection switches the file to WAL before Flyway creates anything; a file whose
         // schema is current (or newer: migrated by a later Mnemo) needs no Flyway at all.
-        if (withConnection("open", SqliteDatabase::schemaIsCurrent)) {
+        if (withConnection("open", this::schemaIsCurrent)) {
             return;
         }
         Path lockFile = file.resolveSibling(file.getFileName() + ".migration-lock");
@@ -245,29 +263,29 @@ final class SqliteDatabase implements AutoCloseable {
                 dataSource.setBusyTimeout(BUSY_TIMEOUT_MS);
                 var result = Flyway.configure(SqliteDatabase.class.getClassLoader())
                         .dataSource(dataSource)
-                        .locations(MIGRATIONS)
+                        .locations(schema.location())
                         .table(HISTORY_TABLE)
                         .load()
                         .migrate();
                 if (result.migrationsExecuted > 0) {
-                    LOG.info("state database {} migrated to schema version {} ({} migrations)", file,
+                    LOG.info(schema.what() + " {} migrated to schema version {} ({} migrations)", file,
                             result.targetSchemaVersion, result.migrationsExecuted);
                 }
             } catch (IOException e) {
-                throw new MemoryStoreException("cannot lock " + lockFile + " to migrate the state database " + file
+                throw new MemoryStoreException("cannot lock " + lockFile + " to migrate the " + schema.what() + " " + file
                         + ": " + e.getMessage(), e);
             } catch (FlywayException e) {
-                throw new MemoryStoreException("cannot migrate the state database " + file + ": " + e.getMessage(), e);
+                throw new MemoryStoreException("cannot migrate the " + schema.what() + " " + file + ": " + e.getMessage(), e);
             }
         }
     }
 
     /** True when the history table records {@link #SCHEMA_VERSION} applied and no failed migration. */
-    private static boolean schemaIsCurrent(PooledConnection connection) throws SQLException {
+    private boolean schemaIsCurrent(PooledConnection connection) throws SQLException {
         boolean hasHistory = Jdbc.queryLong(connection,
                 "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", HISTORY_TABLE) > 0;
         return hasHistory && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + HISTORY_TABLE
-                + " WHERE version = ? AND success = 1", SCHEMA_VERSION) > 0
+                + " WHERE version = ? AND success = 1", schema.version()) > 0
                 && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + HISTORY_TABLE + " WHERE success = 0") == 0;
     }
 
