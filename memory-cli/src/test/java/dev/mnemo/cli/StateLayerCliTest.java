@@ -7,16 +7,11 @@ import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.store.sqlite.SqliteThreadLogStore;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code mnemo threads --tree} and {@code mnemo logs} against real homes in a temp folder. */
 class StateLayerCliTest {
@@ -24,17 +19,8 @@ class StateLayerCliTest {
     @TempDir
     Path temp;
 
-    record Result(int exitCode, String out, String err) {}
-
-    private Result mnemo(String... args) {
-        MnemoCli cli = new MnemoCli(Map.of(), temp.resolve("user").toString(), env -> Optional.empty());
-        CommandLine commandLine = MnemoCli.commandLineFor(cli, StartupWarmUp.none(), args);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(err));
-        int code = commandLine.execute(args);
-        return new Result(code, out.toString(), err.toString());
+    private MnemoCliTest.Result mnemo(String... args) {
+        return MnemoCliTest.run(temp, null, args);
     }
 
     private Path home() {
@@ -58,7 +44,7 @@ class StateLayerCliTest {
             record(engine, SessionContext.root("deep").spawnedBy("helper"), true);
             record(engine, SessionContext.root("alone"), true);
 
-            Result tree = mnemo("--home", home().toString(), "threads", "--tree");
+            MnemoCliTest.Result tree = mnemo("--home", home().toString(), "threads", "--tree");
 
             assertThat(tree.exitCode()).as(tree.err()).isZero();
             String out = tree.out();
