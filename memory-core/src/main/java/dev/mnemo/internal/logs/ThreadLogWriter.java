@@ -93,6 +93,12 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
         }
     }
 
+    /** {@link #log}: the entry is queued like the engine's own. */
+    @Override
+    public void append(ThreadLogEntry entry) {
+        log(entry);
+    }
+
     /** Writes what is queued when its oldest entry has waited the flush interval. */
     public void tick() {
         Instant since = oldestQueuedAt.get();
