@@ -76,9 +76,7 @@ class SpawnGraphEngineTest {
     @Test
     void deletingARoot_deletesItsWholeSubtree_andLeavesOtherThreads() {
         try (MemoryEngine engine = engine(TestHomes.config())) {
-            record(engine, SessionContext.root("root"));
-            record(engine, SessionContext.root("child").spawnedBy("root"));
-            record(engine, SessionContext.root("grandchild").spawnedBy("child"));
+            recordRootChildGrandchild(engine);
             record(engine, SessionContext.root("other"));
             record(engine, SessionContext.root("other-child").spawnedBy("other"));
             assertThat(engine.agentGraph().descendants("root", ANY)).containsExactly("child", "grandchild");
@@ -113,9 +111,7 @@ class SpawnGraphEngineTest {
     @Test
     void markPollutedOnAGrandchild_pollutesEveryThreadUpToTheRoot() {
         try (MemoryEngine engine = engine(TestHomes.config())) {
-            record(engine, SessionContext.root("root"));
-            record(engine, SessionContext.root("child").spawnedBy("root"));
-            record(engine, SessionContext.root("grandchild").spawnedBy("child"));
+            recordRootChildGrandchild(engine);
             record(engine, SessionContext.root("sibling").spawnedBy("root"));
 
             engine.threads().markPolluted("grandchild");
@@ -125,6 +121,13 @@ class SpawnGraphEngineTest {
             assertThat(mode(engine, "root")).isEqualTo(MemoryMode.POLLUTED);
             assertThat(mode(engine, "sibling")).as("a sibling saw none of it").isEqualTo(MemoryMode.ENABLED);
         }
+    }
+
+    /** {@code root} spawned {@code child}, which spawned {@code grandchild}. */
+    private static void recordRootChildGrandchild(MemoryEngine engine) {
+        record(engine, SessionContext.root("root"));
+        record(engine, SessionContext.root("child").spawnedBy("root"));
+        record(engine, SessionContext.root("grandchild").spawnedBy("child"));
     }
 
     private static MemoryMode mode(MemoryEngine engine, String threadId) {

@@ -42,6 +42,11 @@ class ThreadLogsEngineTest {
         return engine.startStartupTask(SessionContext.root("current")).completion().get(60, TimeUnit.SECONDS);
     }
 
+    private void runPipelineAndFlush(MemoryEngine engine, MutableClock clock) throws Exception {
+        runPipeline(engine, clock);
+        engine.threadLogs().flush();
+    }
+
     private MemoryEngine engine(MutableClock clock) {
         MemoriesConfig config = MemoriesConfig.builder().phase1Concurrency(4).maxRolloutsPerStartup(8).build();
         return MemoryEngine.builder().home(home).config(config).model(new ScriptedModel()).clock(clock).build();
@@ -51,8 +56,7 @@ class ThreadLogsEngineTest {
     void pipelineEvents_areLoggedPerThread_andSurviveTheEngine() throws Exception {
         MutableClock clock = new MutableClock(Pipeline.T0);
         try (MemoryEngine engine = engine(clock)) {
-            runPipeline(engine, clock);
-            engine.threadLogs().flush();
+            runPipelineAndFlush(engine, clock);
 
             assertThat(engine.threadLogs().query("chat-1", 10)).extracting(ThreadLogEntry::message)
                     .contains("phase 1 job succeeded");
@@ -73,8 +77,7 @@ class ThreadLogsEngineTest {
     void deletingAThread_deletesItsLogEntries() throws Exception {
         MutableClock clock = new MutableClock(Pipeline.T0);
         try (MemoryEngine engine = engine(clock)) {
-            runPipeline(engine, clock);
-            engine.threadLogs().flush();
+            runPipelineAndFlush(engine, clock);
             assertThat(engine.threadLogs().query("chat-2", 10)).isNotEmpty();
 
             engine.threads().delete("chat-2");

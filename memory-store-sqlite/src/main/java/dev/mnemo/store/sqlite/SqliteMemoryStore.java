@@ -189,18 +189,27 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public List<String> spawnChildren(String parentThreadId, Optional<SpawnEdgeStatus> status) {
-        Objects.requireNonNull(parentThreadId, "parentThreadId");
-        Objects.requireNonNull(status, "status");
-        return database.read("list spawn children of " + parentThreadId,
-                connection -> SpawnEdgeQueries.children(connection, parentThreadId, status));
+        return listEdges("children", parentThreadId, status, SpawnEdgeQueries::children);
     }
 
     @Override
     public List<String> spawnDescendants(String threadId, Optional<SpawnEdgeStatus> status) {
+        return listEdges("descendants", threadId, status, SpawnEdgeQueries::descendants);
+    }
+
+    /** One spawn-graph listing below {@code threadId}. */
+    @FunctionalInterface
+    private interface EdgeListing {
+        List<String> list(PooledConnection connection, String threadId, Optional<SpawnEdgeStatus> status)
+                throws java.sql.SQLException;
+    }
+
+    private List<String> listEdges(String what, String threadId, Optional<SpawnEdgeStatus> status,
+            EdgeListing listing) {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(status, "status");
-        return database.read("list spawn descendants of " + threadId,
-                connection -> SpawnEdgeQueries.descendants(connection, threadId, status));
+        return database.read("list spawn " + what + " of " + threadId,
+                connection -> listing.list(connection, threadId, status));
     }
 
     @Override
