@@ -16,4 +16,15 @@ public interface ThreadLogs {
 
     /** Entries dropped because the queue was full, since the engine opened. */
     long dropped();
+
+    /**
+     * Queues one entry of the application's own, never waiting: a full queue drops it (counted in
+     * {@link #dropped()}). For bridges from an application's logging, such as memory-logback's
+     * appender; the engine's own events are logged without it.
+     *
+     * @throws UnsupportedOperationException when these logs take no entries from outside (the default)
+     */
+    default void append(ThreadLogEntry entry) {
+        throw new UnsupportedOperationException(getClass().getName() + " takes no log entries from outside");
+    }
 }

@@ -59,8 +59,8 @@ public final class MnemoCli {
      * for the commands it names, and loads no other command class ({@link #newCommand}).
      */
     private static final List<String> COMMANDS = List.of("status", "run", "demo", "instructions", "ls", "read",
-            "search", "note", "threads", "history", "inputs", "rollback", "clear", "pending", "approve", "reject", "ui",
-            "eval", "mcp", "help");
+            "search", "note", "threads", "logs", "history", "inputs", "rollback", "clear", "pending", "approve", "reject",
+            "ui", "eval", "mcp", "help");
 
     /** Arguments that need every command: help lists them all. */
     private static final Set<String> HELP_ARGUMENTS = Set.of("-h", "--help", "help");
@@ -256,6 +256,7 @@ public final class MnemoCli {
             case "search" -> new MemoryFileCommands.Search();
             case "note" -> new MemoryFileCommands.Note();
             case "threads" -> new ThreadsCommand();
+            case "logs" -> new LogsCommand();
             case "history" -> new HistoryCommands.History();
             case "inputs" -> new InputsCommand();
             case "rollback" -> new HistoryCommands.Rollback();

@@ -31,6 +31,9 @@ final class ThreadsCommand implements Callable<Integer> {
     @Option(names = "--sync", description = "Scan the rollout sources first, so new sessions are listed.")
     boolean sync;
 
+    @Option(names = "--tree", description = "Show which thread spawned which sub-agent thread (the spawn graph).")
+    boolean tree;
+
     @Override
     public Integer call() {
         try (MemoryEngine engine = root.openExistingEngine()) {
@@ -39,7 +42,9 @@ final class ThreadsCommand implements Callable<Integer> {
             }
             List<ThreadInfo> threads = engine.threads().list();
             PrintWriter out = root.out();
-            if (json) {
+            if (tree) {
+                SpawnTree.of(engine.agentGraph(), threads).print(out, json);
+            } else if (json) {
                 JsonOut.print(out, threads.stream().map(t -> JsonOut.object("id", t.id(), "memory_mode",
                         t.memoryMode().dbValue(), "source", t.source(), "updated_at", t.updatedAt().toString(),
                         "created_at", t.createdAt().toString(), "archived", t.archived(),

@@ -38,6 +38,11 @@ class MnemoCliTest {
     record Result(int exitCode, String out, String err) {}
 
     private Result mnemo(LanguageModel model, String... args) {
+        return run(temp, model, args);
+    }
+
+    /** Runs the CLI as {@code main} does, with {@code temp/user} as the user's home and {@code model} (may be null). */
+    static Result run(Path temp, LanguageModel model, String... args) {
         MnemoCli cli = new MnemoCli(Map.of(), temp.resolve("user").toString(), env -> Optional.ofNullable(model));
         CommandLine commandLine = MnemoCli.commandLineFor(cli, StartupWarmUp.none(), args); // as main() builds it
         StringWriter out = new StringWriter();
@@ -62,8 +67,8 @@ class MnemoCliTest {
         assertThat(MnemoCli.commandsNamedIn(new String[] {"search", "status", "-q"})).containsExactly("status", "search");
         assertThat(MnemoCli.commandsNamedIn(new String[] {"threads", "disable", "t1"})).containsExactly("threads");
         List<String> every = MnemoCli.commandsNamedIn(new String[0]);
-        assertThat(every).contains("status", "run", "mcp", "ui", "pending", "approve", "reject", "help", "inputs")
-                .hasSize(20);
+        assertThat(every).contains("status", "run", "mcp", "ui", "pending", "approve", "reject", "help", "inputs", "logs")
+                .hasSize(21);
         assertThat(MnemoCli.commandsNamedIn(new String[] {"--version"})).isEqualTo(every);
         assertThat(MnemoCli.commandsNamedIn(new String[] {"stauts"})).isEqualTo(every);
         assertThat(MnemoCli.commandsNamedIn(new String[] {"status", "--help"})).isEqualTo(every);

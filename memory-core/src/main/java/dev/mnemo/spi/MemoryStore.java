@@ -4,6 +4,7 @@ import dev.mnemo.MemoryMode;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.Phase1Preview;
+import dev.mnemo.SpawnEdgeStatus;
 import dev.mnemo.ThreadInfo;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,6 +66,64 @@ public interface MemoryStore extends AutoCloseable {
      * @return true if a thread row was deleted
      */
     boolean deleteThread(String threadId, Instant now);
+
+    // ---- the spawn graph (Codex's thread_spawn_edges) -------------------------------------------
+
+    /**
+     * Records the edge from {@code parentThreadId} to {@code childThreadId}, or replaces the child's
+     * edge (parent and status both): the child is the key, so a thread has at most one parent.
+     * {@link #deleteThread} removes every edge the thread is part of, as parent or as child.
+     *
+     * @throws UnsupportedOperationException when the store keeps no spawn graph (the default)
+     */
+    default void upsertSpawnEdge(String parentThreadId, String childThreadId, SpawnEdgeStatus status) {
+        throw noSpawnGraph();
+    }
+
+    /**
+     * Sets the status of the edge to {@code childThreadId}; a child with no edge is left alone.
+     *
+     * @return false when there was no such edge
+     * @throws UnsupportedOperationException when the store keeps no spawn graph (the default)
+     */
+    default boolean setSpawnEdgeStatus(String childThreadId, SpawnEdgeStatus status) {
+        throw noSpawnGraph();
+    }
+
+    /**
+     * The direct children of {@code parentThreadId}, ordered by id (binary order), only those whose
+     * edge has {@code status} when one is given.
+     *
+     * @throws UnsupportedOperationException when the store keeps no spawn graph (the default)
+     */
+    default List<String> spawnChildren(String parentThreadId, Optional<SpawnEdgeStatus> status) {
+        throw noSpawnGraph();
+    }
+
+    /**
+     * Every thread below {@code threadId}, breadth first: by depth, then by id. With a status, an
+     * edge of another status is not walked, so it hides its whole subtree. Never returns
+     * {@code threadId} itself, and ends even when the edges form a cycle.
+     *
+     * @throws UnsupportedOperationException when the store keeps no spawn graph (the default)
+     */
+    default List<String> spawnDescendants(String threadId, Optional<SpawnEdgeStatus> status) {
+        throw noSpawnGraph();
+    }
+
+    /**
+     * The thread that spawned {@code childThreadId}, whatever the edge's status.
+     *
+     * @throws UnsupportedOperationException when the store keeps no spawn graph (the default)
+     */
+    default Optional<String> spawnParent(String childThreadId) {
+        throw noSpawnGraph();
+    }
+
+    private UnsupportedOperationException noSpawnGraph() {
+        return new UnsupportedOperationException(getClass().getName() + " keeps no spawn graph "
+                + "(thread_spawn_edges), so sub-agent threads cannot be listed, deleted or polluted with their parent");
+    }
 
     // ---- Phase 1 -------------------------------------------------------------------------------
 

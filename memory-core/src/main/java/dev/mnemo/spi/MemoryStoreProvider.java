@@ -10,4 +10,14 @@ public interface MemoryStoreProvider {
 
     /** Opens (creating if needed) the store that lives in {@code home}. */
     MemoryStore open(Path home);
+
+    /**
+     * Opens (creating if needed) the thread logs kept beside that store in {@code home}.
+     *
+     * @throws UnsupportedOperationException when this provider keeps no thread logs (the default)
+     */
+    default ThreadLogStore openThreadLogs(Path home) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no thread logs, so the engine's "
+                + "events are not stored per thread");
+    }
 }

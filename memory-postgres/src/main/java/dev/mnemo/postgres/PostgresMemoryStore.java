@@ -4,6 +4,7 @@ import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
+import dev.mnemo.SpawnEdgeStatus;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -132,6 +134,7 @@ final class PostgresMemoryStore implements MemoryStore {
         boolean deleted = write("delete thread " + threadId, tx -> {
             boolean forgot = OutputRows.forget(tx, threadId, now);
             boolean job = JobRows.deleteStage1(tx, threadId) > 0;
+            tx.update("spawn.deleteEdgesOf", threadId, threadId);
             boolean thread = ThreadRows.delete(tx, threadId);
             deletedAny[0] = forgot || job || thread;
             return thread;
@@ -140,6 +143,54 @@ final class PostgresMemoryStore implements MemoryStore {
             vacuumAfterForget("deleting thread " + threadId);
         }
         return deleted;
+    }
+
+
+    // ---- the spawn graph ---------------------------------------------------------------------------
+
+    @Override
+    public void upsertSpawnEdge(String parentThreadId, String childThreadId, SpawnEdgeStatus status) {
+        Objects.requireNonNull(parentThreadId, "parentThreadId");
+        Objects.requireNonNull(childThreadId, "childThreadId");
+        Objects.requireNonNull(status, "status");
+        write("upsert spawn edge " + parentThreadId + " -> " + childThreadId,
+                tx -> tx.update("spawn.upsert", parentThreadId, childThreadId, dbValue(status)));
+    }
+
+    @Override
+    public boolean setSpawnEdgeStatus(String childThreadId, SpawnEdgeStatus status) {
+        Objects.requireNonNull(childThreadId, "childThreadId");
+        Objects.requireNonNull(status, "status");
+        return write("set spawn edge status of " + childThreadId,
+                tx -> tx.update("spawn.setStatus", dbValue(status), childThreadId)) > 0;
+    }
+
+    @Override
+    public List<String> spawnChildren(String parentThreadId, Optional<SpawnEdgeStatus> status) {
+        Objects.requireNonNull(parentThreadId, "parentThreadId");
+        String wanted = Objects.requireNonNull(status, "status").map(PostgresMemoryStore::dbValue).orElse(null);
+        return read("list spawn children of " + parentThreadId,
+                tx -> tx.query("spawn.children", row -> row.getString(1), parentThreadId, wanted, wanted));
+    }
+
+    @Override
+    public List<String> spawnDescendants(String threadId, Optional<SpawnEdgeStatus> status) {
+        Objects.requireNonNull(threadId, "threadId");
+        String wanted = Objects.requireNonNull(status, "status").map(PostgresMemoryStore::dbValue).orElse(null);
+        return read("list spawn descendants of " + threadId, tx -> tx.query("spawn.descendants",
+                row -> row.getString(1), threadId, threadId, wanted, wanted, threadId, wanted, wanted));
+    }
+
+    @Override
+    public Optional<String> spawnParent(String childThreadId) {
+        Objects.requireNonNull(childThreadId, "childThreadId");
+        return read("read spawn parent of " + childThreadId,
+                tx -> tx.first("spawn.parent", row -> row.getString(1), childThreadId));
+    }
+
+    /** {@code open} or {@code closed}, as Codex stores it. */
+    private static String dbValue(SpawnEdgeStatus status) {
+        return status.name().toLowerCase(Locale.ROOT);
     }
 
     // ---- Phase 1 -------------------------------------------------------------------------------

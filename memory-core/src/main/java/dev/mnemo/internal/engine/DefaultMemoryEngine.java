@@ -75,7 +75,9 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final ExecutorService executor;
     private final ExecutorService workers;
     private final boolean ownsExecutor;
-    private final ThreadRegistry threads;
+    private final StoreThreadRegistry threads;
+    private final AgentGraph agentGraph;
+    private final EngineLogs logs;
     private final Forgetting forgetting;
     private final OpenRecordings sessions;
     private final HistoryFile history;
@@ -93,11 +95,15 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     DefaultMemoryEngine(EngineParts parts) {
         this.parts = parts;
-        this.listener = new SafeListener(parts.listeners());
+        this.logs = EngineLogs.open(parts);
+        List<MemoryEventListener> allListeners = new ArrayList<>(parts.listeners());
+        allListeners.addAll(logs.listeners(parts.wallClock()));
+        this.listener = new SafeListener(List.copyOf(allListeners));
         this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
         this.history = new HistoryFile(parts.home(), parts.history(), redactor(), parts.clock());
         this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow,
-                this::deleteThreadState);
+                this::deleteThreadState, logs::forgetThread);
+        this.agentGraph = new StoreAgentGraph(parts.store());
         this.ownsExecutor = parts.executor() == null;
         this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
         this.workers = ownsExecutor ? EnginePools.workers() : parts.executor();
@@ -284,6 +290,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
             LOG.warn("thread {} is polluted, but dropping its consolidations failed; the next consolidation drops "
                     + "them first", threadId, e);
         }
+        try {
+            threads.polluteAncestors(threadId);
+        } catch (RuntimeException e) {
+            LOG.warn("thread {} is polluted, but marking the threads that spawned it failed", threadId, e);
+        }
     }
 
     /**
@@ -446,12 +457,12 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     @Override
     public AgentGraph agentGraph() {
-        throw new UnsupportedOperationException("the agent graph is being built (issue 31)");
+        return agentGraph;
     }
 
     @Override
     public ThreadLogs threadLogs() {
-        throw new UnsupportedOperationException("thread logs are being built (issue 31)");
+        return logs.threadLogs();
     }
 
     /** The store's goals ({@code goals.sqlite} for SQLite); a store that keeps none throws, saying so. */
@@ -533,11 +544,12 @@ final class DefaultMemoryEngine implements MemoryEngine {
         if (claimedAs != null) {
             releaseJobs(claimedAs);
         }
-        // 3. The parts the engine opened itself.
+        // 3. The parts the engine opened itself; the thread logs write what is queued first.
         if (ownsExecutor) {
             executor.shutdownNow();
             workers.shutdownNow();
         }
+        closeLogs();
         closeOwnedParts();
     }
 
@@ -550,6 +562,14 @@ final class DefaultMemoryEngine implements MemoryEngine {
             }
         } catch (RuntimeException e) {
             LOG.warn("memory engine closed: could not release its jobs; they are reclaimable after their lease", e);
+        }
+    }
+
+    private void closeLogs() {
+        try {
+            logs.close();
+        } catch (RuntimeException e) {
+            LOG.warn("memory engine closing: the thread logs did not close cleanly", e);
         }
     }
 

@@ -8,23 +8,38 @@ import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.SessionStore;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** {@link ThreadRegistry} over the store, reading the engine's clock. */
+/**
+ * {@link ThreadRegistry} over the store, reading the engine's clock.
+ *
+ * <p>It follows the spawn graph where the store keeps one: deleting a thread deletes its spawned
+ * sub-agent threads first (deepest first, each as {@link #delete} deletes one), and polluting a
+ * sub-agent thread pollutes every thread above it up to its root, whose context the sub-agent's
+ * results reached. A store without a spawn graph has no sub-agent edges to follow.
+ */
 final class StoreThreadRegistry implements ThreadRegistry {
 
     private static final Logger LOG = LoggerFactory.getLogger(StoreThreadRegistry.class);
+
+    /** Parents walked at most when pollution climbs the spawn graph (Codex's lineage bound). */
+    static final int MAX_LINEAGE_DEPTH = 64;
 
     private final MemoryStore store;
     private final Clock clock;
     private final SessionStore sessions;
     private final Consumer<String> afterForget;
     private final Consumer<String> deleteState;
+    private final Consumer<String> afterDelete;
 
     /**
      * @param sessions the recorder's session store: rollouts it holds are Mnemo's own and are
@@ -33,14 +48,16 @@ final class StoreThreadRegistry implements ThreadRegistry {
      *     workspace still holds of it
      * @param deleteState deletes what a deleted thread keeps outside the store (its message history
      *     lines, its goal); run before the store's rows go, so a failure leaves the thread to retry
+     * @param afterDelete told of each thread deleted, to delete what else is kept of it (its logs)
      */
     StoreThreadRegistry(MemoryStore store, Clock clock, SessionStore sessions, Consumer<String> afterForget,
-            Consumer<String> deleteState) {
+            Consumer<String> deleteState, Consumer<String> afterDelete) {
         this.store = store;
         this.clock = clock;
         this.sessions = sessions;
         this.afterForget = afterForget;
         this.deleteState = deleteState;
+        this.afterDelete = afterDelete;
     }
 
     @Override
@@ -60,12 +77,48 @@ final class StoreThreadRegistry implements ThreadRegistry {
 
     @Override
     public boolean markPolluted(String threadId) {
-        boolean changed = store.markThreadPolluted(Objects.requireNonNull(threadId, "threadId"), clock.instant());
+        boolean changed = pollute(Objects.requireNonNull(threadId, "threadId"));
+        polluteAncestors(threadId);
+        return changed;
+    }
+
+    private boolean pollute(String threadId) {
+        boolean changed = store.markThreadPolluted(threadId, clock.instant());
         if (changed) {
             LOG.info("thread {} marked polluted; its memory is forgotten", threadId);
             afterForget.accept(threadId);
         }
         return changed;
+    }
+
+    /**
+     * Marks polluted every thread that spawned {@code threadId}, directly or not, up to its root:
+     * what a polluted sub-agent read reached them through its results. (Codex pollutes only the
+     * thread itself; see docs/codex-compatibility.md.) Walks at most {@link #MAX_LINEAGE_DEPTH}
+     * parents and never one twice.
+     */
+    void polluteAncestors(String threadId) {
+        Set<String> seen = new HashSet<>();
+        seen.add(threadId);
+        String current = threadId;
+        for (int depth = 0; depth < MAX_LINEAGE_DEPTH; depth++) {
+            Optional<String> parent = parentOf(current);
+            if (parent.isEmpty() || !seen.add(parent.get())) {
+                return;
+            }
+            current = parent.get();
+            if (pollute(current)) {
+                LOG.info("thread {} marked polluted: its sub-agent thread {} saw external context", current, threadId);
+            }
+        }
+    }
+
+    private Optional<String> parentOf(String threadId) {
+        try {
+            return store.spawnParent(threadId);
+        } catch (UnsupportedOperationException e) {
+            return Optional.empty();
+        }
     }
 
     @Override
@@ -81,9 +134,28 @@ final class StoreThreadRegistry implements ThreadRegistry {
         }
     }
 
+    /** Deletes the thread's spawned sub-agent threads, deepest first, then the thread itself. */
     @Override
     public void delete(String threadId) {
-        Optional<ThreadInfo> thread = store.thread(Objects.requireNonNull(threadId, "threadId"));
+        Objects.requireNonNull(threadId, "threadId");
+        List<String> descendants = new ArrayList<>(descendantsOf(threadId));
+        Collections.reverse(descendants);
+        for (String descendant : descendants) {
+            deleteOne(descendant);
+        }
+        deleteOne(threadId);
+    }
+
+    private List<String> descendantsOf(String threadId) {
+        try {
+            return store.spawnDescendants(threadId, Optional.empty());
+        } catch (UnsupportedOperationException e) {
+            return List.of();
+        }
+    }
+
+    private void deleteOne(String threadId) {
+        Optional<ThreadInfo> thread = store.thread(threadId);
         // The rollout first: a thread sync running meanwhile must not find it and register the
         // thread again; and when it cannot be deleted, nothing is forgotten yet and the caller may retry.
         thread.ifPresent(this::deleteRollout);
@@ -92,6 +164,7 @@ final class StoreThreadRegistry implements ThreadRegistry {
             LOG.info("thread {} deleted; its memory is forgotten", threadId);
         }
         afterForget.accept(threadId);
+        afterDelete.accept(threadId);
     }
 
     private void deleteRollout(ThreadInfo thread) {

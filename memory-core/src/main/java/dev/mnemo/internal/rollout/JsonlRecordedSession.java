@@ -8,6 +8,7 @@ import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStoreException;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.SpawnEdgeStatus;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.SessionStore;
@@ -135,6 +136,8 @@ final class JsonlRecordedSession implements RecordedSession {
             return;
         }
         closed = true;
+        session.parentThreadId().ifPresent(parent -> SpawnEdges.record(store, parent, threadId(),
+                SpawnEdgeStatus.CLOSED));
     }
 
     private ObjectNode sessionMeta() {

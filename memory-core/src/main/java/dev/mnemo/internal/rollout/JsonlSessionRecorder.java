@@ -5,6 +5,7 @@ import dev.mnemo.MemoryStoreException;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.SessionRecorder;
+import dev.mnemo.SpawnEdgeStatus;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.SessionStore;
@@ -81,6 +82,8 @@ public final class JsonlSessionRecorder implements SessionRecorder {
             Optional<ThreadInfo> continued = writer.continued() ? earlier : Optional.empty();
             JsonlRecordedSession recorded = new JsonlRecordedSession(session, writer, continued, store, config, clock,
                     polluted);
+            session.parentThreadId().ifPresent(parent -> SpawnEdges.record(store, parent, session.threadId(),
+                    SpawnEdgeStatus.OPEN));
             LOG.info("{} session {} in {}", writer.continued() ? "Continuing" : "Recording", session.threadId(),
                     writer.rolloutPath());
             return recorded;

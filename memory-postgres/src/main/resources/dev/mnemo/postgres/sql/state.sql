@@ -40,6 +40,40 @@ UPDATE threads SET memory_mode = 'polluted' WHERE id = ? AND memory_mode != 'pol
 -- name: thread.delete
 DELETE FROM threads WHERE id = ?
 
+-- name: spawn.upsert
+INSERT INTO thread_spawn_edges (parent_thread_id, child_thread_id, status) VALUES (?, ?, ?)
+ON CONFLICT (tenant_id, child_thread_id) DO UPDATE SET parent_thread_id = excluded.parent_thread_id,
+    status = excluded.status
+
+-- name: spawn.setStatus
+UPDATE thread_spawn_edges SET status = ? WHERE child_thread_id = ?
+
+-- name: spawn.children
+-- Bind: parent, status (NULL for any), status again.
+SELECT child_thread_id FROM thread_spawn_edges
+WHERE parent_thread_id = ? AND (CAST(? AS TEXT) IS NULL OR status = ?)
+ORDER BY child_thread_id COLLATE "C"
+
+-- name: spawn.descendants
+-- Breadth first, by depth then id; the filter applies to every edge walked. A child has one parent,
+-- so a walk can only meet a node twice by coming back to the root: no edge into the root is walked.
+-- Bind: root, root, status, status, root, status, status.
+WITH RECURSIVE subtree(child_thread_id, depth) AS (
+    SELECT child_thread_id, 1 FROM thread_spawn_edges
+    WHERE parent_thread_id = ? AND child_thread_id <> ? AND (CAST(? AS TEXT) IS NULL OR status = ?)
+    UNION ALL
+    SELECT e.child_thread_id, s.depth + 1
+    FROM thread_spawn_edges e JOIN subtree s ON e.parent_thread_id = s.child_thread_id
+    WHERE e.child_thread_id <> ? AND (CAST(? AS TEXT) IS NULL OR e.status = ?)
+)
+SELECT child_thread_id FROM subtree ORDER BY depth ASC, child_thread_id COLLATE "C" ASC
+
+-- name: spawn.parent
+SELECT parent_thread_id FROM thread_spawn_edges WHERE child_thread_id = ?
+
+-- name: spawn.deleteEdgesOf
+DELETE FROM thread_spawn_edges WHERE parent_thread_id = ? OR child_thread_id = ?
+
 -- name: thread.countsByMode
 SELECT memory_mode, COUNT(*) FROM threads GROUP BY memory_mode
 

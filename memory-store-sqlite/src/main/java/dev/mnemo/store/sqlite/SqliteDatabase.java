@@ -49,9 +49,9 @@ final class SqliteDatabase implements AutoCloseable {
     private static final String MIGRATIONS = "classpath:dev/mnemo/store/sqlite/migration";
     private static final String HISTORY_TABLE = "mnemo_schema_history";
     /** The newest migration's version; an up-to-date file skips Flyway (and its log lines) on open. */
-    static final String SCHEMA_VERSION = "5";
+    static final String SCHEMA_VERSION = "6";
     /** The state database's schema: {@code mnemo.sqlite}. */
-    static final Schema STATE = new Schema(MIGRATIONS, HISTORY_TABLE, SCHEMA_VERSION);
+    static final Schema STATE = new Schema("state database", MIGRATIONS, HISTORY_TABLE, SCHEMA_VERSION);
     private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
     /** Serialises migrations inside this JVM; the lock file does it across processes. */
     private static final Object MIGRATION_MONITOR = new Object();
@@ -60,7 +60,7 @@ final class SqliteDatabase implements AutoCloseable {
      * A file's schema: its migrations, their history table and the newest version. Each SQLite file
      * of a home ({@code mnemo.sqlite}, {@code goals.sqlite}) has its own.
      */
-    record Schema(String migrations, String historyTable, String version) {}
+    record Schema(String what, String migrations, String historyTable, String version) {}
 
     /** Work done on a borrowed connection. */
     @FunctionalInterface
@@ -82,7 +82,7 @@ final class SqliteDatabase implements AutoCloseable {
         this.url = "jdbc:sqlite:" + file;
     }
 
-    /** Opens the file (creating it when missing), refusing anything that is not an SQLite database. */
+    /** Opens the state database file (creating it when missing), refusing anything that is not an SQLite database. */
     static SqliteDatabase open(Path file) {
         return open(file, STATE);
     }
@@ -181,7 +181,7 @@ final class SqliteDatabase implements AutoCloseable {
 
     private <T> T withConnection(String what, Work<T> work) {
         if (closed.get()) {
-            throw new IllegalStateException("the state database " + file + " is closed");
+            throw new IllegalStateException("the " + schema.what() + " " + file + " is closed");
         }
         PooledConnection connection = borrow();
         boolean healthy = false;
@@ -190,7 +190,7 @@ final class SqliteDatabase implements AutoCloseable {
             healthy = true;
             return result;
         } catch (SQLException e) {
-            throw new MemoryStoreException("state database " + file + ": " + what + " failed: " + e.getMessage(), e);
+            throw new MemoryStoreException(schema.what() + " " + file + ": " + what + " failed: " + e.getMessage(), e);
         } finally {
             giveBack(connection, healthy);
         }
@@ -204,7 +204,7 @@ final class SqliteDatabase implements AutoCloseable {
         try {
             return newConnection();
         } catch (SQLException e) {
-            throw new MemoryStoreException("cannot open the state database " + file + ": " + e.getMessage(), e);
+            throw new MemoryStoreException("cannot open the " + schema.what() + " " + file + ": " + e.getMessage(), e);
         }
     }
 
@@ -267,14 +267,14 @@ final class SqliteDatabase implements AutoCloseable {
                         .load()
                         .migrate();
                 if (result.migrationsExecuted > 0) {
-                    LOG.info("state database {} migrated to schema version {} ({} migrations)", file,
+                    LOG.info(schema.what() + " {} migrated to schema version {} ({} migrations)", file,
                             result.targetSchemaVersion, result.migrationsExecuted);
                 }
             } catch (IOException e) {
-                throw new MemoryStoreException("cannot lock " + lockFile + " to migrate the state database " + file
+                throw new MemoryStoreException("cannot lock " + lockFile + " to migrate the " + schema.what() + " " + file
                         + ": " + e.getMessage(), e);
             } catch (FlywayException e) {
-                throw new MemoryStoreException("cannot migrate the state database " + file + ": " + e.getMessage(), e);
+                throw new MemoryStoreException("cannot migrate the " + schema.what() + " " + file + ": " + e.getMessage(), e);
             }
         }
     }

@@ -28,7 +28,8 @@ final class SqliteGoalStore implements GoalStore, AutoCloseable {
     /** The file's name inside the Mnemo home. */
     static final String FILE_NAME = "goals.sqlite";
     static final SqliteDatabase.Schema SCHEMA =
-            new SqliteDatabase.Schema("classpath:dev/mnemo/store/sqlite/goals", "goals_schema_history", "1");
+            new SqliteDatabase.Schema("goals database", "classpath:dev/mnemo/store/sqlite/goals",
+                    "goals_schema_history", "1");
 
     private static final String COLUMNS = "thread_id, goal_id, objective, status, token_budget, tokens_used, "
             + "time_used_seconds";

@@ -6,6 +6,7 @@ import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
+import dev.mnemo.SpawnEdgeStatus;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.GoalStore;
@@ -168,10 +169,65 @@ public final class SqliteMemoryStore implements MemoryStore {
         boolean deleted = database.write("delete thread " + threadId, connection -> {
             Stage1OutputQueries.forget(connection, threadId, now);
             Stage1JobQueries.delete(connection, threadId);
+            SpawnEdgeQueries.deleteEdgesOf(connection, threadId);
             return ThreadQueries.delete(connection, threadId);
         });
         database.checkpointBestEffort();
         return deleted;
+    }
+
+    // ---- the spawn graph ---------------------------------------------------------------------------
+
+    @Override
+    public void upsertSpawnEdge(String parentThreadId, String childThreadId, SpawnEdgeStatus status) {
+        Objects.requireNonNull(parentThreadId, "parentThreadId");
+        Objects.requireNonNull(childThreadId, "childThreadId");
+        Objects.requireNonNull(status, "status");
+        database.write("upsert spawn edge " + parentThreadId + " -> " + childThreadId,
+                connection -> {
+                    SpawnEdgeQueries.upsert(connection, parentThreadId, childThreadId, status);
+                    return null;
+                });
+    }
+
+    @Override
+    public boolean setSpawnEdgeStatus(String childThreadId, SpawnEdgeStatus status) {
+        Objects.requireNonNull(childThreadId, "childThreadId");
+        Objects.requireNonNull(status, "status");
+        return database.write("set spawn edge status of " + childThreadId,
+                connection -> SpawnEdgeQueries.setStatus(connection, childThreadId, status));
+    }
+
+    @Override
+    public List<String> spawnChildren(String parentThreadId, Optional<SpawnEdgeStatus> status) {
+        return listEdges("children", parentThreadId, status, SpawnEdgeQueries::children);
+    }
+
+    @Override
+    public List<String> spawnDescendants(String threadId, Optional<SpawnEdgeStatus> status) {
+        return listEdges("descendants", threadId, status, SpawnEdgeQueries::descendants);
+    }
+
+    /** One spawn-graph listing below {@code threadId}. */
+    @FunctionalInterface
+    private interface EdgeListing {
+        List<String> list(PooledConnection connection, String threadId, Optional<SpawnEdgeStatus> status)
+                throws java.sql.SQLException;
+    }
+
+    private List<String> listEdges(String what, String threadId, Optional<SpawnEdgeStatus> status,
+            EdgeListing listing) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(status, "status");
+        return database.read("list spawn " + what + " of " + threadId,
+                connection -> listing.list(connection, threadId, status));
+    }
+
+    @Override
+    public Optional<String> spawnParent(String childThreadId) {
+        Objects.requireNonNull(childThreadId, "childThreadId");
+        return database.read("read spawn parent of " + childThreadId,
+                connection -> SpawnEdgeQueries.parent(connection, childThreadId));
     }
 
     // ---- Phase 1 -------------------------------------------------------------------------------

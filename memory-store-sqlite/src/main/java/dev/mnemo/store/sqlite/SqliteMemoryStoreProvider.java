@@ -2,6 +2,7 @@ package dev.mnemo.store.sqlite;
 
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.MemoryStoreProvider;
+import dev.mnemo.spi.ThreadLogStore;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -27,5 +28,11 @@ public final class SqliteMemoryStoreProvider implements MemoryStoreProvider {
     @Override
     public MemoryStore open(Path home) {
         return SqliteMemoryStore.open(Objects.requireNonNull(home, "home").resolve(DATABASE_FILE_NAME));
+    }
+
+    /** Opens {@code <home>/logs.sqlite}, a file of its own beside the state database. */
+    @Override
+    public ThreadLogStore openThreadLogs(Path home) {
+        return SqliteThreadLogStore.open(Objects.requireNonNull(home, "home").resolve(SqliteThreadLogStore.FILE_NAME));
     }
 }

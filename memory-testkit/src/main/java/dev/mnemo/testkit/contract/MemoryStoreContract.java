@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
  * {@link Stage1StoreContract} and {@link Phase2StoreContract}) plus Mnemo's own rules — forgetting
  * deletes the memory, released jobs are reclaimable at once, the status read, selection rollback,
  * memory modes, the thread registry ({@link ThreadStoreContract}), the claim preview
- * ({@link Stage1PreviewStoreContract}), each memory's project ({@link ProjectStoreContract}) and
- * memories and notes awaiting approval ({@link ApprovalStoreContract}).
+ * ({@link Stage1PreviewStoreContract}), each memory's project ({@link ProjectStoreContract}),
+ * memories and notes awaiting approval ({@link ApprovalStoreContract}) and the spawn graph
+ * ({@link SpawnGraphStoreContract}).
  *
  * <p>An implementation's test extends this class and provides {@link #openStore(Path)} (open, or
  * create, the store kept in a test's temp folder; a second call for the same folder is a second
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * }
  * }</pre>
  */
-public abstract class MemoryStoreContract extends ApprovalStoreContract {
+public abstract class MemoryStoreContract extends SpawnGraphStoreContract {
 
     @Test
     void upsertThread_replacesTheRowButKeepsPollutedSticky() {

@@ -1,0 +1,125 @@
+package dev.mnemo.cli;
+
+import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.spi.ThreadLogQuery;
+import dev.mnemo.store.sqlite.SqliteThreadLogStore;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code mnemo logs}: the thread logs of a home ({@code <home>/logs.sqlite}), oldest first, read
+ * without opening an engine: why a conversation was or was not remembered.
+ */
+@Command(name = "logs", description = "Show Mnemo's own events per thread (<home>/logs.sqlite), oldest first.")
+final class LogsCommand implements Callable<Integer> {
+
+    @ParentCommand
+    MnemoCli root;
+
+    @Option(names = "--thread", paramLabel = "ID",
+            description = "Only this thread's entries (pseudo-threads: mnemo:startup, mnemo:phase1, mnemo:phase2, "
+                    + "mnemo:logs).")
+    String thread;
+
+    @Option(names = "--since", paramLabel = "WHEN",
+            description = "Only entries since WHEN: a duration back from now (30m, 2h, 3d, or ISO PT2H) or an "
+                    + "ISO instant (2026-06-01T12:00:00Z).")
+    String since;
+
+    @Option(names = "--level", paramLabel = "LEVEL",
+            description = "Only LEVEL and more severe: TRACE, DEBUG, INFO, WARN or ERROR.")
+    String level;
+
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "200",
+            description = "The newest N entries (default ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Option(names = "--json", description = "Print JSON.")
+    boolean json;
+
+    private final Clock clock;
+
+    LogsCommand() {
+        this(Clock.systemUTC());
+    }
+
+    LogsCommand(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public Integer call() {
+        Path home = root.resolveHome();
+        Path file = home.resolve(SqliteThreadLogStore.FILE_NAME);
+        if (!Files.exists(file)) {
+            throw new MnemoCli.Failure("no thread logs in " + home + " (" + file.getFileName()
+                    + " is written by an engine that ran there)");
+        }
+        if (limit < 1) {
+            throw new MnemoCli.Failure("--limit must be at least 1, was " + limit);
+        }
+        Set<String> levels;
+        try {
+            levels = level == null ? Set.of() : ThreadLogQuery.atLeast(level);
+        } catch (IllegalArgumentException e) {
+            throw new MnemoCli.Failure("--level: " + e.getMessage());
+        }
+        ThreadLogQuery query = new ThreadLogQuery(Optional.ofNullable(thread), Optional.ofNullable(since)
+                .map(this::parseSince), levels, limit);
+        List<ThreadLogEntry> entries;
+        try (SqliteThreadLogStore store = SqliteThreadLogStore.open(file)) {
+            entries = store.query(query);
+        }
+        PrintWriter out = root.out();
+        if (json) {
+            JsonOut.print(out, entries.stream().map(e -> JsonOut.object("thread_id", e.threadId(), "ts",
+                    e.ts().toString(), "level", e.level(), "target", e.target(), "message", e.message())).toList());
+        } else {
+            if (entries.isEmpty()) {
+                out.println("no log entries match");
+            }
+            for (ThreadLogEntry e : entries) {
+                out.printf("%s %-5s %-38s %-14s %s%n", e.ts(), e.level(), e.threadId(), e.target(), e.message());
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** A duration back from now ({@code 30m}, {@code 2h}, {@code 3d}, {@code PT2H}) or an ISO instant. */
+    Instant parseSince(String text) {
+        String value = text.strip();
+        try {
+            if (value.matches("\\d+[smhd]")) {
+                long amount = Long.parseLong(value.substring(0, value.length() - 1));
+                Duration back = switch (value.charAt(value.length() - 1)) {
+                    case 's' -> Duration.ofSeconds(amount);
+                    case 'm' -> Duration.ofMinutes(amount);
+                    case 'h' -> Duration.ofHours(amount);
+                    default -> Duration.ofDays(amount);
+                };
+                return clock.instant().minus(back);
+            }
+            if (value.toUpperCase(Locale.ROOT).startsWith("P")) {
+                return clock.instant().minus(Duration.parse(value));
+            }
+            return Instant.parse(value);
+        } catch (DateTimeParseException | ArithmeticException e) {
+            throw new MnemoCli.Failure("--since must be a duration (30m, 2h, 3d, PT2H) or an ISO instant "
+                    + "(2026-06-01T12:00:00Z), was " + text);
+        }
+    }
+}

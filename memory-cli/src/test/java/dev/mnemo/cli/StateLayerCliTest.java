@@ -1,0 +1,80 @@
+package dev.mnemo.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.RecordedSession;
+import dev.mnemo.SessionContext;
+import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.store.sqlite.SqliteThreadLogStore;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code mnemo threads --tree} and {@code mnemo logs} against real homes in a temp folder. */
+class StateLayerCliTest {
+
+    @TempDir
+    Path temp;
+
+    private MnemoCliTest.Result mnemo(String... args) {
+        return MnemoCliTest.run(temp, null, args);
+    }
+
+    private Path home() {
+        return temp.resolve("home");
+    }
+
+    private static void record(MemoryEngine engine, SessionContext context, boolean close) {
+        RecordedSession session = engine.sessions().start(context);
+        session.userMessage("work on " + context.threadId());
+        if (close) {
+            session.close();
+        }
+    }
+
+    @Test
+    void threadsTree_showsEachSubAgentUnderItsParentWithTheEdgeStatus() {
+        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
+            record(engine, SessionContext.root("root"), true);
+            record(engine, SessionContext.root("helper").spawnedBy("root"), true);
+            record(engine, SessionContext.root("searcher").spawnedBy("root"), false);
+            record(engine, SessionContext.root("deep").spawnedBy("helper"), true);
+            record(engine, SessionContext.root("alone"), true);
+
+            MnemoCliTest.Result tree = mnemo("--home", home().toString(), "threads", "--tree");
+
+            assertThat(tree.exitCode()).as(tree.err()).isZero();
+            String out = tree.out();
+            assertThat(out).contains("root  enabled app").contains("└─ [closed] helper  enabled subagent")
+                    .contains("└─ [open] searcher").contains("      └─ [closed] deep").contains("alone  enabled app");
+            assertThat(out.indexOf("helper")).isLessThan(out.indexOf("deep"));
+            assertThat(mnemo("--home", home().toString(), "threads", "--tree", "--json").out())
+                    .contains("\"children\"").contains("\"status\" : \"open\"");
+        }
+    }
+
+    @Test
+    void logs_filtersByThreadLevelAndSince() {
+        Instant now = Instant.now();
+        try (SqliteThreadLogStore store = SqliteThreadLogStore.open(home().resolve("logs.sqlite"))) {
+            store.append(List.of(
+                    new ThreadLogEntry("chat-1", now.minusSeconds(7200), "INFO", "mnemo::phase1", "old entry"),
+                    new ThreadLogEntry("chat-1", now.minusSeconds(60), "WARN", "mnemo::phase1", "phase 1 job failed"),
+                    new ThreadLogEntry("mnemo:phase2", now.minusSeconds(30), "INFO", "mnemo::phase2", "step claimed")));
+        }
+        String h = home().toString();
+
+        assertThat(mnemo("--home", h, "logs").out()).contains("old entry", "phase 1 job failed", "step claimed");
+        assertThat(mnemo("--home", h, "logs", "--thread", "chat-1").out()).contains("old entry")
+                .doesNotContain("step claimed");
+        assertThat(mnemo("--home", h, "logs", "--level", "warn").out()).contains("phase 1 job failed")
+                .doesNotContain("old entry").doesNotContain("step claimed");
+        assertThat(mnemo("--home", h, "logs", "--since", "1h").out()).doesNotContain("old entry")
+                .contains("phase 1 job failed");
+        assertThat(mnemo("--home", h, "logs", "--level", "loud").exitCode()).isNotZero();
+        assertThat(mnemo("--home", h, "logs", "--since", "yesterday").exitCode()).isNotZero();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.mnemo.internal.logs;
+
+import dev.mnemo.Phase1JobOutcome;
+import dev.mnemo.Phase2Outcome;
+import dev.mnemo.SkipReason;
+import dev.mnemo.StartupReport;
+import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.MemoryEventListener;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns the engine's events into thread log entries. An event about one conversation (a Phase 1
+ * job, a citation) goes to that thread; the others go to pseudo-threads: {@link #STARTUP_THREAD}
+ * for the startup runs, {@code mnemo:phase1} / {@code mnemo:phase2} for the phases as a whole
+ * (the events do not say which threads a consolidation read, so its steps cannot be filed under
+ * them). Only offers to the writer: never blocks the pipeline.
+ */
+public final class ThreadLogListener implements MemoryEventListener {
+
+    /** Startup runs: skips, syncs, reports. */
+    public static final String STARTUP_THREAD = "mnemo:startup";
+    /** Phase 1 as a whole: claims and its model calls. */
+    public static final String PHASE1_THREAD = "mnemo:phase1";
+    /** Phase 2: its steps, outcome and model calls. */
+    public static final String PHASE2_THREAD = "mnemo:phase2";
+
+    private final ThreadLogWriter writer;
+    private final Clock clock;
+
+    public ThreadLogListener(ThreadLogWriter writer, Clock clock) {
+        this.writer = writer;
+        this.clock = clock;
+    }
+
+    private void log(String threadId, String level, String target, String message) {
+        writer.log(new ThreadLogEntry(threadId, clock.instant(), level, target, message));
+    }
+
+    @Override
+    public void startupSkipped(SkipReason reason) {
+        log(STARTUP_THREAD, "INFO", "mnemo::startup", "startup skipped: " + reason);
+    }
+
+    @Override
+    public void threadsSynced(int changed) {
+        log(STARTUP_THREAD, "DEBUG", "mnemo::startup", "threads synced: " + changed + " added or updated");
+    }
+
+    @Override
+    public void phase1Claimed(int count) {
+        log(PHASE1_THREAD, "INFO", "mnemo::phase1", "claimed " + count + " rollout(s) for extraction");
+    }
+
+    @Override
+    public void phase1JobFinished(String threadId, Phase1JobOutcome outcome, Optional<String> error) {
+        String level = outcome == Phase1JobOutcome.FAILED ? "WARN" : "INFO";
+        log(threadId, level, "mnemo::phase1", "phase 1 job " + outcome.label() + error.map(e -> ": " + e).orElse(""));
+    }
+
+    @Override
+    public void phase2Step(String step) {
+        log(PHASE2_THREAD, "INFO", "mnemo::phase2", "step " + step);
+    }
+
+    @Override
+    public void phase2Finished(Phase2Outcome outcome, Optional<String> failure) {
+        log(PHASE2_THREAD, failure.isPresent() ? "ERROR" : "INFO", "mnemo::phase2",
+                "phase 2 " + outcome + failure.map(f -> ": " + f).orElse(""));
+    }
+
+    @Override
+    public void memoriesCited(String threadId, List<String> rolloutIds, int counted) {
+        log(threadId, "INFO", "mnemo::cite", "cited " + rolloutIds.size() + " memories (" + counted + " counted): "
+                + String.join(", ", rolloutIds));
+    }
+
+    @Override
+    public void startupFinished(StartupReport report) {
+        log(STARTUP_THREAD, "INFO", "mnemo::startup", "startup finished in " + report.elapsed().toMillis() + " ms"
+                + report.skipped().map(s -> ", skipped: " + s).orElse("") + "; phase 1 claimed "
+                + report.phase1().claimed() + ", succeeded " + report.phase1().succeeded() + ", no output "
+                + report.phase1().succeededNoOutput() + ", failed " + report.phase1().failed() + " ("
+                + tokens(report.phase1().usage()) + "); phase 2 " + report.phase2().outcome() + " over "
+                + report.phase2().inputs() + " input(s) (" + tokens(report.phase2().usage()) + ")");
+    }
+
+    @Override
+    public void modelCalled(String phase, TokenUsage usage) {
+        log("mnemo:" + phase, "DEBUG", "mnemo::" + phase, "model call: " + tokens(usage));
+    }
+
+    private static String tokens(TokenUsage usage) {
+        return "tokens in " + usage.inputTokens() + " (cached " + usage.cachedInputTokens() + "), out "
+                + usage.outputTokens() + " (reasoning " + usage.reasoningTokens() + ")";
+    }
+}

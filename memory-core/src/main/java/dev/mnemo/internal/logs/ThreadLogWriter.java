@@ -1,0 +1,212 @@
+package dev.mnemo.internal.logs;
+
+import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.ThreadLogs;
+import dev.mnemo.spi.ThreadLogQuery;
+import dev.mnemo.spi.ThreadLogStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Codex's log sink: a bounded queue the caller only ever offers to ({@link #log} never blocks; a
+ * full queue drops the new entry and counts it), written in batches of {@link #BATCH_SIZE} or once
+ * the oldest queued entry has waited {@link #FLUSH_INTERVAL}, whichever comes first.
+ *
+ * <p>Writes run on the given {@code executor} (one thread is enough: batches are serialised here);
+ * the interval is checked by {@link #tick()}, which the engine calls from a timer and tests call
+ * after moving their clock. Beyond Codex, entries lost (queue full, or a batch the store refused)
+ * are counted ({@link #dropped()}), and each new loss is itself logged, under the pseudo-thread
+ * {@link #LOGS_THREAD}, by the next batch.
+ */
+public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ThreadLogWriter.class);
+
+    /** Codex's {@code LOG_QUEUE_CAPACITY}. */
+    public static final int QUEUE_CAPACITY = 512;
+    /** Codex's {@code LOG_BATCH_SIZE}. */
+    public static final int BATCH_SIZE = 128;
+    /** Codex's {@code LOG_FLUSH_INTERVAL}. */
+    public static final Duration FLUSH_INTERVAL = Duration.ofSeconds(2);
+    /** Codex's {@code LOG_RETENTION_DAYS}: the default age past which entries are deleted when logs open. */
+    public static final Duration DEFAULT_RETENTION = Duration.ofDays(10);
+    /** The pseudo-thread that records lost entries. */
+    public static final String LOGS_THREAD = "mnemo:logs";
+
+    private final ThreadLogStore store;
+    private final Clock clock;
+    private final Executor executor;
+    private final int batchSize;
+    private final Duration flushInterval;
+    private final ArrayBlockingQueue<ThreadLogEntry> queue;
+    /** When the oldest entry still queued was offered; null when the queue was empty. */
+    private final AtomicReference<Instant> oldestQueuedAt = new AtomicReference<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong written = new AtomicLong();
+    /** Losses already reported in the logs themselves. */
+    private long droppedReported;
+    private final ReentrantLock writing = new ReentrantLock();
+
+    /** A writer with Codex's capacity, batch size and interval. */
+    public ThreadLogWriter(ThreadLogStore store, Clock clock, Executor executor) {
+        this(store, clock, executor, QUEUE_CAPACITY, BATCH_SIZE, FLUSH_INTERVAL);
+    }
+
+    /** A writer with its own capacity, batch size and interval (Codex's {@code LogSinkQueueConfig}). */
+    public ThreadLogWriter(ThreadLogStore store, Clock clock, Executor executor, int capacity, int batchSize,
+            Duration flushInterval) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        if (capacity < 1 || batchSize < 1) {
+            throw new IllegalArgumentException("capacity and batchSize must be at least 1, were " + capacity + " and "
+                    + batchSize);
+        }
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.batchSize = batchSize;
+        this.flushInterval = Objects.requireNonNull(flushInterval, "flushInterval");
+    }
+
+    /** Queues one entry without ever waiting: a full queue drops it (counted). */
+    public void log(ThreadLogEntry entry) {
+        Objects.requireNonNull(entry, "entry");
+        if (!queue.offer(entry)) {
+            dropped.incrementAndGet();
+            return;
+        }
+        oldestQueuedAt.compareAndSet(null, clock.instant());
+        if (queue.size() >= batchSize) {
+            scheduleDrain();
+        }
+    }
+
+    /** {@link #log}: the entry is queued like the engine's own. */
+    @Override
+    public void append(ThreadLogEntry entry) {
+        log(entry);
+    }
+
+    /** Writes what is queued when its oldest entry has waited the flush interval. */
+    public void tick() {
+        Instant since = oldestQueuedAt.get();
+        if (since != null && !clock.instant().isBefore(since.plus(flushInterval))) {
+            scheduleDrain();
+        }
+    }
+
+    private void scheduleDrain() {
+        if (drainScheduled.compareAndSet(false, true)) {
+            try {
+                executor.execute(() -> {
+                    drainScheduled.set(false);
+                    drain();
+                });
+            } catch (RuntimeException e) {
+                // a shut-down executor: the entries stay queued for flush() or close()
+                drainScheduled.set(false);
+            }
+        }
+    }
+
+    /** Writes everything queued now, batch by batch; one writer at a time. */
+    private void drain() {
+        writing.lock();
+        try {
+            List<ThreadLogEntry> batch = new ArrayList<>(batchSize);
+            while (true) {
+                batch.clear();
+                oldestQueuedAt.set(null);
+                queue.drainTo(batch, batchSize);
+                if (!queue.isEmpty()) {
+                    oldestQueuedAt.compareAndSet(null, clock.instant());
+                }
+                reportNewLosses(batch);
+                if (batch.isEmpty()) {
+                    return;
+                }
+                write(batch);
+            }
+        } finally {
+            writing.unlock();
+        }
+    }
+
+    private void reportNewLosses(List<ThreadLogEntry> batch) {
+        long lost = dropped.get();
+        if (lost > droppedReported) {
+            batch.add(new ThreadLogEntry(LOGS_THREAD, clock.instant(), "WARN", "mnemo::logs",
+                    (lost - droppedReported) + " log entries lost (queue full or write failed); " + lost
+                            + " since the engine opened"));
+            droppedReported = lost;
+        }
+    }
+
+    private void write(List<ThreadLogEntry> batch) {
+        try {
+            store.append(List.copyOf(batch));
+            written.addAndGet(batch.size());
+        } catch (RuntimeException e) {
+            dropped.addAndGet(batch.size());
+            LOG.warn("{} thread log entries could not be written to {}", batch.size(), store, e);
+        }
+    }
+
+    @Override
+    public List<ThreadLogEntry> query(String threadId, int limit) {
+        return store.query(ThreadLogQuery.ofThread(threadId, limit));
+    }
+
+    /** Reads the store (entries still queued are not seen until written). */
+    public List<ThreadLogEntry> query(ThreadLogQuery query) {
+        return store.query(query);
+    }
+
+    /** Writes, on the calling thread, every entry queued before the call. */
+    @Override
+    public void flush() {
+        drain();
+    }
+
+    @Override
+    public long dropped() {
+        return dropped.get();
+    }
+
+    /** Entries written to the store so far (for tests and benchmarks). */
+    public long written() {
+        return written.get();
+    }
+
+    /** Deletes from the store what is older than {@code retention}. */
+    public int applyRetention(Duration retention) {
+        return store.deleteOlderThan(clock.instant().minus(retention));
+    }
+
+    /** Deletes a thread's entries (after the thread itself is deleted). */
+    public void forgetThread(String threadId) {
+        store.deleteThread(threadId);
+    }
+
+    /** Writes what is queued, then closes the store. */
+    @Override
+    public void close() {
+        try {
+            flush();
+        } finally {
+            store.close();
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.mnemo.spi;
+
+import dev.mnemo.ThreadLogEntry;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Where Mnemo's own structured events are kept, per thread: Codex's logs database
+ * ({@code logs_2.sqlite}), a file of its own so log writes never wait for the state database's
+ * writer. The engine writes to it through a bounded queue from one writer thread; a store need not
+ * be fast, only safe for that writer and concurrent readers (other processes included).
+ *
+ * <p>Each thread id is one partition, capped at {@link #PARTITION_SIZE_LIMIT_BYTES} and
+ * {@link #PARTITION_ROW_LIMIT} rows: older rows beyond either cap are deleted in the transaction
+ * that inserted the batch. Pseudo-threads ({@code mnemo:phase2}) are partitions like any other.
+ */
+public interface ThreadLogStore extends AutoCloseable {
+
+    /** Codex's {@code LOG_PARTITION_SIZE_LIMIT_BYTES}: 10 MiB of estimated bytes per thread. */
+    long PARTITION_SIZE_LIMIT_BYTES = 10L * 1024 * 1024;
+
+    /** Codex's {@code LOG_PARTITION_ROW_LIMIT}: 1,000 rows per thread. */
+    int PARTITION_ROW_LIMIT = 1_000;
+
+    /**
+     * Inserts {@code entries} and prunes the partitions they touched past either cap, newest kept,
+     * in one transaction. A row is estimated at the UTF-8 length of its message, level and target.
+     */
+    void append(List<ThreadLogEntry> entries);
+
+    /** The newest {@code query.limit()} entries that match, returned oldest first. */
+    List<ThreadLogEntry> query(ThreadLogQuery query);
+
+    /**
+     * Deletes entries older than {@code cutoff} (age retention).
+     *
+     * @return rows deleted
+     */
+    int deleteOlderThan(Instant cutoff);
+
+    /**
+     * Deletes every entry of a thread (its delete forgets its logs too).
+     *
+     * @return rows deleted
+     */
+    int deleteThread(String threadId);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,158 @@
+package dev.mnemo.store.sqlite;
+
+import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.spi.ThreadLogQuery;
+import dev.mnemo.spi.ThreadLogStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The default {@link ThreadLogStore}: {@code <home>/logs.sqlite}, a file of its own (WAL,
+ * {@code synchronous=NORMAL}, the busy timeout, like the state database) with its own migrations,
+ * so log writes never wait for or block the state database's writer.
+ *
+ * <p>Pruning follows Codex's: only partitions (threads) the batch touched are checked, first with
+ * a count and a sum, then, when over a cap, with one window-function delete of every row past the
+ * 1,000th newest or past 10 MiB of newest-first cumulative size; a single row over 10 MiB goes at once.
+ */
+public final class SqliteThreadLogStore implements ThreadLogStore {
+
+    /** The file name inside the Mnemo home. */
+    public static final String FILE_NAME = "logs.sqlite";
+
+    static final SqliteDatabase.Schema LOGS = new SqliteDatabase.Schema("logs database",
+            "classpath:dev/mnemo/store/sqlite/logs-migration", "mnemo_schema_history", "1");
+
+    private static final String INSERT = "INSERT INTO logs (ts, ts_nanos, level, target, message, thread_id, "
+            + "estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    private static final String PRUNE = """
+            DELETE FROM logs WHERE id IN (
+                SELECT id FROM (
+                    SELECT id,
+                        ROW_NUMBER() OVER (ORDER BY ts DESC, ts_nanos DESC, id DESC) AS newest_rank,
+                        SUM(estimated_bytes) OVER (ORDER BY ts DESC, ts_nanos DESC, id DESC
+                            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS newest_bytes
+                    FROM logs WHERE thread_id = ?)
+                WHERE newest_rank > ? OR newest_bytes > ?)""";
+
+    private final SqliteDatabase database;
+
+    private SqliteThreadLogStore(SqliteDatabase database) {
+        this.database = database;
+    }
+
+    /** Opens (creating and migrating when needed) the logs database at {@code file}. */
+    public static SqliteThreadLogStore open(Path file) {
+        return new SqliteThreadLogStore(SqliteDatabase.open(Objects.requireNonNull(file, "file"), LOGS));
+    }
+
+    /** The database file. */
+    public Path file() {
+        return database.file();
+    }
+
+    @Override
+    public void append(List<ThreadLogEntry> entries) {
+        Objects.requireNonNull(entries, "entries");
+        if (entries.isEmpty()) {
+            return;
+        }
+        database.write("append " + entries.size() + " log entries", connection -> {
+            Set<String> touched = new LinkedHashSet<>();
+            for (ThreadLogEntry entry : entries) {
+                Jdbc.update(connection, INSERT, entry.ts().getEpochSecond(), entry.ts().getNano(), entry.level(),
+                        entry.target(), entry.message(), entry.threadId(), estimatedBytes(entry));
+                touched.add(entry.threadId());
+            }
+            for (String threadId : touched) {
+                prune(connection, threadId);
+            }
+            return null;
+        });
+    }
+
+    private static void prune(PooledConnection connection, String threadId) throws java.sql.SQLException {
+        boolean over = Jdbc.queryFirst(connection, "SELECT COUNT(*), COALESCE(SUM(estimated_bytes), 0) FROM logs "
+                + "WHERE thread_id = ?", row -> row.getLong(1) > PARTITION_ROW_LIMIT
+                        || row.getLong(2) > PARTITION_SIZE_LIMIT_BYTES, threadId).orElse(false);
+        if (over) {
+            Jdbc.update(connection, PRUNE, threadId, PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
+        }
+    }
+
+    /** The UTF-8 size of the message, level and target (Codex adds its module and file paths too). */
+    static long estimatedBytes(ThreadLogEntry entry) {
+        return utf8(entry.message()) + utf8(entry.level()) + utf8(entry.target());
+    }
+
+    private static long utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    @Override
+    public List<ThreadLogEntry> query(ThreadLogQuery query) {
+        Objects.requireNonNull(query, "query");
+        StringBuilder sql = new StringBuilder(
+                "SELECT thread_id, ts, ts_nanos, level, target, message FROM logs WHERE 1 = 1");
+        List<Object> args = new ArrayList<>();
+        query.threadId().ifPresent(id -> {
+            sql.append(" AND thread_id = ?");
+            args.add(id);
+        });
+        query.since().ifPresent(since -> {
+            sql.append(" AND (ts > ? OR (ts = ? AND ts_nanos >= ?))");
+            args.add(since.getEpochSecond());
+            args.add(since.getEpochSecond());
+            args.add(since.getNano());
+        });
+        if (!query.levels().isEmpty()) {
+            sql.append(" AND UPPER(level) IN (").append(String.join(", ", Collections.nCopies(query.levels().size(), "?")))
+                    .append(')');
+            query.levels().stream().sorted().forEach(args::add);
+        }
+        sql.append(" ORDER BY ts DESC, ts_nanos DESC, id DESC LIMIT ?");
+        args.add(query.limit());
+        List<ThreadLogEntry> newestFirst = database.read("query logs", connection -> Jdbc.query(connection,
+                sql.toString(), row -> new ThreadLogEntry(row.getString(1),
+                        Instant.ofEpochSecond(row.getLong(2), row.getLong(3)), row.getString(4), row.getString(5),
+                        row.getString(6)), args.toArray()));
+        List<ThreadLogEntry> oldestFirst = new ArrayList<>(newestFirst);
+        Collections.reverse(oldestFirst);
+        return oldestFirst;
+    }
+
+    @Override
+    public int deleteOlderThan(Instant cutoff) {
+        Objects.requireNonNull(cutoff, "cutoff");
+        int deleted = database.write("delete logs older than " + cutoff,
+                connection -> Jdbc.update(connection, "DELETE FROM logs WHERE ts < ?", cutoff.getEpochSecond()));
+        if (deleted > 0) {
+            database.checkpointBestEffort();
+        }
+        return deleted;
+    }
+
+    @Override
+    public int deleteThread(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return database.write("delete logs of thread " + threadId,
+                connection -> Jdbc.update(connection, "DELETE FROM logs WHERE thread_id = ?", threadId));
+    }
+
+    @Override
+    public void close() {
+        database.close();
+    }
+
+    @Override
+    public String toString() {
+        return "SqliteThreadLogStore[" + database.file() + "]";
+    }
+}

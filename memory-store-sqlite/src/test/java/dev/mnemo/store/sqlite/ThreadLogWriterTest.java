@@ -1,0 +1,182 @@
+package dev.mnemo.store.sqlite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.internal.logs.ThreadLogWriter;
+import dev.mnemo.spi.ThreadLogQuery;
+import dev.mnemo.testkit.ManualClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The thread log writer over a real {@code logs.sqlite}: Codex's sink tests
+ * ({@code configured_batch_size_flushes_without_explicit_flush},
+ * {@code configured_flush_interval_persists_buffered_logs}, {@code event_queue_drops_new_entries_when_full},
+ * {@code flush_waits_…}) ported, plus a log storm that never blocks its caller. Time is a manual
+ * clock; writes run on the calling thread, on a held executor, or on one real thread.
+ */
+class ThreadLogWriterTest {
+
+    private static final Instant T0 = Instant.parse("2026-06-01T12:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    private final ManualClock clock = new ManualClock(T0);
+    private SqliteThreadLogStore store;
+    /** Tasks handed to a writer that has not run them: a stuck writer thread. */
+    private final List<Runnable> held = new ArrayList<>();
+
+    @BeforeEach
+    void open() {
+        store = SqliteThreadLogStore.open(dir.resolve("logs.sqlite"));
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private ThreadLogEntry entry(String thread, int i) {
+        return new ThreadLogEntry(thread, clock.instant(), "INFO", "mnemo::test", "event " + i);
+    }
+
+    private int stored() {
+        return store.query(new ThreadLogQuery(Optional.empty(), Optional.empty(), Set.of(), 100_000)).size();
+    }
+
+    @Test
+    void aFullBatch_isWrittenWithoutAnExplicitFlush() {
+        ThreadLogWriter writer = new ThreadLogWriter(store, clock, Runnable::run, 16, 4, Duration.ofSeconds(2));
+
+        for (int i = 0; i < 3; i++) {
+            writer.log(entry("a", i));
+        }
+        assertThat(stored()).isZero();
+        writer.log(entry("a", 3));
+
+        assertThat(stored()).isEqualTo(4);
+    }
+
+    @Test
+    void aPartialBatch_isWrittenOnceTheFlushIntervalHasPassed() {
+        ThreadLogWriter writer = new ThreadLogWriter(store, clock, Runnable::run);
+        writer.log(entry("a", 0));
+
+        clock.advance(Duration.ofMillis(1_999));
+        writer.tick();
+        assertThat(stored()).isZero();
+
+        clock.advance(Duration.ofMillis(1));
+        writer.tick();
+        assertThat(stored()).isEqualTo(1);
+        assertThat(writer.query("a", 10)).extracting(ThreadLogEntry::message).containsExactly("event 0");
+    }
+
+    @Test
+    void aFullQueue_dropsNewEntries_countsThem_andTheNextBatchReportsTheLoss() {
+        ThreadLogWriter writer = new ThreadLogWriter(store, clock, held::add, 2, 128, Duration.ofSeconds(2));
+
+        for (int i = 0; i < 5; i++) {
+            writer.log(entry("a", i));
+        }
+        assertThat(writer.dropped()).isEqualTo(3);
+
+        writer.flush();
+        assertThat(writer.query("a", 10)).extracting(ThreadLogEntry::message).containsExactly("event 0", "event 1");
+        assertThat(writer.query(ThreadLogWriter.LOGS_THREAD, 10)).singleElement()
+                .satisfies(e -> assertThat(e.message()).startsWith("3 log entries lost"));
+    }
+
+    @Test
+    void flush_writesEveryEntryQueuedBeforeIt_onTheCallingThread() {
+        ThreadLogWriter writer = new ThreadLogWriter(store, clock, held::add);
+        for (int i = 0; i < 300; i++) {
+            writer.log(entry("t" + (i % 3), i));
+        }
+
+        writer.flush();
+
+        assertThat(stored()).isEqualTo(300);
+        assertThat(writer.written()).isEqualTo(300);
+    }
+
+    /**
+     * 100,000 events in a burst, as a Phase 1 job's listener would send them, while the writer
+     * thread is stuck: every call returns at once, the queue keeps what fits, the rest is counted.
+     */
+    @Test
+    void logStorm_neverBlocksTheCaller_whileTheWriterIsStuck() throws Exception {
+        ExecutorService writerThread = Executors.newSingleThreadExecutor();
+        CountDownLatch stuck = new CountDownLatch(1);
+        writerThread.execute(() -> {
+            try {
+                stuck.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            ThreadLogWriter writer = new ThreadLogWriter(store, clock, writerThread);
+            long slowest = 0;
+            long start = System.nanoTime();
+            for (int i = 0; i < 100_000; i++) {
+                long before = System.nanoTime();
+                writer.log(entry("storm-" + (i % 50), i));
+                slowest = Math.max(slowest, System.nanoTime() - before);
+            }
+            long total = System.nanoTime() - start;
+
+            assertThat(writer.dropped()).isEqualTo(100_000 - ThreadLogWriter.QUEUE_CAPACITY);
+            System.out.printf("log storm: 100000 events in %d ms, slowest call %d µs, dropped %d%n",
+                    TimeUnit.NANOSECONDS.toMillis(total), TimeUnit.NANOSECONDS.toMicros(slowest), writer.dropped());
+            assertThat(Duration.ofNanos(total)).as("the burst never waited for the writer")
+                    .isLessThan(Duration.ofSeconds(10));
+
+            stuck.countDown();
+            writer.flush();
+            assertThat(writer.written()).isEqualTo(ThreadLogWriter.QUEUE_CAPACITY + 1); // + the loss report
+        } finally {
+            stuck.countDown();
+            writerThread.shutdown();
+            assertThat(writerThread.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /** The same burst with a live writer thread: every event is either written or counted as dropped. */
+    @Test
+    void logStorm_withALiveWriter_accountsForEveryEvent() throws Exception {
+        ExecutorService writerThread = Executors.newSingleThreadExecutor();
+        try {
+            ThreadLogWriter writer = new ThreadLogWriter(store, clock, writerThread);
+            for (int i = 0; i < 100_000; i++) {
+                writer.log(entry("storm-" + (i % 50), i));
+            }
+            writer.flush();
+            writerThread.shutdown();
+            assertThat(writerThread.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+            writer.flush();
+
+            long reports = writer.query(ThreadLogWriter.LOGS_THREAD, 1_000).size();
+            System.out.printf("log storm with a live writer: written %d (incl. %d loss reports), dropped %d%n",
+                    writer.written(), reports, writer.dropped());
+            assertThat(writer.written() - reports + writer.dropped()).isEqualTo(100_000);
+        } finally {
+            writerThread.shutdownNow();
+        }
+    }
+}
