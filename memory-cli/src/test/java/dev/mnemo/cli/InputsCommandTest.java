@@ -5,14 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code mnemo inputs}: lists and searches the message history of a real home. */
 class InputsCommandTest {
@@ -20,17 +15,8 @@ class InputsCommandTest {
     @TempDir
     Path temp;
 
-    private record Result(int exitCode, String out, String err) {}
-
-    private Result mnemo(String... args) {
-        MnemoCli cli = new MnemoCli(Map.of(), temp.resolve("user").toString(), env -> Optional.empty());
-        CommandLine commandLine = MnemoCli.commandLineFor(cli, StartupWarmUp.none(), args);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(err));
-        int code = commandLine.execute(args);
-        return new Result(code, out.toString(), err.toString());
+    private MnemoCliTest.Result mnemo(String... args) {
+        return MnemoCliTest.run(temp, null, args);
     }
 
     private Path recordedHome() {
@@ -47,7 +33,7 @@ class InputsCommandTest {
     @Test
     void inputs_listsTheNewestMessagesLast_withinTheLimit() {
         String home = recordedHome().toString();
-        Result r = mnemo("--home", home, "inputs", "--limit", "2");
+        MnemoCliTest.Result r = mnemo("--home", home, "inputs", "--limit", "2");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out().lines()).hasSize(2);
         assertThat(r.out().lines().toList().get(0)).contains("thread-1", "now bump the version");
@@ -57,11 +43,11 @@ class InputsCommandTest {
     @Test
     void inputs_searchMatchesIgnoringCase_andPrintsJson() {
         String home = recordedHome().toString();
-        Result r = mnemo("--home", home, "inputs", "--search", "upload", "--json");
+        MnemoCliTest.Result r = mnemo("--home", home, "inputs", "--search", "upload", "--json");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("fix the flaky upload test", "and the UPLOAD docs")
                 .doesNotContain("bump the version").contains("\"session_id\"");
-        Result none = mnemo("--home", home, "inputs", "--search", "nothing like it");
+        MnemoCliTest.Result none = mnemo("--home", home, "inputs", "--search", "nothing like it");
         assertThat(none.out()).contains("no message contains");
         assertThat(mnemo("--home", home, "inputs", "--limit", "0").exitCode()).isEqualTo(2);
     }

@@ -3,17 +3,12 @@ package dev.mnemo.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code mnemo pending}, {@code approve} and {@code reject} on a real home with {@code approval = "ask"}. */
 class PendingCommandsTest {
@@ -21,16 +16,8 @@ class PendingCommandsTest {
     @TempDir
     Path temp;
 
-    record Result(int exitCode, String out, String err) {}
-
-    private Result mnemo(String... args) {
-        MnemoCli cli = new MnemoCli(Map.of(), temp.resolve("user").toString(), env -> Optional.empty());
-        CommandLine commandLine = MnemoCli.commandLineFor(cli, StartupWarmUp.none(), args);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(err));
-        return new Result(commandLine.execute(args), out.toString(), err.toString());
+    private MnemoCliTest.Result mnemo(String... args) {
+        return MnemoCliTest.run(temp, null, args);
     }
 
     private Path askingHome() throws IOException {
@@ -44,10 +31,10 @@ class PendingCommandsTest {
         Path home = askingHome();
         mnemo("--home", home.toString(), "note", "Deploys go out on Fridays before noon only");
 
-        Result pending = mnemo("--home", home.toString(), "pending");
+        MnemoCliTest.Result pending = mnemo("--home", home.toString(), "pending");
         Matcher id = Pattern.compile("(?m)^(note:\\S+)\\s+note\\s+").matcher(pending.out());
         assertThat(id.find()).as(pending.out()).isTrue();
-        Result approved = mnemo("--home", home.toString(), "approve", id.group(1));
+        MnemoCliTest.Result approved = mnemo("--home", home.toString(), "approve", id.group(1));
 
         assertThat(pending.out()).contains("Deploys go out on Fridays before noon only");
         assertThat(approved.exitCode()).as(approved.err()).isZero();
@@ -64,7 +51,7 @@ class PendingCommandsTest {
         Matcher id = Pattern.compile("\"id\" : \"(note:[^\"]+)\"").matcher(json);
         assertThat(id.find()).as(json).isTrue();
 
-        Result rejected = mnemo("--home", home.toString(), "reject", id.group(1));
+        MnemoCliTest.Result rejected = mnemo("--home", home.toString(), "reject", id.group(1));
 
         assertThat(rejected.exitCode()).as(rejected.err()).isZero();
         assertThat(mnemo("--home", home.toString(), "pending", "--json").out().strip()).isEqualTo("[ ]");
@@ -92,8 +79,8 @@ class PendingCommandsTest {
         Path home = askingHome();
         mnemo("--home", home.toString(), "note", "something");
 
-        Result approve = mnemo("--home", home.toString(), "approve", "note:nope");
-        Result reject = mnemo("--home", home.toString(), "reject", "stage1:nope");
+        MnemoCliTest.Result approve = mnemo("--home", home.toString(), "approve", "note:nope");
+        MnemoCliTest.Result reject = mnemo("--home", home.toString(), "reject", "stage1:nope");
 
         assertThat(approve.exitCode()).isEqualTo(2);
         assertThat(approve.err()).contains("nothing pending has id 'note:nope'", "`mnemo pending`");
@@ -104,7 +91,7 @@ class PendingCommandsTest {
     void withAutoApproval_pendingSaysNothingWaitsAndHowToAsk() throws IOException {
         Path home = MnemoJar.homeWithMemories(temp.resolve("home"));
 
-        Result pending = mnemo("--home", home.toString(), "pending");
+        MnemoCliTest.Result pending = mnemo("--home", home.toString(), "pending");
 
         assertThat(pending.exitCode()).isZero();
         assertThat(pending.out()).contains("approval is \"auto\"", "approval = \"ask\"");
