@@ -3,6 +3,10 @@ package dev.mnemo.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryTools;
+import dev.mnemo.postgres.PostgresBackend;
+import dev.mnemo.postgres.TestCluster;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PipedReader;
@@ -25,6 +29,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
 import picocli.CommandLine;
 
 /** {@code mnemo ui} in process: its first line, its token, serving until stopped, its refusals. */
@@ -77,6 +82,55 @@ class UiCommandTest {
         assertThat(err.toString()).contains("until stopped").contains("No model is configured");
         assertThatThrownBy(() -> new Socket("127.0.0.1", Integer.parseInt(line.group(2))).close())
                 .isInstanceOf(ConnectException.class);
+    }
+
+    @Test
+    void ui_withPostgres_servesOneTenantsMemory_andNoOtherTenants() throws Exception {
+        String url = TestCluster.get().createDatabase("ui_tenant_" + ProcessHandle.current().pid());
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL(url);
+        try (PostgresBackend backend = PostgresBackend.builder().dataSource(dataSource).build()) {
+            for (String user : new String[] {"alice", "bob"}) {
+                try (MemoryEngine engine = backend.engineBuilder(user, temp.resolve("cache-" + user)).build()) {
+                    assertThat(engine.tools().call(MemoryTools.ADD_AD_HOC_NOTE, "{\"filename\":"
+                            + "\"2026-11-01T09-00-00-editor.md\",\"note\":\"" + user + " uses helix\"}")).isEqualTo("{}");
+                }
+            }
+        }
+        PipedReader pipe = new PipedReader();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = commandLine(err);
+        commandLine.setOut(new PrintWriter(new PipedWriter(pipe), true));
+        AtomicInteger exit = new AtomicInteger(-1);
+        Thread serving = new Thread(() -> exit.set(commandLine.execute("ui", "--postgres", url, "--tenant", "alice")),
+                "mnemo-ui-postgres");
+        serving.start();
+
+        Matcher line = FIRST_LINE.matcher(new BufferedReader(pipe).readLine());
+        assertThat(line.matches()).isTrue();
+        HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpResponse<String> withToken = http.send(HttpRequest.newBuilder(URI.create(line.group(1))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> note = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + line.group(2)
+                + "/memory?path=extensions/ad_hoc/notes/2026-11-01T09-00-00-editor.md")).header("Cookie",
+                withToken.headers().firstValue("Set-Cookie").orElseThrow().split(";")[0]).build(),
+                HttpResponse.BodyHandlers.ofString());
+        serving.interrupt();
+        serving.join(Duration.ofSeconds(30).toMillis());
+
+        assertThat(note.body()).contains("alice uses helix").doesNotContain("bob");
+        assertThat(exit.get()).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("Serving tenant alice");
+    }
+
+    @Test
+    void ui_postgresWithoutATenant_isAUsageError() {
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = commandLine(err);
+        commandLine.setOut(new PrintWriter(new StringWriter()));
+
+        assertThat(commandLine.execute("ui", "--postgres", "jdbc:postgresql://localhost/mnemo")).isEqualTo(2);
+        assertThat(err.toString()).contains("--postgres and --tenant go together");
     }
 
     @Test
