@@ -447,7 +447,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         parts.store().addPendingNote(new PendingNote(id, filename, projectSlug, note, Optional.empty(),
                 parts.clock().instant()));
         LOG.info("Ad-hoc note {} awaits approval as note:{}", filename, id);
-        return "note:" + id;
+        return EngineAdmin.NOTE_PREFIX + id;
     }
 
     @Override

@@ -48,7 +48,8 @@ final class EngineAdmin implements MemoryAdmin {
 
     private static final String GLOBAL_JOB_KIND = "memory_consolidate_global";
     private static final String STAGE1_PREFIX = PendingMemory.STAGE1 + ":";
-    private static final String NOTE_PREFIX = PendingMemory.NOTE + ":";
+    /** How a pending note's id starts; the engine names the notes it queues with it. */
+    static final String NOTE_PREFIX = PendingMemory.NOTE + ":";
     /** "Refresh now" stops extracting after this many Phase 1 runs, however many threads wait. */
     private static final int MAX_PHASE1_RUNS_PER_REFRESH = 64;
 
@@ -219,9 +220,12 @@ final class EngineAdmin implements MemoryAdmin {
         engine.requireOpen();
         if (Objects.requireNonNull(pendingId, "pendingId").startsWith(STAGE1_PREFIX)) {
             Stage1Output output = awaiting(pendingId.substring(STAGE1_PREFIX.length()));
-            // Forgotten as a delete forgets (polluting deletes the memory and drops what used it), then
-            // disabled rather than polluted: the conversation stays, and is never extracted again.
-            engine.threads().markPolluted(output.threadId());
+            // The store's pollution deletes the memory (and queues Phase 2 if a consolidation used it);
+            // then the thread is disabled rather than polluted, which also drops from the folder what
+            // used it: forgotten as a delete forgets, the conversation kept and never extracted again.
+            // The registry's markPolluted is not used: it would pollute the thread's ancestors too and
+            // run the folder's forget twice.
+            engine.parts.store().markThreadPolluted(output.threadId(), engine.parts.clock().instant());
             engine.threads().setMemoryMode(output.threadId(), MemoryMode.DISABLED);
             LOG.info("memory {} rejected: thread {} disabled and its memory forgotten", pendingId, output.threadId());
             return;
