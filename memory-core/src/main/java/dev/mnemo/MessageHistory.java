@@ -1,6 +1,7 @@
 package dev.mnemo;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -18,4 +19,15 @@ public interface MessageHistory {
      * none or the offset went stale (a trim dropped or shifted it).
      */
     Optional<HistoryEntry> entry(long offset);
+
+    /**
+     * The newest {@code limit} entries whose text contains {@code text}, ignoring case; newest last.
+     * The default filters {@link #recent}; stores search where the lines are.
+     */
+    default List<HistoryEntry> search(String text, int limit) {
+        String needle = text.toLowerCase(Locale.ROOT);
+        List<HistoryEntry> found = recent(Integer.MAX_VALUE).stream()
+                .filter(entry -> entry.text().toLowerCase(Locale.ROOT).contains(needle)).toList();
+        return found.subList(Math.max(0, found.size() - limit), found.size());
+    }
 }

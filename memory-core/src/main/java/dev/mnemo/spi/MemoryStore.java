@@ -344,8 +344,25 @@ public interface MemoryStore extends AutoCloseable {
      * @throws UnsupportedOperationException when this store keeps no goals
      */
     default GoalStore goals() {
-        throw new UnsupportedOperationException(getClass().getSimpleName()
-                + " keeps no thread goals yet (issue 31: goals are kept by the SQLite store only)");
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no thread goals");
+    }
+
+    /**
+     * The message history kept by this store, when it keeps one (fleet mode keeps it per tenant in
+     * its database). The default is empty: the engine keeps {@code <home>/history.jsonl} itself.
+     */
+    default Optional<HistoryStore> messageHistory() {
+        return Optional.empty();
+    }
+
+    /**
+     * The thread logs kept by this store, when it keeps them (fleet mode keeps them per tenant in its
+     * database); the engine writes them through its bounded queue and closes them with itself. The
+     * default is empty: an engine that opened its store itself keeps them beside it
+     * ({@link MemoryStoreProvider#openThreadLogs}), any other keeps none.
+     */
+    default Optional<ThreadLogStore> threadLogs() {
+        return Optional.empty();
     }
 
     @Override

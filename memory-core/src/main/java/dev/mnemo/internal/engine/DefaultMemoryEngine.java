@@ -29,6 +29,7 @@ import dev.mnemo.internal.consolidate.Forgetting;
 import dev.mnemo.internal.consolidate.Phase2Runner;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.extract.ThreadRollouts;
+import dev.mnemo.internal.history.EngineHistory;
 import dev.mnemo.internal.history.HistoryFile;
 import dev.mnemo.internal.read.DeveloperInstructions;
 import dev.mnemo.internal.read.ServerPaths;
@@ -80,7 +81,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final EngineLogs logs;
     private final Forgetting forgetting;
     private final OpenRecordings sessions;
-    private final HistoryFile history;
+    private final EngineHistory history;
     final ThreadRollouts rollouts;
     /** Built by {@link #tools()} on first use: most engines build instructions and never call a tool. */
     private final AtomicReference<MemoryTools> tools = new AtomicReference<>();
@@ -100,7 +101,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
         allListeners.addAll(logs.listeners(parts.wallClock()));
         this.listener = new SafeListener(List.copyOf(allListeners));
         this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
-        this.history = new HistoryFile(parts.home(), parts.history(), redactor(), parts.clock());
+        this.history = new EngineHistory(parts.store().messageHistory().orElseGet(() -> new HistoryFile(parts.home())),
+                parts.history(), redactor(), parts.clock());
         this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow,
                 this::deleteThreadState, logs::forgetThread);
         this.agentGraph = new StoreAgentGraph(parts.store());
@@ -309,7 +311,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         try {
             history.append(threadId, text);
         } catch (RuntimeException e) {
-            LOG.warn("could not add a message of thread {} to the message history {}", threadId, history.file(), e);
+            LOG.warn("could not add a message of thread {} to the message history {}", threadId, history, e);
         }
     }
 

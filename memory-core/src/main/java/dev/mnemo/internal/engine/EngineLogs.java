@@ -19,10 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine's thread logs: opened beside a store the engine discovered itself (its provider's
- * {@link MemoryStoreProvider#openThreadLogs}), with one daemon thread that writes the batches and
- * checks the flush interval every second. An engine given its store explicitly, or whose provider
- * keeps no logs, has none: {@link #threadLogs()} then says why.
+ * The engine's thread logs: the store's own ({@link dev.mnemo.spi.MemoryStore#threadLogs()}, fleet
+ * mode), else opened beside a store the engine discovered itself (its provider's
+ * {@link MemoryStoreProvider#openThreadLogs}); one daemon thread writes the batches and checks the
+ * flush interval every second. Any other engine has none: {@link #threadLogs()} then says why.
  */
 final class EngineLogs implements AutoCloseable {
 
@@ -39,24 +39,31 @@ final class EngineLogs implements AutoCloseable {
     }
 
     static EngineLogs open(EngineParts parts) {
+        Optional<ThreadLogStore> kept = parts.store().threadLogs();
+        if (kept.isPresent()) {
+            return start(kept.get(), parts);
+        }
         if (!parts.ownsStore()) {
-            return none("the engine was given its store explicitly; thread logs are kept only beside a store the "
-                    + "engine opens itself (memory-store-sqlite's logs.sqlite)");
+            return none("the engine was given a store that keeps no thread logs; they are kept beside a store the "
+                    + "engine opens itself (memory-store-sqlite's logs.sqlite) or by a store that offers them "
+                    + "(fleet mode)");
         }
         Optional<MemoryStoreProvider> provider = ServiceLoader.load(MemoryStoreProvider.class,
                 EngineLogs.class.getClassLoader()).findFirst();
         if (provider.isEmpty()) {
             return none("no MemoryStoreProvider on the class path");
         }
-        ThreadLogStore store;
         try {
-            store = provider.get().openThreadLogs(parts.home());
+            return start(provider.get().openThreadLogs(parts.home()), parts);
         } catch (UnsupportedOperationException e) {
             return none(e.getMessage());
         } catch (RuntimeException e) {
             LOG.warn("thread logs could not be opened in {}; the engine runs without them", parts.home(), e);
             return none("the logs database could not be opened: " + e.getMessage());
         }
+    }
+
+    private static EngineLogs start(ThreadLogStore store, EngineParts parts) {
         ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "mnemo-thread-logs");
             t.setDaemon(true);

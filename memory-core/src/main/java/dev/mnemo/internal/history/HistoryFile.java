@@ -2,19 +2,15 @@ package dev.mnemo.internal.history;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.mnemo.HistoryConfig;
 import dev.mnemo.HistoryEntry;
 import dev.mnemo.MemoryStoreException;
-import dev.mnemo.MessageHistory;
-import dev.mnemo.spi.SecretRedactor;
+import dev.mnemo.spi.HistoryStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Objects;
@@ -25,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code <home>/history.jsonl}: one line {@code {"session_id","ts","text"}} per user message, in
- * Codex's format, mode 0600, text redacted before it is written (Codex writes secrets as typed).
+ * Codex's format, mode 0600 (what goes in, redacted, is decided by {@link EngineHistory}).
  *
  * <p>Writing. Each append takes an exclusive lock on the file ({@link HistoryLocks}), writes the
  * whole line with one positioned write at the end, then trims, all before letting go; so lines from
@@ -39,33 +35,21 @@ import org.slf4j.LoggerFactory;
  * {@code history.jsonl.generation}, so an offset from before it finds nothing instead of a
  * different entry ({@link HistoryOffsets}).
  */
-public final class HistoryFile implements MessageHistory {
+public final class HistoryFile implements HistoryStore {
 
     /** The file's name inside the Mnemo home, as in Codex's home. */
     public static final String FILE_NAME = "history.jsonl";
-    /** Codex's {@code HISTORY_SOFT_CAP_RATIO}: a trim goes down to this share of {@code max_bytes}. */
-    static final double SOFT_CAP_RATIO = 0.8;
 
     private static final Logger LOG = LoggerFactory.getLogger(HistoryFile.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path file;
     private final HistoryOffsets offsets;
-    private final HistoryConfig config;
-    private final SecretRedactor redactor;
-    private final Clock clock;
 
-    /**
-     * @param home the Mnemo home; the file is {@code <home>/history.jsonl}
-     * @param redactor applied to every text before it is written
-     * @param clock gives each line its {@code ts}
-     */
-    public HistoryFile(Path home, HistoryConfig config, SecretRedactor redactor, Clock clock) {
+    /** @param home the Mnemo home; the file is {@code <home>/history.jsonl} */
+    public HistoryFile(Path home) {
         this.file = Objects.requireNonNull(home, "home").toAbsolutePath().normalize().resolve(FILE_NAME);
         this.offsets = new HistoryOffsets(file.resolveSibling(FILE_NAME + ".generation"));
-        this.config = Objects.requireNonNull(config, "config");
-        this.redactor = Objects.requireNonNull(redactor, "redactor");
-        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /** Where the lines are. */
@@ -73,20 +57,10 @@ public final class HistoryFile implements MessageHistory {
         return file;
     }
 
-    /**
-     * Appends one user message of {@code sessionId}, redacted. Returns false, writing nothing, when
-     * persistence is {@code none} or the text is blank (Codex keeps no empty entries).
-     */
-    public boolean append(String sessionId, String text) {
-        Objects.requireNonNull(sessionId, "sessionId");
-        Objects.requireNonNull(text, "text");
-        if (config.persistence() == HistoryConfig.Persistence.NONE || text.isBlank()) {
-            return false;
-        }
+    @Override
+    public void append(String sessionId, long ts, String text, long maxBytes) {
         // 1. The whole line first, so one write puts it in the file.
-        ObjectNode line = JSON.createObjectNode().put("session_id", sessionId)
-                .put("ts", clock.instant().getEpochSecond()).put("text", redactor.redact(text));
-        byte[] bytes = (line.toString() + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = HistoryStore.jsonLine(sessionId, ts, text).getBytes(StandardCharsets.UTF_8);
         // 2. Under the exclusive lock: the mode, the write at the end, the trim.
         HistoryLocks.exclusive(file, channel -> {
             HistoryPermissions.ownerOnly(file);
@@ -101,13 +75,12 @@ public final class HistoryFile implements MessageHistory {
             }
             out.put(bytes).flip();
             writeFully(channel, out, size);
-            trim(channel, bytes.length);
+            trim(channel, bytes.length, maxBytes);
             return null;
         });
-        return true;
     }
 
-    /** Removes every line of {@code sessionId}; returns how many went. */
+    @Override
     public int removeSession(String sessionId) {
         Objects.requireNonNull(sessionId, "sessionId");
         if (!Files.exists(file)) {
@@ -142,7 +115,7 @@ public final class HistoryFile implements MessageHistory {
         return matching(limit, entry -> true);
     }
 
-    /** The newest {@code limit} entries whose text contains {@code text}, ignoring case; newest last. */
+    @Override
     public List<HistoryEntry> search(String text, int limit) {
         String needle = Objects.requireNonNull(text, "text").toLowerCase(java.util.Locale.ROOT);
         return matching(limit, entry -> entry.text().toLowerCase(java.util.Locale.ROOT).contains(needle));
@@ -197,13 +170,12 @@ public final class HistoryFile implements MessageHistory {
      * Codex's trim: nothing while the file is within {@code max_bytes} (absent or 0: never); else
      * the oldest whole lines go until the size is at most the soft cap or only the newest is left.
      */
-    private void trim(FileChannel channel, int newestLength) throws IOException {
-        long max = config.maxBytes().orElse(0);
+    private void trim(FileChannel channel, int newestLength, long max) throws IOException {
         long size = channel.size();
         if (max <= 0 || size <= max) {
             return;
         }
-        long softCap = Math.min(Math.max((long) Math.floor(max * SOFT_CAP_RATIO), 1), max);
+        long softCap = Math.min(Math.max((long) Math.floor(max * HistoryStore.SOFT_CAP_RATIO), 1), max);
         long target = Math.max(softCap, newestLength);
         byte[] all = readAll(channel);
         int start = 0;

@@ -28,12 +28,16 @@ class HistoryFileTest {
     @TempDir
     Path home;
 
-    private HistoryFile history(HistoryConfig config) {
-        return new HistoryFile(home, config, new DefaultSecretRedactor(), CLOCK);
+    private EngineHistory history(HistoryConfig config) {
+        return new EngineHistory(new HistoryFile(home), config, new DefaultSecretRedactor(), CLOCK);
     }
 
-    private HistoryFile history() {
+    private EngineHistory history() {
         return history(HistoryConfig.defaults());
+    }
+
+    private Path file() {
+        return home.resolve(HistoryFile.FILE_NAME);
     }
 
     private static String line(String session, String text) {
@@ -44,7 +48,7 @@ class HistoryFileTest {
 
     @Test
     void lookup_readsHistoryEntries() {
-        HistoryFile history = history();
+        EngineHistory history = history();
         history.append("thread-1", "first");
         history.append("thread-2", "second");
 
@@ -58,7 +62,7 @@ class HistoryFileTest {
 
     @Test
     void entries_areCountedAcrossReadBufferBoundaries() {
-        HistoryFile history = history();
+        EngineHistory history = history();
         String text = "x".repeat(300);
         for (int i = 0; i < 100; i++) { // ~33 KB: several of the reader's 8 KB buffers
             history.append("thread", text + i);
@@ -73,7 +77,7 @@ class HistoryFileTest {
 
     @Test
     void lookup_offsetsStayValidAcrossAppends() {
-        HistoryFile history = history();
+        EngineHistory history = history();
         history.append("thread", "kept");
         HistoryEntry first = history.recent(1).get(0);
         for (int i = 0; i < 20; i++) {
@@ -87,12 +91,12 @@ class HistoryFileTest {
         String first = line("t", "a".repeat(40));
         String second = line("t", "b".repeat(40));
         long max = first.length() + second.length() - 1;
-        HistoryFile history = history(HistoryConfig.defaults().withMaxBytes(max));
+        EngineHistory history = history(HistoryConfig.defaults().withMaxBytes(max));
         history.append("t", "a".repeat(40));
         history.append("t", "b".repeat(40));
 
-        assertThat(Files.readString(history.file())).isEqualTo(second);
-        assertThat(Files.size(history.file())).isLessThanOrEqualTo(max);
+        assertThat(Files.readString(file())).isEqualTo(second);
+        assertThat(Files.size(file())).isLessThanOrEqualTo(max);
     }
 
     @Test
@@ -102,27 +106,27 @@ class HistoryFileTest {
         String third = line("t", "c".repeat(60));
         int length = third.length();
         long max = length * 9L / 4;
-        HistoryFile history = history(HistoryConfig.defaults().withMaxBytes(max));
+        EngineHistory history = history(HistoryConfig.defaults().withMaxBytes(max));
         history.append("t", "a".repeat(60));
         history.append("t", "b".repeat(60));
         history.append("t", "c".repeat(60));
 
-        assertThat(Files.readString(history.file())).isEqualTo(third);
+        assertThat(Files.readString(file())).isEqualTo(third);
     }
 
     // ---- beyond Codex ----------------------------------------------------------------------------
 
     @Test
     void append_writesCodexLineFormat() throws Exception {
-        HistoryFile history = history();
+        EngineHistory history = history();
         history.append("019a-thread", "say \"hi\"\nplease");
-        assertThat(Files.readString(history.file()))
+        assertThat(Files.readString(file()))
                 .isEqualTo("{\"session_id\":\"019a-thread\",\"ts\":1700000000,\"text\":\"say \\\"hi\\\"\\nplease\"}\n");
     }
 
     @Test
     void append_neverDropsTheNewestLine_evenWhenItAloneExceedsMaxBytes() throws Exception {
-        HistoryFile history = history(HistoryConfig.defaults().withMaxBytes(10));
+        EngineHistory history = history(HistoryConfig.defaults().withMaxBytes(10));
         history.append("t", "old");
         history.append("t", "n".repeat(100));
         assertThat(history.recent(10)).extracting(HistoryEntry::text).containsExactly("n".repeat(100));
@@ -130,43 +134,43 @@ class HistoryFileTest {
 
     @Test
     void append_redactsSecretsBeforeWriting() throws Exception {
-        HistoryFile history = history();
+        EngineHistory history = history();
         history.append("t", "my key is sk-abcdefghijklmnopqrstuvwxyz123456 ok");
-        String content = Files.readString(history.file());
+        String content = Files.readString(file());
         assertThat(content).doesNotContain("sk-abcdefghijklmnopqrstuvwxyz123456").contains("[REDACTED_SECRET]");
         assertThat(history.recent(1).get(0).text()).isEqualTo("my key is [REDACTED_SECRET] ok");
     }
 
     @Test
     void append_keepsTheFileAtMode0600_andRestoresIt() throws Exception {
-        HistoryFile history = history();
+        EngineHistory history = history();
         history.append("t", "one");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(history.file()))).isEqualTo("rw-------");
-        Files.setPosixFilePermissions(history.file(), PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file()))).isEqualTo("rw-------");
+        Files.setPosixFilePermissions(file(), PosixFilePermissions.fromString("rw-r--r--"));
         history.append("t", "two");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(history.file()))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file()))).isEqualTo("rw-------");
     }
 
     @Test
     void persistenceNone_writesNothing() {
-        HistoryFile history = history(HistoryConfig.defaults().withPersistence(HistoryConfig.Persistence.NONE));
+        EngineHistory history = history(HistoryConfig.defaults().withPersistence(HistoryConfig.Persistence.NONE));
         assertThat(history.append("t", "not kept")).isFalse();
-        assertThat(history.file()).doesNotExist();
+        assertThat(file()).doesNotExist();
         assertThat(history.recent(5)).isEmpty();
     }
 
     @Test
     void blankText_isNotWritten() {
-        HistoryFile history = history();
+        EngineHistory history = history();
         assertThat(history.append("t", "  \n")).isFalse();
-        assertThat(history.file()).doesNotExist();
+        assertThat(file()).doesNotExist();
     }
 
     @Test
     void entry_afterATrim_reportsTheOffsetStale_whereCodexWouldReturnAnotherEntry() {
         String text = "m".repeat(50);
         long max = line("t", text + "0").length() * 3L; // room for three lines
-        HistoryFile history = history(HistoryConfig.defaults().withMaxBytes(max));
+        EngineHistory history = history(HistoryConfig.defaults().withMaxBytes(max));
         history.append("t", text + "0");
         history.append("t", text + "1");
         List<HistoryEntry> before = history.recent(10);
@@ -183,7 +187,7 @@ class HistoryFileTest {
 
     @Test
     void removeSession_removesOnlyThatThreadsLines_andMakesOldOffsetsStale() {
-        HistoryFile history = history();
+        EngineHistory history = history();
         history.append("keep", "a");
         history.append("drop", "b");
         history.append("keep", "c");
@@ -197,9 +201,9 @@ class HistoryFileTest {
 
     @Test
     void aLineCutShortByACrash_staysAlone_andTheNextAppendIsWhole() throws Exception {
-        HistoryFile history = history();
+        EngineHistory history = history();
         history.append("t", "whole");
-        Files.writeString(history.file(), "{\"session_id\":\"t\",\"ts\":1,\"te", StandardCharsets.UTF_8,
+        Files.writeString(file(), "{\"session_id\":\"t\",\"ts\":1,\"te", StandardCharsets.UTF_8,
                 java.nio.file.StandardOpenOption.APPEND);
         history.append("t", "after");
         assertThat(history.recent(10)).extracting(HistoryEntry::text).containsExactly("whole", "after");
@@ -207,7 +211,7 @@ class HistoryFileTest {
 
     @Test
     void recent_returnsTheNewestLast_andHonoursTheLimit() {
-        HistoryFile history = history();
+        EngineHistory history = history();
         for (int i = 0; i < 5; i++) {
             history.append("t", "m" + i);
         }
@@ -218,17 +222,17 @@ class HistoryFileTest {
 
     @Test
     void replacedFile_makesOldOffsetsStale() throws Exception {
-        HistoryFile history = history();
+        EngineHistory history = history();
         history.append("t", "before");
         HistoryEntry before = history.recent(1).get(0);
-        Files.delete(history.file());
+        Files.delete(file());
         history.append("t", "after");
         assertThat(history.entry(before.offset())).isEmpty();
     }
 
     @Test
     void threadsOfOneJvm_appendConcurrently_withoutLosingOrTearingLines() throws Exception {
-        HistoryFile history = history(HistoryConfig.defaults().withMaxBytes(1L << 30));
+        EngineHistory history = history(HistoryConfig.defaults().withMaxBytes(1L << 30));
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<?>> done = new ArrayList<>();
@@ -246,7 +250,7 @@ class HistoryFileTest {
         } finally {
             pool.shutdownNow();
         }
-        List<String> lines = Files.readAllLines(history.file());
+        List<String> lines = Files.readAllLines(file());
         assertThat(lines).hasSize(2_000);
         assertThat(history.recent(10_000)).hasSize(2_000);
     }
