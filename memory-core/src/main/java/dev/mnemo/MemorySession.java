@@ -93,6 +93,19 @@ public interface MemorySession extends AutoCloseable {
     }
 
     /**
+     * Charges one turn's usage to this conversation's goal, as Codex's goal accounting does: its
+     * tokens count as input minus cached input plus output, and {@code elapsed} adds to the time
+     * used. Only an active or budget-limited goal is charged; crossing its budget turns an active
+     * goal {@link GoalStatus#BUDGET_LIMITED}. Call it when a turn ends (the adapters do).
+     *
+     * @return the goal after the charge; empty when there is no goal or it may not be charged
+     * @throws UnsupportedOperationException when the engine's store keeps no goals
+     */
+    default java.util.Optional<ThreadGoal> chargeGoal(dev.mnemo.llm.TokenUsage usage, java.time.Duration elapsed) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " keeps no goals");
+    }
+
+    /**
      * Takes a whole answer: strips citation markup, records the visible text, then counts the
      * cited memories as used.
      */

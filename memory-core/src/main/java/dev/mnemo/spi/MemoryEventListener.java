@@ -1,6 +1,7 @@
 package dev.mnemo.spi;
 
 import dev.mnemo.Phase1JobOutcome;
+import dev.mnemo.Phase1JobReport;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
@@ -32,8 +33,32 @@ public interface MemoryEventListener {
      */
     default void phase1JobFinished(String threadId, Phase1JobOutcome outcome, Optional<String> error) {}
 
+    /**
+     * One Phase 1 job ended, with its duration and tokens: what the engine calls. The default hands
+     * it to {@link #phase1JobFinished(String, Phase1JobOutcome, Optional)}, so a listener written
+     * for that one still hears every job; override one of the two, not both.
+     */
+    default void phase1JobFinished(Phase1JobReport report) {
+        phase1JobFinished(report.threadId(), report.outcome(), report.error());
+    }
+
     /** Phase 2 reached a step (Codex's step and reason names, e.g. {@code claimed}, {@code agent_spawned}). */
     default void phase2Step(String step) {}
+
+    /**
+     * Phase 2 selected its inputs: the memories of these conversations, sorted by thread id, are
+     * what the consolidation works from this time.
+     */
+    default void phase2InputsSelected(List<String> threadIds) {}
+
+    /**
+     * The default consolidation agent ran one tool in the memory folder.
+     *
+     * @param tool the tool's name, e.g. {@code write_file}
+     * @param target the file, folder or query it named (empty when it named none)
+     * @param error why it failed, when it did (the agent sees the same message)
+     */
+    default void consolidationToolCalled(String tool, String target, Optional<String> error) {}
 
     /** Phase 2 ended. */
     default void phase2Finished(Phase2Outcome outcome, Optional<String> failure) {}

@@ -6,8 +6,11 @@ import dev.mnemo.GoalStatus;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemorySession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolSpec;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +34,38 @@ class GoalToolsTest {
         try (MemoryEngine engine = engine(true); MemorySession session = engine.openSession(SessionContext.root("t"))) {
             assertThat(session.toolSpecs()).extracting(ToolSpec::name)
                     .contains("get_goal", "create_goal", "update_goal");
+        }
+    }
+
+    @Test
+    void goalTools_areHiddenFromEphemeralSessions_butOfferedToSpawnedSubAgents() {
+        SessionContext ephemeral = new SessionContext("e", "cli", true, false, Optional.empty());
+        try (MemoryEngine engine = engine(true); MemorySession throwAway = engine.openSession(ephemeral);
+                MemorySession subAgent = engine.openSession(SessionContext.root("child").spawnedBy("parent"))) {
+            assertThat(throwAway.toolSpecs()).extracting(ToolSpec::name).doesNotContain("get_goal");
+            assertThat(throwAway.callTool("c", "get_goal", "{}")).contains("\"error\"");
+            assertThat(subAgent.toolSpecs()).extracting(ToolSpec::name).contains("get_goal", "create_goal");
+        }
+    }
+
+    @Test
+    void chargeGoal_countsUncachedInputAndOutput_andCrossingTheBudgetLimitsTheGoal() {
+        try (MemoryEngine engine = engine(false); MemorySession session = engine.openSession(SessionContext.root("t"))) {
+            assertThat(session.chargeGoal(new TokenUsage(100, 0, 50, 0), Duration.ofSeconds(3))).isEmpty();
+            session.setGoal("ship the release", OptionalLong.of(1_000));
+
+            assertThat(session.chargeGoal(new TokenUsage(600, 200, 100, 40), Duration.ofSeconds(3)))
+                    .hasValueSatisfying(goal -> {
+                        assertThat(goal.tokensUsed()).isEqualTo(500); // 600 - 200 cached + 100 out
+                        assertThat(goal.timeUsed()).isEqualTo(Duration.ofSeconds(3));
+                        assertThat(goal.status()).isEqualTo(GoalStatus.ACTIVE);
+                    });
+            assertThat(session.chargeGoal(new TokenUsage(600, 0, 0, 0), Duration.ofSeconds(2)))
+                    .hasValueSatisfying(goal -> assertThat(goal.status()).isEqualTo(GoalStatus.BUDGET_LIMITED));
+
+            engine.goals().updateStatus("t", session.goal().orElseThrow().goalId(), GoalStatus.COMPLETE);
+            assertThat(session.chargeGoal(new TokenUsage(10, 0, 10, 0), Duration.ZERO)).isEmpty(); // done: not charged
+            assertThat(session.goal().orElseThrow().tokensUsed()).isEqualTo(1_100);
         }
     }
 

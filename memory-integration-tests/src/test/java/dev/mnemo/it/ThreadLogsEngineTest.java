@@ -2,9 +2,11 @@ package dev.mnemo.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryMode;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
@@ -59,7 +61,8 @@ class ThreadLogsEngineTest {
             runPipelineAndFlush(engine, clock);
 
             assertThat(engine.threadLogs().query("chat-1", 10)).extracting(ThreadLogEntry::message)
-                    .contains("phase 1 job succeeded");
+                    .anySatisfy(m -> assertThat(m).matches("phase 1 job succeeded in \\d+ ms, tokens in [1-9]\\d* "
+                            + "\\(cached \\d+\\), out [1-9]\\d* .*"));
             assertThat(engine.threadLogs().query("mnemo:phase2", 100)).extracting(ThreadLogEntry::message)
                     .anySatisfy(m -> assertThat(m).startsWith("step "))
                     .last().asString().startsWith("phase 2 SUCCEEDED");
@@ -70,6 +73,26 @@ class ThreadLogsEngineTest {
         assertThat(home.resolve("logs.sqlite")).exists();
         try (MemoryEngine reopened = engine(clock)) {
             assertThat(reopened.threadLogs().query("chat-1", 10)).isNotEmpty();
+        }
+    }
+
+    @Test
+    void aConversation_hearsWhatBecameOfItsMemory_andWhyItWasForgotten() throws Exception {
+        MutableClock clock = new MutableClock(Pipeline.T0);
+        try (MemoryEngine engine = engine(clock)) {
+            runPipeline(engine, clock);
+            engine.threads().setMemoryMode("chat-0", MemoryMode.DISABLED);
+            engine.threadLogs().flush();
+
+            assertThat(engine.threadLogs().query("chat-1", 10)).extracting(ThreadLogEntry::target, ThreadLogEntry::message)
+                    .contains(tuple("mnemo::phase2", "consolidated into the memory folder with 2 other memories"));
+            assertThat(engine.threadLogs().query("chat-0", 10)).last()
+                    .satisfies(entry -> assertThat(entry.message()).startsWith("memory mode set to disabled; its memory "
+                            + "is forgotten"));
+            assertThat(engine.threadLogs().query("mnemo:phase2", 100)).extracting(ThreadLogEntry::message)
+                    .contains("selected 3 memories as inputs")
+                    .anySatisfy(m -> assertThat(m).isEqualTo("tool write_file MEMORY.md"));
+            assertThat(engine.threadLogs().query("current", 10)).isEmpty(); // the thread running the pipeline
         }
     }
 
@@ -112,7 +135,7 @@ class ThreadLogsEngineTest {
         try (SqliteMemoryStore store = SqliteMemoryStore.open(home.resolve("elsewhere.sqlite"));
                 MemoryEngine engine = MemoryEngine.builder().home(home).store(store).build()) {
             assertThatThrownBy(engine::threadLogs).isInstanceOf(UnsupportedOperationException.class)
-                    .hasMessageContaining("given its store explicitly");
+                    .hasMessageContaining("given a store that keeps no thread logs");
             assertThat(Files.exists(home.resolve("logs.sqlite"))).isFalse();
         }
     }

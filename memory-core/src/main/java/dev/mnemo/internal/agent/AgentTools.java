@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -107,26 +108,56 @@ final class AgentTools {
 
     /** Runs one call and answers with its JSON result or a JSON error; never throws. */
     String run(ToolCall call) {
+        return runReporting(call).json();
+    }
+
+    /**
+     * One call's answer for the model, and for the thread logs what it named and why it failed.
+     *
+     * @param json the JSON result or JSON error the model gets
+     * @param target the file, folder or query the call named; empty when its arguments did not parse
+     * @param error the failure message, when it failed
+     */
+    record Ran(String json, String target, Optional<String> error) {}
+
+    /** {@link #run}, with what the call named and how it ended. */
+    Ran runReporting(ToolCall call) {
         Set<String> allowed = ARGUMENTS.get(call.name());
         if (allowed == null) {
-            return error("unknown tool '" + call.name() + "'; the tools are "
+            return failed("", "unknown tool '" + call.name() + "'; the tools are "
                     + SPECS.stream().map(ToolSpec::name).collect(Collectors.joining(", ")));
         }
+        String target = "";
         try {
             ToolArguments args = ToolArguments.parse(call.name(), call.argumentsJson(), allowed);
+            target = target(call.name(), args);
             Object result = dispatch(call.name(), args);
             LOG.debug("agent tool {} ({}) succeeded", call.name(), call.id());
-            return JSON.writeValueAsString(result);
+            return new Ran(JSON.writeValueAsString(result), target, Optional.empty());
         } catch (ToolFailure e) {
             LOG.debug("agent tool {} ({}) refused: {}", call.name(), call.id(), e.getMessage());
-            return error(e.getMessage());
+            return failed(target, e.getMessage());
         } catch (IOException e) {
             LOG.debug("agent tool {} ({}) failed on I/O", call.name(), call.id(), e);
-            return error(call.name() + " failed: " + ConfinedRoot.describe(e));
+            return failed(target, call.name() + " failed: " + ConfinedRoot.describe(e));
         } catch (RuntimeException e) {
             LOG.warn("agent tool {} ({}) failed unexpectedly", call.name(), call.id(), e);
-            return error(call.name() + " failed: " + e.getClass().getSimpleName());
+            return failed(target, call.name() + " failed: " + e.getClass().getSimpleName());
         }
+    }
+
+    private static Ran failed(String target, String message) {
+        return new Ran(error(message), target, Optional.of(message));
+    }
+
+    /** What a call names: its path, its query, or where a move goes from and to. */
+    private static String target(String tool, ToolArguments args) {
+        return switch (tool) {
+            case "search_files" -> args.optionalString("query", "");
+            case "move_file" -> args.optionalString("from", "") + " -> " + args.optionalString("to", "");
+            case "list_files" -> args.optionalString("path", ".");
+            default -> args.optionalString("path", "");
+        };
     }
 
     private Object dispatch(String tool, ToolArguments args) throws IOException {

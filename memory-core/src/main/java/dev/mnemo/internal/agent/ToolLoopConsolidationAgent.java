@@ -11,6 +11,7 @@ import dev.mnemo.llm.ToolCall;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.ConsolidationAgentRequest;
 import dev.mnemo.spi.ConsolidationAgentResult;
+import dev.mnemo.spi.MemoryEventListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -54,14 +55,25 @@ public final class ToolLoopConsolidationAgent implements ConsolidationAgent {
     private final LanguageModel model;
     private final Clock clock;
     private final int stepBudget;
+    private final MemoryEventListener listener;
 
     public ToolLoopConsolidationAgent(LanguageModel model, Clock clock) {
-        this(model, clock, DEFAULT_STEP_BUDGET);
+        this(model, clock, new MemoryEventListener() {});
+    }
+
+    /** An agent that tells {@code listener} of each tool it runs (the engine's thread logs hear them). */
+    public ToolLoopConsolidationAgent(LanguageModel model, Clock clock, MemoryEventListener listener) {
+        this(model, clock, DEFAULT_STEP_BUDGET, listener);
     }
 
     ToolLoopConsolidationAgent(LanguageModel model, Clock clock, int stepBudget) {
+        this(model, clock, stepBudget, new MemoryEventListener() {});
+    }
+
+    private ToolLoopConsolidationAgent(LanguageModel model, Clock clock, int stepBudget, MemoryEventListener listener) {
         this.model = Objects.requireNonNull(model, "model");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.listener = Objects.requireNonNull(listener, "listener");
         if (stepBudget < 1) {
             throw new IllegalArgumentException("stepBudget must be at least 1, was " + stepBudget);
         }
@@ -108,7 +120,9 @@ public final class ToolLoopConsolidationAgent implements ConsolidationAgent {
             }
             conversation.add(ModelMessage.assistant(response.text(), response.toolCalls()));
             for (ToolCall call : response.toolCalls()) {
-                conversation.add(ModelMessage.tool(call.id(), tools.run(call)));
+                AgentTools.Ran ran = tools.runReporting(call);
+                listener.consolidationToolCalled(call.name(), ran.target(), ran.error());
+                conversation.add(ModelMessage.tool(call.id(), ran.json()));
                 toolCallsRun++;
             }
         }

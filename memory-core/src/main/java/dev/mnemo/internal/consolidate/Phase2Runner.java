@@ -168,6 +168,7 @@ public final class Phase2Runner {
                 return fail(Phase2FailureReason.FAILED_LOAD_STAGE1_OUTPUTS, e);
             }
             inputs = selection.size();
+            deps.listener().phase2InputsSelected(selection.stream().map(Stage1Output::threadId).toList());
             if (selection.isEmpty() && storedMemoriesAllIneligible()) {
                 return succeed(Phase2Outcome.NO_WORKSPACE_CHANGES, claimedWatermark, selection);
             }

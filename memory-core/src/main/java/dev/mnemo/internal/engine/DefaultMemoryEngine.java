@@ -9,6 +9,7 @@ import dev.mnemo.MemoryAdmin;
 import dev.mnemo.MessageHistory;
 import dev.mnemo.ThreadGoal;
 import dev.mnemo.ThreadGoals;
+import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.ThreadLogs;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemorySession;
@@ -103,8 +104,10 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
         this.history = new EngineHistory(parts.store().messageHistory().orElseGet(() -> new HistoryFile(parts.home())),
                 parts.history(), redactor(), parts.clock());
-        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(), this::forgetNow,
-                this::deleteThreadState, logs::forgetThread);
+        this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(),
+                new StoreThreadRegistry.Hooks(this::forgetNow, this::deleteThreadState, logs::forgetThread,
+                        (threadId, message) -> logs.log(new ThreadLogEntry(threadId, parts.wallClock().instant(), "INFO",
+                                "mnemo::threads", message))));
         this.agentGraph = new StoreAgentGraph(parts.store());
         this.ownsExecutor = parts.executor() == null;
         this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
@@ -165,7 +168,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
         ConsolidationAgent agent = parts.consolidationAgent();
         if (agent == null && parts.consolidationModel() != null) {
             agent = new ToolLoopConsolidationAgent(
-                    ReportingModel.of(parts.consolidationModel(), MemoryEventListener.PHASE2, listener), parts.clock());
+                    ReportingModel.of(parts.consolidationModel(), MemoryEventListener.PHASE2, listener), parts.clock(),
+                    listener);
         }
         if (agent == null) {
             return null;
@@ -269,7 +273,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
             recorded.close();
             throw e;
         }
-        return new EngineSession(this, recorded, task, project);
+        return new EngineSession(this, recorded, task, project, parts.goalTools() && !session.ephemeral());
     }
 
     /**
@@ -483,9 +487,10 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
     }
 
-    /** Whether sessions offer the goal tools ({@code MemoryEngine.Builder#goalTools}). */
-    boolean goalToolsEnabled() {
-        return parts.goalTools();
+    /** The store's goals, for charging usage; throws, saying so, when the store keeps none. */
+    GoalStore goalStore() {
+        requireOpen();
+        return parts.store().goals();
     }
 
     @Override

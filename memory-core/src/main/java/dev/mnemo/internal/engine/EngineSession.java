@@ -10,17 +10,22 @@ import dev.mnemo.MemoryTools;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.StartupTask;
 import dev.mnemo.StrippedText;
+import dev.mnemo.ThreadGoal;
+import dev.mnemo.internal.tools.GoalTools;
+import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolSpec;
+import dev.mnemo.spi.GoalStore;
+
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import dev.mnemo.ThreadGoal;
-import dev.mnemo.internal.tools.GoalTools;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +42,7 @@ final class EngineSession implements MemorySession {
     private final StartupTask startupTask;
     /** The project, derived once when the session opened (deriving from a cwd reads the file system). */
     private final Optional<String> project;
+    private final boolean goalTools;
     /** The memory tools bound to the project, made on first use. */
     private volatile MemoryTools tools;
     private final Set<Stream> unfinished = ConcurrentHashMap.newKeySet();
@@ -49,12 +55,17 @@ final class EngineSession implements MemorySession {
     /** The engine-wide count of uses at the last one: what orders least recently used, ties impossible. */
     private volatile long lastUse;
 
+    /**
+     * @param goalTools offer the goal tools: the application enabled them and the session is not
+     *     ephemeral (Codex hides them where there is no state to keep a goal in)
+     */
     EngineSession(DefaultMemoryEngine engine, RecordedSession recorded, StartupTask startupTask,
-            Optional<String> project) {
+            Optional<String> project, boolean goalTools) {
         this.engine = engine;
         this.recorded = recorded;
         this.startupTask = startupTask;
         this.project = project;
+        this.goalTools = goalTools;
         touch();
     }
 
@@ -127,7 +138,7 @@ final class EngineSession implements MemorySession {
     /** The memory tools, then the goal tools when the application enabled them. */
     @Override
     public List<ToolSpec> toolSpecs() {
-        if (!engine.goalToolsEnabled()) {
+        if (!goalTools) {
             return tools().specs();
         }
         List<ToolSpec> specs = new java.util.ArrayList<>(tools().specs());
@@ -145,6 +156,27 @@ final class EngineSession implements MemorySession {
     public ThreadGoal setGoal(String objective, OptionalLong tokenBudget) {
         touch();
         return engine.goals().set(threadId(), objective, tokenBudget);
+    }
+
+    /**
+     * Codex's goal accounting: tokens are input minus cached input plus output; the charge is made
+     * against the goal id read just before, so a goal replaced meanwhile is not charged.
+     */
+    @Override
+    public Optional<ThreadGoal> chargeGoal(TokenUsage usage, Duration elapsed) {
+        Objects.requireNonNull(usage, "usage");
+        Objects.requireNonNull(elapsed, "elapsed");
+        touch();
+        GoalStore goals = engine.goalStore();
+        Optional<ThreadGoal> goal = goals.get(threadId());
+        if (goal.isEmpty()) {
+            return Optional.empty();
+        }
+        long tokens = Math.max(0, usage.inputTokens() - usage.cachedInputTokens()) + usage.outputTokens();
+        if (!goals.accountUsage(threadId(), goal.get().goalId(), tokens, elapsed)) {
+            return Optional.empty();
+        }
+        return goals.get(threadId());
     }
 
     /** The engine's tools, bound to this session's project when it has one. */
@@ -167,7 +199,7 @@ final class EngineSession implements MemorySession {
             requireOpen();
             recorded.toolCall(callId, name, argumentsJson);
         }
-        String output = engine.goalToolsEnabled() && GoalTools.NAMES.contains(name)
+        String output = goalTools && GoalTools.NAMES.contains(name)
                 ? new GoalTools(engine.goals(), threadId()).call(name, argumentsJson)
                 : tools().call(name, argumentsJson);
         synchronized (recorded) {

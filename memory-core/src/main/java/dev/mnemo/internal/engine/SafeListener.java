@@ -1,6 +1,7 @@
 package dev.mnemo.internal.engine;
 
 import dev.mnemo.Phase1JobOutcome;
+import dev.mnemo.Phase1JobReport;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
@@ -41,6 +42,21 @@ final class SafeListener implements MemoryEventListener {
     @Override
     public void phase1JobFinished(String threadId, Phase1JobOutcome outcome, Optional<String> error) {
         each(l -> l.phase1JobFinished(threadId, outcome, error));
+    }
+
+    @Override
+    public void phase1JobFinished(Phase1JobReport report) {
+        each(l -> l.phase1JobFinished(report));
+    }
+
+    @Override
+    public void phase2InputsSelected(List<String> threadIds) {
+        each(l -> l.phase2InputsSelected(threadIds));
+    }
+
+    @Override
+    public void consolidationToolCalled(String tool, String target, Optional<String> error) {
+        each(l -> l.consolidationToolCalled(tool, target, error));
     }
 
     @Override

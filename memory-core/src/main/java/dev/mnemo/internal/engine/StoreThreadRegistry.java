@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,27 +38,36 @@ final class StoreThreadRegistry implements ThreadRegistry {
     private final MemoryStore store;
     private final Clock clock;
     private final SessionStore sessions;
-    private final Consumer<String> afterForget;
-    private final Consumer<String> deleteState;
-    private final Consumer<String> afterDelete;
+    private final Hooks hooks;
 
     /**
-     * @param sessions the recorder's session store: rollouts it holds are Mnemo's own and are
-     *     deleted with their thread; rollouts elsewhere (a Codex home) are never touched
+     * What the registry tells the rest of the engine.
+     *
      * @param afterForget told of each thread whose memory the store just forgot, to drop what the
      *     workspace still holds of it
      * @param deleteState deletes what a deleted thread keeps outside the store (its message history
      *     lines, its goal); run before the store's rows go, so a failure leaves the thread to retry
      * @param afterDelete told of each thread deleted, to delete what else is kept of it (its logs)
+     * @param journal a line for the thread's own logs: why its memory was forgotten or disabled
      */
-    StoreThreadRegistry(MemoryStore store, Clock clock, SessionStore sessions, Consumer<String> afterForget,
-            Consumer<String> deleteState, Consumer<String> afterDelete) {
+    record Hooks(Consumer<String> afterForget, Consumer<String> deleteState, Consumer<String> afterDelete,
+            BiConsumer<String, String> journal) {}
+
+    /**
+     * @param sessions the recorder's session store: rollouts it holds are Mnemo's own and are
+     *     deleted with their thread; rollouts elsewhere (a Codex home) are never touched
+     */
+    StoreThreadRegistry(MemoryStore store, Clock clock, SessionStore sessions, Hooks hooks) {
         this.store = store;
         this.clock = clock;
         this.sessions = sessions;
-        this.afterForget = afterForget;
-        this.deleteState = deleteState;
-        this.afterDelete = afterDelete;
+        this.hooks = hooks;
+    }
+
+    /** Logs {@code message} about a thread, to SLF4J and to the thread's own logs. */
+    private void say(String threadId, String message) {
+        LOG.info("thread {} {}", threadId, message);
+        hooks.journal().accept(threadId, message);
     }
 
     @Override
@@ -85,8 +95,8 @@ final class StoreThreadRegistry implements ThreadRegistry {
     private boolean pollute(String threadId) {
         boolean changed = store.markThreadPolluted(threadId, clock.instant());
         if (changed) {
-            LOG.info("thread {} marked polluted; its memory is forgotten", threadId);
-            afterForget.accept(threadId);
+            say(threadId, "marked polluted; its memory is forgotten");
+            hooks.afterForget().accept(threadId);
         }
         return changed;
     }
@@ -108,7 +118,7 @@ final class StoreThreadRegistry implements ThreadRegistry {
             }
             current = parent.get();
             if (pollute(current)) {
-                LOG.info("thread {} marked polluted: its sub-agent thread {} saw external context", current, threadId);
+                say(current, "marked polluted: its sub-agent thread " + threadId + " saw external context");
             }
         }
     }
@@ -128,9 +138,10 @@ final class StoreThreadRegistry implements ThreadRegistry {
         if (!store.setThreadMemoryMode(threadId, mode, clock.instant())) {
             throw new IllegalArgumentException("no thread with id " + threadId);
         }
-        LOG.info("thread {} memory mode set to {}", threadId, mode.dbValue());
+        say(threadId, "memory mode set to " + mode.dbValue()
+                + (mode == MemoryMode.ENABLED ? "" : "; its memory is forgotten and it is not extracted again"));
         if (mode != MemoryMode.ENABLED) {
-            afterForget.accept(threadId);
+            hooks.afterForget().accept(threadId);
         }
     }
 
@@ -159,12 +170,12 @@ final class StoreThreadRegistry implements ThreadRegistry {
         // The rollout first: a thread sync running meanwhile must not find it and register the
         // thread again; and when it cannot be deleted, nothing is forgotten yet and the caller may retry.
         thread.ifPresent(this::deleteRollout);
-        deleteState.accept(threadId);
+        hooks.deleteState().accept(threadId);
         if (store.deleteThread(threadId, clock.instant())) {
             LOG.info("thread {} deleted; its memory is forgotten", threadId);
         }
-        afterForget.accept(threadId);
-        afterDelete.accept(threadId);
+        hooks.afterForget().accept(threadId);
+        hooks.afterDelete().accept(threadId);
     }
 
     private void deleteRollout(ThreadInfo thread) {

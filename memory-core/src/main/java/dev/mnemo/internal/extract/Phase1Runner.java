@@ -1,6 +1,7 @@
 package dev.mnemo.internal.extract;
 
 import dev.mnemo.MemoriesConfig;
+import dev.mnemo.Phase1JobReport;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelException;
@@ -192,6 +193,7 @@ public final class Phase1Runner {
 
     /** One job and its event; never throws, so every claim yields exactly one outcome. */
     private Phase1Job.Outcome runOne(Phase1Job job, Stage1Claim claim) {
+        long started = System.nanoTime(); // a measurement for the report, not a decision: no clock
         Phase1Job.Outcome outcome;
         try {
             outcome = job.run(claim);
@@ -199,7 +201,8 @@ public final class Phase1Runner {
             LOG.error("memory stage-1 job for thread {} escaped its own error handling", claim.thread().id(), e);
             outcome = Phase1Job.Outcome.failed("internal error: " + e, TokenUsage.ZERO);
         }
-        deps.listener().phase1JobFinished(claim.thread().id(), outcome.kind().outcome, outcome.error());
+        deps.listener().phase1JobFinished(new Phase1JobReport(claim.thread().id(), outcome.kind().outcome,
+                outcome.error(), Duration.ofNanos(System.nanoTime() - started), outcome.usage()));
         return outcome;
     }
 

@@ -1,6 +1,7 @@
 package dev.mnemo.internal.logs;
 
 import dev.mnemo.Phase1JobOutcome;
+import dev.mnemo.Phase1JobReport;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
@@ -10,13 +11,16 @@ import dev.mnemo.spi.MemoryEventListener;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Turns the engine's events into thread log entries. An event about one conversation (a Phase 1
- * job, a citation) goes to that thread; the others go to pseudo-threads: {@link #STARTUP_THREAD}
- * for the startup runs, {@code mnemo:phase1} / {@code mnemo:phase2} for the phases as a whole
- * (the events do not say which threads a consolidation read, so its steps cannot be filed under
- * them). Only offers to the writer: never blocks the pipeline.
+ * Turns the engine's events into thread log entries, each filed under the conversation it concerns
+ * where the event names one: a Phase 1 job (outcome, duration, tokens, error), a citation, and
+ * every conversation whose memory a consolidation took as input (its outcome). What concerns no
+ * one conversation goes to pseudo-threads: {@link #STARTUP_THREAD} for the startup runs,
+ * {@code mnemo:phase1} / {@code mnemo:phase2} for the phases as a whole (claims, steps, the
+ * consolidation agent's tool calls, model calls). Only offers to the writer: never blocks the
+ * pipeline.
  */
 public final class ThreadLogListener implements MemoryEventListener {
 
@@ -24,11 +28,13 @@ public final class ThreadLogListener implements MemoryEventListener {
     public static final String STARTUP_THREAD = "mnemo:startup";
     /** Phase 1 as a whole: claims and its model calls. */
     public static final String PHASE1_THREAD = "mnemo:phase1";
-    /** Phase 2: its steps, outcome and model calls. */
+    /** Phase 2: its steps, the agent's tool calls, outcome and model calls. */
     public static final String PHASE2_THREAD = "mnemo:phase2";
 
     private final ThreadLogWriter writer;
     private final Clock clock;
+    /** The inputs of the consolidation running now (Phase 2 runs one at a time per engine). */
+    private final AtomicReference<List<String>> phase2Inputs = new AtomicReference<>(List.of());
 
     public ThreadLogListener(ThreadLogWriter writer, Clock clock) {
         this.writer = writer;
@@ -55,9 +61,23 @@ public final class ThreadLogListener implements MemoryEventListener {
     }
 
     @Override
-    public void phase1JobFinished(String threadId, Phase1JobOutcome outcome, Optional<String> error) {
-        String level = outcome == Phase1JobOutcome.FAILED ? "WARN" : "INFO";
-        log(threadId, level, "mnemo::phase1", "phase 1 job " + outcome.label() + error.map(e -> ": " + e).orElse(""));
+    public void phase1JobFinished(Phase1JobReport report) {
+        String level = report.outcome() == Phase1JobOutcome.FAILED ? "WARN" : "INFO";
+        log(report.threadId(), level, "mnemo::phase1", "phase 1 job " + report.outcome().label() + " in "
+                + report.elapsed().toMillis() + " ms, " + tokens(report.usage())
+                + report.error().map(e -> ": " + e).orElse(""));
+    }
+
+    @Override
+    public void phase2InputsSelected(List<String> threadIds) {
+        phase2Inputs.set(List.copyOf(threadIds));
+        log(PHASE2_THREAD, "INFO", "mnemo::phase2", "selected " + threadIds.size() + " memories as inputs");
+    }
+
+    @Override
+    public void consolidationToolCalled(String tool, String target, Optional<String> error) {
+        log(PHASE2_THREAD, error.isPresent() ? "WARN" : "DEBUG", "mnemo::phase2::agent", "tool " + tool
+                + (target.isEmpty() ? "" : " " + target) + error.map(e -> " failed: " + e).orElse(""));
     }
 
     @Override
@@ -65,10 +85,20 @@ public final class ThreadLogListener implements MemoryEventListener {
         log(PHASE2_THREAD, "INFO", "mnemo::phase2", "step " + step);
     }
 
+    /** The run's outcome under the pseudo-thread, and under each conversation whose memory was an input. */
     @Override
     public void phase2Finished(Phase2Outcome outcome, Optional<String> failure) {
-        log(PHASE2_THREAD, failure.isPresent() ? "ERROR" : "INFO", "mnemo::phase2",
-                "phase 2 " + outcome + failure.map(f -> ": " + f).orElse(""));
+        String level = failure.isPresent() ? "ERROR" : "INFO";
+        log(PHASE2_THREAD, level, "mnemo::phase2", "phase 2 " + outcome + failure.map(f -> ": " + f).orElse(""));
+        List<String> inputs = phase2Inputs.getAndSet(List.of());
+        String message = switch (outcome) {
+            case SUCCEEDED -> "consolidated into the memory folder with " + (inputs.size() - 1) + " other memories";
+            case NO_WORKSPACE_CHANGES -> "consolidation input, unchanged since the last consolidation";
+            default -> "consolidation input, but phase 2 " + outcome + failure.map(f -> ": " + f).orElse("");
+        };
+        for (String threadId : inputs) {
+            log(threadId, failure.isPresent() ? "WARN" : "INFO", "mnemo::phase2", message);
+        }
     }
 
     @Override
