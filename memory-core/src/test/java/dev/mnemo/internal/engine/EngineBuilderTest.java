@@ -12,6 +12,7 @@ import dev.mnemo.spi.MemoryStoreProvider;
 import dev.mnemo.spi.MemoryWorkspace;
 import dev.mnemo.spi.MemoryWorkspaceProvider;
 import java.io.IOException;
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -184,6 +185,9 @@ class EngineBuilderTest {
     /** A part that records close() and refuses everything else: these tests only wire parts. */
     static <T> T fake(Class<T> type, Path where) {
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+            if (method.isDefault()) {
+                return InvocationHandler.invokeDefault(proxy, method, args); // what an SPI promises without code
+            }
             switch (method.getName()) {
                 case "close" -> {
                     CLOSED.add(where);
