@@ -19,7 +19,8 @@ import java.util.UUID;
  * The thread goals of one tenant, in {@code tenant_thread_goals} (memory-store-sqlite's
  * {@code goals.sqlite}). Every status comes from {@link GoalRules}; a compare-and-set reads the row
  * {@code FOR UPDATE} and writes it in the same transaction, so the goal-id check and the write cannot
- * be split by another server, and usage is added by an increment in SQL.
+ * be split by another server, and usage is added by an increment in SQL. A NUL in an objective is
+ * kept as U+FFFD ({@link StorableText}).
  */
 final class PostgresGoalStore implements GoalStore {
 
@@ -39,14 +40,14 @@ final class PostgresGoalStore implements GoalStore {
     @Override
     public ThreadGoal set(String threadId, String objective, OptionalLong tokenBudget) {
         Objects.requireNonNull(threadId, "threadId");
-        GoalRules.checkObjective(objective);
+        String kept = StorableText.of(GoalRules.checkObjective(objective));
         GoalRules.checkBudget(tokenBudget);
         String goalId = UUID.randomUUID().toString();
         GoalStatus status = GoalRules.created(tokenBudget, 0);
         long now = clock.millis();
         database.write(tenant, SQL, "set the goal of thread " + threadId, tx -> tx.update("goal.set", threadId, goalId,
-                objective, dbValue(status), budget(tokenBudget), now, now));
-        return new ThreadGoal(threadId, goalId, objective, status, tokenBudget, 0, Duration.ZERO);
+                kept, dbValue(status), budget(tokenBudget), now, now));
+        return new ThreadGoal(threadId, goalId, kept, status, tokenBudget, 0, Duration.ZERO);
     }
 
     @Override

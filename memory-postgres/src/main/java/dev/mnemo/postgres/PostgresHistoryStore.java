@@ -17,7 +17,7 @@ import java.util.Optional;
  * so it trims as the file does. An append takes the tenant's history lock, inserts and trims in one
  * transaction, so appends from several servers never lose a line and a trim never races one. An
  * entry's offset is its row id: never reused, and looked up through the tenant's view, so a stale
- * offset (or another tenant's) finds nothing.
+ * offset (or another tenant's) finds nothing. A NUL in a text is kept as U+FFFD ({@link StorableText}).
  */
 final class PostgresHistoryStore implements HistoryStore {
 
@@ -34,12 +34,13 @@ final class PostgresHistoryStore implements HistoryStore {
 
     @Override
     public void append(String sessionId, long ts, String text, long maxBytes) {
-        long lineBytes = HistoryStore.jsonLine(sessionId, ts, text).getBytes(StandardCharsets.UTF_8).length;
+        String kept = StorableText.of(Objects.requireNonNull(text, "text"));
+        long lineBytes = HistoryStore.jsonLine(sessionId, ts, kept).getBytes(StandardCharsets.UTF_8).length;
         database.write(tenant, SQL, "append to the message history", tx -> {
             // 1. One appender (and trimmer) of this tenant at a time, across servers.
             tx.first("history.lock", row -> Boolean.TRUE);
             // 2. The line.
-            tx.first("history.append", row -> row.getLong(1), sessionId, ts, text, lineBytes);
+            tx.first("history.append", row -> row.getLong(1), sessionId, ts, kept, lineBytes);
             // 3. Codex's trim: nothing within max_bytes; else down to the soft cap, never the newest line.
             if (maxBytes > 0 && tx.queryLong("history.totalBytes") > maxBytes) {
                 long softCap = Math.min(Math.max((long) Math.floor(maxBytes * SOFT_CAP_RATIO), 1), maxBytes);

@@ -19,8 +19,9 @@ import java.util.Set;
  * {@code logs.sqlite} per tenant. A batch is inserted and the partitions (threads) it touched are
  * pruned in one transaction, under the tenant's log lock so writers on several servers keep the caps
  * exact: first a count and a sum, then, when over a cap, one window-function delete of every row past
- * the 1,000th newest or past 10 MiB of newest-first cumulative size. Closing it releases nothing:
- * the pool is the application's.
+ * the 1,000th newest or past 10 MiB of newest-first cumulative size. A NUL in a message or target
+ * is kept as U+FFFD ({@link StorableText}) rather than failing the batch. Closing it releases
+ * nothing: the pool is the application's.
  */
 final class PostgresThreadLogStore implements ThreadLogStore {
 
@@ -45,7 +46,9 @@ final class PostgresThreadLogStore implements ThreadLogStore {
             tx.first("logs.lock", row -> Boolean.TRUE);
             Set<String> touched = new LinkedHashSet<>();
             try (PreparedStatement insert = tx.connection().prepareStatement(SQL.get("logs.insert"))) {
-                for (ThreadLogEntry entry : entries) {
+                for (ThreadLogEntry given : entries) {
+                    ThreadLogEntry entry = new ThreadLogEntry(given.threadId(), given.ts(), given.level(),
+                            StorableText.of(given.target()), StorableText.of(given.message()));
                     insert.setLong(1, entry.ts().getEpochSecond());
                     insert.setInt(2, entry.ts().getNano());
                     insert.setString(3, entry.level());

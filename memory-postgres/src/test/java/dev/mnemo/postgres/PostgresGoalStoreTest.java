@@ -1,10 +1,14 @@
 package dev.mnemo.postgres;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.mnemo.spi.GoalStore;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.testkit.contract.GoalStoreContract;
+import java.util.OptionalLong;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link GoalStoreContract} on {@code tenant_thread_goals}: each test a tenant of its own in one schema. */
@@ -30,5 +34,11 @@ class PostgresGoalStoreTest extends GoalStoreContract {
     @Override
     protected void closeGoals() {
         store.close();
+    }
+
+    @Test
+    void aNulCharacterInAnObjective_isKeptAsTheReplacementCharacter() {
+        assertThat(goals.set("t", "ship\0it", OptionalLong.empty()).objective()).isEqualTo("ship\uFFFDit");
+        assertThat(goals.get("t").orElseThrow().objective()).isEqualTo("ship\uFFFDit");
     }
 }
