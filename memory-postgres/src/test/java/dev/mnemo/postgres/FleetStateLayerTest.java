@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The state layer of a fleet-mode engine (issue 31): the message history, thread logs and goals of
  * a tenant engine from {@link PostgresBackend#engineBuilder} are kept in PostgreSQL, seen by every
- * server, never in the engine's local cache, and a thread's delete removes its part of each.
+ * server, never in the engine's local cache; a thread's delete removes its part of each, a clear of
+ * the memory none.
  */
 class FleetStateLayerTest {
 
@@ -102,6 +103,13 @@ class FleetStateLayerTest {
                     "tenant_thread_logs", "tenant_rollout_lines", "tenant_stage1_outputs");
             assertThat(DB.tablesHolding(SCHEMA, "ship the release train")).isEmpty();
             assertThat(DB.tablesHolding(SCHEMA, "tests before merging")).contains("tenant_message_history");
+
+            // 5. Clearing the memory forgets memories, not conversations: as in a home, whose clear
+            // leaves history.jsonl, goals.sqlite and logs.sqlite, the state layer stays.
+            b.admin().clear();
+            assertThat(a.messageHistory().recent(10)).extracting(HistoryEntry::sessionId).containsExactly("conv-2");
+            assertThat(a.goals().get("conv-2")).isPresent();
+            assertThat(a.threadLogs().query("conv-2", 50)).isNotEmpty();
         }
     }
 }
