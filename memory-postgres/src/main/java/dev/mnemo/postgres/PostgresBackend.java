@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Fleet mode: the state, recorded sessions and memory files of many tenants in one PostgreSQL
- * schema, so any number of application servers can serve any tenant with no shared disk.
+ * schema, with each tenant's message history, thread goals and thread logs beside them, so any
+ * number of application servers can serve any tenant with no shared disk.
  *
  * <pre>{@code
  * PostgresBackend backend = PostgresBackend.builder().dataSource(pool).schema("mnemo").build(); // migrates

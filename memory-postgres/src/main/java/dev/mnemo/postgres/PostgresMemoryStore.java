@@ -6,6 +6,8 @@ import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.SpawnEdgeStatus;
 import dev.mnemo.ThreadInfo;
+import dev.mnemo.spi.GoalStore;
+import dev.mnemo.spi.HistoryStore;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.PendingNote;
@@ -15,7 +17,9 @@ import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1ClaimParams;
 import dev.mnemo.spi.Stage1Output;
 import dev.mnemo.spi.Stage1Result;
+import dev.mnemo.spi.ThreadLogStore;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,6 +42,11 @@ import org.slf4j.LoggerFactory;
  * <p>Approval ({@code approval = "ask"}) follows memory-store-sqlite: a memory awaiting approval
  * counts as stored in {@link MemoryStatus#stage1Outputs()} but not as unused, and retention never
  * prunes it; notes awaiting approval have their own table, vacuumed after a take or a clear.
+ *
+ * <p>The state layer lives beside it, per tenant too: thread goals ({@link #goals()}), thread logs
+ * ({@link #threadLogs()}) and the message history ({@link #messageHistory()}). Like threads and
+ * rollouts, they are not memory data: {@link #clearMemoryData()} leaves them, a thread's delete
+ * removes its own (the engine calls each store).
  */
 final class PostgresMemoryStore implements MemoryStore {
 
@@ -52,11 +61,13 @@ final class PostgresMemoryStore implements MemoryStore {
     private final TenantDatabase database;
     private final String tenant;
     private final Phase2Lock phase2Lock;
+    private final PostgresGoalStore goals;
 
     PostgresMemoryStore(TenantDatabase database, String tenant, Phase2Lock phase2Lock) {
         this.database = database;
         this.tenant = tenant;
         this.phase2Lock = phase2Lock;
+        this.goals = new PostgresGoalStore(database, tenant, Clock.systemUTC());
     }
 
     private <T> T write(String what, TenantDatabase.Work<T> work) {
@@ -554,6 +565,26 @@ final class PostgresMemoryStore implements MemoryStore {
                     ThreadRows.countsByMode(tx), OutputRows.count(tx), Optional.empty(), now, Map.of(),
                     JobRows.lastModelFailure(tx), unused, phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)));
         });
+    }
+
+    // ---- the state layer -----------------------------------------------------------------------
+
+    /** {@inheritDoc} Here: the tenant's rows of {@code tenant_thread_goals}. */
+    @Override
+    public GoalStore goals() {
+        return goals;
+    }
+
+    /** {@inheritDoc} Here: the tenant's rows of {@code tenant_message_history}. */
+    @Override
+    public Optional<HistoryStore> messageHistory() {
+        return Optional.of(new PostgresHistoryStore(database, tenant));
+    }
+
+    /** {@inheritDoc} Here: the tenant's rows of {@code tenant_thread_logs}; closing them releases nothing. */
+    @Override
+    public Optional<ThreadLogStore> threadLogs() {
+        return Optional.of(new PostgresThreadLogStore(database, tenant));
     }
 
     /** The pool belongs to the application; closing a tenant's store releases nothing shared. */

@@ -36,7 +36,9 @@ import java.util.concurrent.CountDownLatch;
  * {@code phase1-drain} (with {@code iterations} Phase 1 workers, a zero-latency model and
  * {@code max_rollouts_per_startup = 8}: once {@code <markerDir>/go} exists, Phase 1 runs until the
  * tenant has as many memories as the 9th argument says, then {@code done-<pid>} records how many
- * jobs this JVM extracted).
+ * jobs this JVM extracted) or {@code history-append} (once {@code <markerDir>/go} exists, appends
+ * {@code iterations} lines {@code <pid> <i>} to the tenant's message history with the 9th argument
+ * as {@code max_bytes}, then writes {@code appended-<pid>}).
  */
 public final class FleetChild {
 
@@ -62,6 +64,8 @@ public final class FleetChild {
                         markers, Integer.parseInt(args[7]));
                 case "phase1-drain" -> phase1Drain(backend, tenants.get(0), cache, start, markers,
                         Integer.parseInt(args[7]), Integer.parseInt(args[8]));
+                case "history-append" -> historyAppend(backend, tenants.get(0), markers, Integer.parseInt(args[7]),
+                        Long.parseLong(args[8]));
                 default -> throw new IllegalArgumentException("unknown mode " + mode);
             }
         }
@@ -118,6 +122,20 @@ public final class FleetChild {
             }
             Files.writeString(markers.resolve("done-" + ProcessHandle.current().pid()), Integer.toString(done));
         }
+    }
+
+    private static void historyAppend(PostgresBackend backend, String tenant, Path markers, int count, long maxBytes)
+            throws Exception {
+        long pid = ProcessHandle.current().pid();
+        dev.mnemo.spi.HistoryStore history = backend.store(tenant).messageHistory().orElseThrow();
+        touch(markers.resolve("ready-" + pid));
+        while (!Files.exists(markers.resolve("go"))) {
+            Thread.sleep(5); // polling for the parent's start signal, not waiting for time to pass
+        }
+        for (int i = 0; i < count; i++) {
+            history.append("server-" + pid, 1_700_000_000L + i, pid + " " + i, maxBytes);
+        }
+        touch(markers.resolve("appended-" + pid));
     }
 
     /**

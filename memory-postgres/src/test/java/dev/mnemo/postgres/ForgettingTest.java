@@ -98,9 +98,10 @@ class ForgettingTest {
             assertThat(engine.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
 
             // Polluted means "learn nothing from it", not "erase the conversation": as in single-home mode,
-            // its rollout and thread row (preview) stay; every memory, file and history entry is gone.
+            // its rollout, thread row (preview) and message history lines stay; every memory, file and
+            // consolidation history entry is gone.
             assertThat(tablesHolding("secret zebra polluter")).containsExactlyInAnyOrder("tenant_threads",
-                    "tenant_rollout_lines");
+                    "tenant_rollout_lines", "tenant_message_history");
             assertThat(engine.buildDeveloperInstructions()).doesNotContain("zebra");
         }
     }

@@ -5,7 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
+import dev.mnemo.GoalStatus;
+import dev.mnemo.HistoryEntry;
 import dev.mnemo.Phase2Outcome;
+import dev.mnemo.ThreadGoal;
+import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.spi.HistoryStore;
+import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.ThreadLogQuery;
+import dev.mnemo.spi.ThreadLogStore;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.testkit.TestClock;
@@ -14,7 +22,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.stream.Stream;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
@@ -133,5 +144,55 @@ class TenantIsolationTest {
             assertThat(backend.store("bob").stage1Output("t1")).isPresent();
             assertThat(bob.admin().status().jobCounts().get("memory_consolidate_global").get("pending")).isZero();
         }
+    }
+
+    @Test
+    void theStateLayerOfOneTenant_isInvisibleToAnother_evenByOffset_andNothingOneDoesTouchesTheOther() {
+        MemoryStore alice = backend.store("alice-state");
+        MemoryStore bob = backend.store("bob-state");
+
+        // The message history: rows, searches, offsets, trims and removals stay the tenant's own.
+        HistoryStore aliceHistory = alice.messageHistory().orElseThrow();
+        HistoryStore bobHistory = bob.messageHistory().orElseThrow();
+        aliceHistory.append("t1", 1_700_000_000L, "alice plans the heist", 0);
+        HistoryEntry aliceLine = aliceHistory.recent(1).get(0);
+        assertThat(bobHistory.recent(10)).isEmpty();
+        assertThat(bobHistory.search("heist", 10)).isEmpty();
+        assertThat(bobHistory.entry(aliceLine.offset())).as("another tenant's offset finds nothing").isEmpty();
+        bobHistory.append("t1", 1_700_000_000L, "bob line", 1); // max_bytes 1: trims to bob's newest line only
+        HistoryEntry bobLine = bobHistory.recent(1).get(0);
+        assertThat(aliceHistory.entry(bobLine.offset())).isEmpty();
+        assertThat(bobHistory.removeSession("t1")).isEqualTo(1);
+        assertThat(aliceHistory.recent(10)).containsExactly(aliceLine);
+        assertThat(aliceHistory.entry(aliceLine.offset())).contains(aliceLine);
+
+        // Goals: another tenant's goal id changes nothing.
+        ThreadGoal aliceGoal = alice.goals().set("t1", "alice's goal", OptionalLong.of(100));
+        assertThat(bob.goals().get("t1")).isEmpty();
+        assertThat(bob.goals().updateStatus("t1", aliceGoal.goalId(), GoalStatus.COMPLETE)).isFalse();
+        assertThat(bob.goals().accountUsage("t1", aliceGoal.goalId(), 1_000, Duration.ofHours(1))).isFalse();
+        assertThat(bob.goals().delete("t1")).isFalse();
+        ThreadGoal bobGoal = bob.goals().set("t1", "bob's goal", OptionalLong.empty());
+        assertThat(alice.goals().get("t1")).contains(aliceGoal);
+        assertThat(bob.goals().get("t1")).contains(bobGoal);
+
+        // Thread logs: queries, partition caps, per-thread deletes and retention stay the tenant's own.
+        ThreadLogStore aliceLogs = alice.threadLogs().orElseThrow();
+        ThreadLogStore bobLogs = bob.threadLogs().orElseThrow();
+        Instant t0 = Instant.parse("2026-06-01T12:00:00Z");
+        aliceLogs.append(List.of(new ThreadLogEntry("t1", t0, "INFO", "mnemo::phase1", "alice's entry")));
+        List<ThreadLogEntry> bobBatch = new ArrayList<>();
+        for (int i = 0; i <= ThreadLogStore.PARTITION_ROW_LIMIT; i++) {
+            bobBatch.add(new ThreadLogEntry("t1", t0.plusSeconds(i + 1), "INFO", "mnemo::phase1", "bob " + i));
+        }
+        bobLogs.append(bobBatch); // prunes bob's t1 to the cap, never alice's
+        assertThat(bobLogs.query(ThreadLogQuery.ofThread("t1", 5_000))).hasSize(ThreadLogStore.PARTITION_ROW_LIMIT)
+                .noneMatch(entry -> entry.message().startsWith("alice"));
+        assertThat(aliceLogs.query(ThreadLogQuery.ofThread("t1", 5_000))).extracting(ThreadLogEntry::message)
+                .containsExactly("alice's entry");
+        assertThat(bobLogs.deleteOlderThan(t0.plusSeconds(100_000))).isEqualTo(ThreadLogStore.PARTITION_ROW_LIMIT);
+        assertThat(bobLogs.deleteThread("t1")).isZero();
+        assertThat(aliceLogs.query(ThreadLogQuery.ofThread("t1", 5_000))).hasSize(1);
+        assertThat(aliceLogs.deleteThread("t1")).isEqualTo(1);
     }
 }

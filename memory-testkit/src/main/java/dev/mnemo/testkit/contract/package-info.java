@@ -11,6 +11,10 @@
  *       {@link dev.mnemo.testkit.contract.ApprovalUpgradeContract} (which includes
  *       {@link dev.mnemo.testkit.contract.ProjectUpgradeContract}) is for a store's schema-upgrade
  *       test (data written before scoped memory reads as global, and as approved);</li>
+ *   <li>the state layer beside a store: {@link dev.mnemo.testkit.contract.GoalStoreContract}
+ *       ({@link dev.mnemo.spi.GoalStore}), {@link dev.mnemo.testkit.contract.ThreadLogStoreContract}
+ *       ({@link dev.mnemo.spi.ThreadLogStore}) and {@link dev.mnemo.testkit.contract.HistoryStoreContract}
+ *       ({@link dev.mnemo.spi.HistoryStore});</li>
  *   <li>{@link dev.mnemo.testkit.contract.MemoryWorkspaceContract}: {@link dev.mnemo.spi.MemoryWorkspace};</li>
  *   <li>{@link dev.mnemo.testkit.contract.SecretRedactorContract}: {@link dev.mnemo.spi.SecretRedactor};</li>
  *   <li>{@link dev.mnemo.testkit.contract.RolloutSourceContract}: {@link dev.mnemo.spi.RolloutSource};</li>
