@@ -162,7 +162,7 @@ final class StatusCommand implements Callable<Integer> {
 
         String describe() {
             if (notKept.isPresent()) {
-                return "unknown: " + notKept.get();
+                return "unknown (" + notKept.get() + ")";
             }
             if (droppedHere == 0 && newestReport.isEmpty()) {
                 return "none";

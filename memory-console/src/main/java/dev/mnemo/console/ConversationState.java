@@ -93,7 +93,7 @@ final class ConversationState {
         try {
             entries = engine.threadLogs().query(threadId, LOG_LIMIT);
         } catch (UnsupportedOperationException e) {
-            html.element("p", "No log is kept: " + e.getMessage(), "class", "muted no-logs");
+            html.element("p", sentence(e.getMessage()), "class", "muted no-logs");
             html.close("section");
             return;
         }
@@ -126,20 +126,31 @@ final class ConversationState {
      * One sentence on lost log entries: how many this engine dropped, and the newest loss any
      * process reported under {@value #LOSSES_THREAD}; or that none were lost, or why no log is kept.
      */
-    static String losses(MemoryEngine engine) {
+    record Losses(String sentence, boolean any) {}
+
+    static Losses losses(MemoryEngine engine) {
         ThreadLogs logs;
         try {
             logs = engine.threadLogs();
         } catch (UnsupportedOperationException e) {
-            return "No thread log is kept: " + e.getMessage();
+            return new Losses(sentence(e.getMessage()), false);
         }
         long dropped = logs.dropped();
         Optional<ThreadLogEntry> reported = logs.query(LOSSES_THREAD, 1).stream().findFirst();
         if (dropped == 0 && reported.isEmpty()) {
-            return "No thread log entry was lost.";
+            return new Losses("No thread log entry was lost.", false);
         }
-        return dropped + " thread log entr" + (dropped == 1 ? "y" : "ies") + " lost by this console's engine"
-                + reported.map(r -> "; newest loss reported " + Times.format(r.ts()) + ": " + r.message())
-                        .orElse("; no loss reported in the log") + ".";
+        return new Losses(dropped + " thread log entr" + (dropped == 1 ? "y" : "ies") + " lost by this console's"
+                + " engine" + reported.map(r -> "; newest loss reported " + Times.format(r.ts()) + ": " + r.message())
+                        .orElse("; no loss reported in the log") + ".", true);
+    }
+
+    /** The engine's reason as a sentence: {@code this engine keeps no thread logs: …} → {@code This engine …}. */
+    private static String sentence(String reason) {
+        if (reason == null || reason.isBlank()) {
+            return "This engine keeps no thread logs.";
+        }
+        String text = Character.toUpperCase(reason.charAt(0)) + reason.substring(1);
+        return text.endsWith(".") ? text : text + ".";
     }
 }

@@ -230,6 +230,7 @@ final class OverviewPage {
 
     /** Lost thread log entries, in one line (Codex loses them silently). */
     private void logLosses(Html html) {
-        html.element("p", ConversationState.losses(engine), "class", "muted log-losses");
+        ConversationState.Losses losses = ConversationState.losses(engine);
+        html.element("p", losses.sentence(), "class", losses.any() ? "log-losses bad" : "muted log-losses");
     }
 }

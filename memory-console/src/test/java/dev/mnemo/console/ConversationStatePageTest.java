@@ -78,7 +78,7 @@ class ConversationStatePageTest {
 
         Document page = client.page("/provenance?thread=chat-plain");
 
-        assertThat(page.select("section.logs p.no-logs").text()).startsWith("No log is kept: ")
+        assertThat(page.select("section.logs p.no-logs").text()).startsWith("This engine keeps no thread logs: ")
                 .contains("given its store explicitly");
         assertThat(page.select("table.logs")).isEmpty();
     }
@@ -116,7 +116,9 @@ class ConversationStatePageTest {
     void overview_saysNoLogEntryWasLost() {
         ConsoleClient client = clientOf(ConsoleHome.withThreadLogs(temp.resolve("home")));
 
-        assertThat(client.page("/").select("p.log-losses").text()).isEqualTo("No thread log entry was lost.");
+        Element line = client.page("/").selectFirst("p.log-losses");
+        assertThat(line.text()).isEqualTo("No thread log entry was lost.");
+        assertThat(line.hasClass("muted")).isTrue();
     }
 
     @Test
@@ -130,7 +132,9 @@ class ConversationStatePageTest {
                 "7 log entries lost (queue full or write failed); 10 since the engine opened"));
         logs.flush();
 
-        assertThat(client.page("/").select("p.log-losses").text()).isEqualTo("0 thread log entries lost by this"
+        Element line = client.page("/").selectFirst("p.log-losses");
+        assertThat(line.hasClass("bad")).isTrue();
+        assertThat(line.text()).isEqualTo("0 thread log entries lost by this"
                 + " console's engine; newest loss reported 2026-11-01 09:00 UTC: 7 log entries lost (queue full or"
                 + " write failed); 10 since the engine opened.");
     }
@@ -139,7 +143,7 @@ class ConversationStatePageTest {
     void overview_ofAnEngineThatKeepsNoLogs_saysSoInOneLine() {
         ConsoleClient client = clientOf(new ConsoleHome(temp.resolve("home")));
 
-        assertThat(client.page("/").select("p.log-losses").text()).startsWith("No thread log is kept: ")
+        assertThat(client.page("/").select("p.log-losses").text()).startsWith("This engine keeps no thread logs: ")
                 .contains("given its store explicitly");
     }
 }
