@@ -38,6 +38,7 @@ final class ConsoleHome implements AutoCloseable {
     final Path home;
     final TestClock clock = new TestClock(T0);
     final ScriptedLanguageModel model;
+    /** The store the test opened; null when the engine opened its own ({@link #withThreadLogs}). */
     final SqliteMemoryStore store;
     final GitMemoryWorkspace workspace;
     final MemoryEngine engine;
