@@ -8,11 +8,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code mnemo inputs}: the message history ({@code <home>/history.jsonl}), newest last, optionally
- * only the messages containing a text.
+ * only the messages containing a text. With {@code --postgres URL --tenant ID}, a tenant's, which
+ * fails with the reason while memory-postgres keeps no message history.
  */
 @Command(name = "inputs", description = "List or search the message history (the user messages of recorded sessions).")
 final class InputsCommand implements Callable<Integer> {
@@ -30,13 +32,16 @@ final class InputsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
 
+    @Mixin
+    TenantOption tenantOption;
+
     @Override
     public Integer call() {
         if (limit < 1) {
             throw new MnemoCli.UsageProblem("--limit must be at least 1, was " + limit);
         }
-        try (MemoryEngine engine = root.openExistingEngine()) {
-            List<HistoryEntry> entries = search == null ? engine.messageHistory().recent(limit) : matching(engine);
+        try (TenantOption.OpenEngine opened = tenantOption.openExisting(root)) {
+            List<HistoryEntry> entries = read(opened.engine());
             PrintWriter out = root.out();
             if (json) {
                 JsonOut.print(out, entries.stream().map(e -> JsonOut.object("session_id", e.sessionId(), "ts", e.ts(),
@@ -52,6 +57,16 @@ final class InputsCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /** The messages asked for; an engine that keeps no message history fails, saying why. */
+    private List<HistoryEntry> read(MemoryEngine engine) {
+        try {
+            tenantOption.requireMessageHistory();
+            return search == null ? engine.messageHistory().recent(limit) : matching(engine);
+        } catch (UnsupportedOperationException e) {
+            throw new MnemoCli.Failure("no message history to show: " + e.getMessage());
+        }
     }
 
     private List<HistoryEntry> matching(MemoryEngine engine) {

@@ -1,7 +1,10 @@
 package dev.mnemo.cli;
 
+import dev.mnemo.MemoryEngine;
 import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.ThreadLogs;
 import dev.mnemo.spi.ThreadLogQuery;
+import dev.mnemo.spi.ThreadLogStore;
 import dev.mnemo.store.sqlite.SqliteThreadLogStore;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -10,18 +13,23 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code mnemo logs}: the thread logs of a home ({@code <home>/logs.sqlite}), oldest first, read
- * without opening an engine: why a conversation was or was not remembered.
+ * without opening an engine: why a conversation was or was not remembered. With
+ * {@code --postgres URL --tenant ID}, a tenant's, read through its engine (which fails with the
+ * reason while memory-postgres keeps no thread logs).
  */
 @Command(name = "logs", description = "Show Mnemo's own events per thread (<home>/logs.sqlite), oldest first.")
 final class LogsCommand implements Callable<Integer> {
@@ -50,6 +58,13 @@ final class LogsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
 
+    @Mixin
+    TenantOption tenantOption;
+
+    /** The pseudo-threads the engine logs under besides the conversations (as in --thread's help). */
+    static final List<String> PSEUDO_THREADS = List.of("mnemo:startup", "mnemo:phase1", "mnemo:phase2",
+            "mnemo:logs");
+
     private final Clock clock;
 
     LogsCommand() {
@@ -62,12 +77,6 @@ final class LogsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path home = root.resolveHome();
-        Path file = home.resolve(SqliteThreadLogStore.FILE_NAME);
-        if (!Files.exists(file)) {
-            throw new MnemoCli.Failure("no thread logs in " + home + " (" + file.getFileName()
-                    + " is written by an engine that ran there)");
-        }
         if (limit < 1) {
             throw new MnemoCli.Failure("--limit must be at least 1, was " + limit);
         }
@@ -79,10 +88,7 @@ final class LogsCommand implements Callable<Integer> {
         }
         ThreadLogQuery query = new ThreadLogQuery(Optional.ofNullable(thread), Optional.ofNullable(since)
                 .map(this::parseSince), levels, limit);
-        List<ThreadLogEntry> entries;
-        try (SqliteThreadLogStore store = SqliteThreadLogStore.open(file)) {
-            entries = store.query(query);
-        }
+        List<ThreadLogEntry> entries = tenantOption.given() ? fromTenant(query) : fromHome(query);
         PrintWriter out = root.out();
         if (json) {
             JsonOut.print(out, entries.stream().map(e -> JsonOut.object("thread_id", e.threadId(), "ts",
@@ -97,6 +103,59 @@ final class LogsCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** Reads {@code <home>/logs.sqlite} itself, without opening an engine (which may be running elsewhere). */
+    private List<ThreadLogEntry> fromHome(ThreadLogQuery query) {
+        Path home = root.resolveHome();
+        Path file = home.resolve(SqliteThreadLogStore.FILE_NAME);
+        if (!Files.exists(file)) {
+            throw new MnemoCli.Failure("no thread logs in " + home + " (" + file.getFileName()
+                    + " is written by an engine that ran there)");
+        }
+        try (SqliteThreadLogStore store = SqliteThreadLogStore.open(file)) {
+            return store.query(query);
+        }
+    }
+
+    /** A tenant's logs, through its engine; an engine that keeps none fails, saying why. */
+    private List<ThreadLogEntry> fromTenant(ThreadLogQuery query) {
+        try (TenantOption.OpenEngine opened = tenantOption.openTenant(Optional.empty())) {
+            MemoryEngine engine = opened.engine();
+            ThreadLogs logs;
+            try {
+                logs = engine.threadLogs();
+            } catch (UnsupportedOperationException e) {
+                throw new MnemoCli.Failure("no thread logs for " + tenantOption.label() + ": " + e.getMessage());
+            }
+            List<String> threads = new ArrayList<>();
+            if (query.threadId().isPresent()) {
+                threads.add(query.threadId().get());
+            } else {
+                engine.threads().list().forEach(t -> threads.add(t.id()));
+                threads.addAll(PSEUDO_THREADS);
+            }
+            return select(logs, threads, query);
+        }
+    }
+
+    /**
+     * What {@link dev.mnemo.spi.ThreadLogStore#query} gives (the newest {@code query.limit()} matching
+     * entries, oldest first), read through an engine's logs, which answer one thread at a time: each
+     * of {@code threads} is read whole (at most a partition's rows) and filtered here.
+     */
+    static List<ThreadLogEntry> select(ThreadLogs logs, List<String> threads, ThreadLogQuery query) {
+        List<ThreadLogEntry> matching = new ArrayList<>();
+        for (String threadId : threads) {
+            for (ThreadLogEntry entry : logs.query(threadId, ThreadLogStore.PARTITION_ROW_LIMIT)) {
+                boolean recent = query.since().isEmpty() || !entry.ts().isBefore(query.since().get());
+                if (recent && (query.levels().isEmpty() || query.levels().contains(entry.level()))) {
+                    matching.add(entry);
+                }
+            }
+        }
+        matching.sort(Comparator.comparing(ThreadLogEntry::ts));
+        return List.copyOf(matching.subList(Math.max(0, matching.size() - query.limit()), matching.size()));
     }
 
     /** A duration back from now ({@code 30m}, {@code 2h}, {@code 3d}, {@code PT2H}) or an ISO instant. */

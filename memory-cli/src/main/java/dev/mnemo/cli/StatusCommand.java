@@ -6,6 +6,8 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.ModelFailure;
+import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.ThreadLogs;
 import dev.mnemo.store.sqlite.SqliteMemoryStoreProvider;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -25,7 +27,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code mnemo status}: jobs, running leases, the last consolidation and its failure, threads per mode. */
+/**
+ * {@code mnemo status}: jobs, running leases, the last consolidation and its failure, threads per
+ * mode, and lost thread log entries.
+ */
 @Command(name = "status", description = "Show the pipeline's state: jobs, leases, last consolidation, threads.")
 final class StatusCommand implements Callable<Integer> {
 
@@ -47,10 +52,15 @@ final class StatusCommand implements Callable<Integer> {
             List<Consolidation> history = engine.admin().history();
             Optional<Consolidation> newest = history.isEmpty() ? Optional.empty() : Optional.of(history.get(0));
             MemoriesConfig config = engine.config();
+            LogLosses losses = LogLosses.of(engine);
             if (json) {
-                JsonOut.print(root.out(), toJson(root, status, newest, config));
+                Map<String, Object> report = toJson(root, status, newest, config);
+                report.put("thread_log_losses", losses.toJson());
+                JsonOut.print(root.out(), report);
             } else {
                 print(root.out(), root, status, newest, config);
+                root.out().println("Lost log entries:    " + losses.describe());
+                root.out().flush();
             }
         }
         return 0;
@@ -126,6 +136,46 @@ final class StatusCommand implements Callable<Integer> {
                 "model_failing", s.lastModelFailure().map(f -> JsonOut.object("reason", f.reason().name(),
                         "message", f.message(), "at", f.at().toString())).orElse(null),
                 "checked_at", s.checkedAt().toString());
+    }
+
+    /**
+     * Thread log entries lost (queue full or failed write), which Codex loses silently: how many this
+     * process's engine dropped, and the newest loss any process reported under the pseudo-thread
+     * {@value #LOSSES_THREAD}; or why the engine keeps no logs.
+     */
+    record LogLosses(Optional<String> notKept, long droppedHere, Optional<ThreadLogEntry> newestReport) {
+
+        /** Where the log writer reports its losses (memory-core's {@code ThreadLogWriter.LOGS_THREAD}, internal). */
+        static final String LOSSES_THREAD = "mnemo:logs";
+
+        static LogLosses of(MemoryEngine engine) {
+            ThreadLogs logs;
+            try {
+                logs = engine.threadLogs();
+            } catch (UnsupportedOperationException e) {
+                return new LogLosses(Optional.of(e.getMessage()), 0, Optional.empty());
+            }
+            List<ThreadLogEntry> newest = logs.query(LOSSES_THREAD, 1);
+            return new LogLosses(Optional.empty(), logs.dropped(),
+                    newest.isEmpty() ? Optional.empty() : Optional.of(newest.get(0)));
+        }
+
+        String describe() {
+            if (notKept.isPresent()) {
+                return "unknown (" + notKept.get() + ")";
+            }
+            if (droppedHere == 0 && newestReport.isEmpty()) {
+                return "none";
+            }
+            return droppedHere + " by this process; " + (newestReport.isEmpty() ? "no loss reported in the logs"
+                    : "newest loss reported " + newestReport.get().ts() + ": " + newestReport.get().message());
+        }
+
+        Map<String, Object> toJson() {
+            return JsonOut.object("not_kept", notKept.orElse(null), "dropped_by_this_process", droppedHere,
+                    "newest_report", newestReport.map(r -> JsonOut.object("ts", r.ts().toString(),
+                            "message", r.message())).orElse(null));
+        }
     }
 
     /**

@@ -8,13 +8,15 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code mnemo threads}: list the registered threads, each with its project ({@code -} for a thread
- * in none); enable, disable, pollute or forget one.
+ * in none), or with {@code --tree} as the spawn graph; enable, disable, pollute or forget one. Of a
+ * home, or of one tenant of a PostgreSQL backend ({@code --postgres URL --tenant ID}).
  */
 @Command(name = "threads", description = "List the registered threads (sessions).")
 final class ThreadsCommand implements Callable<Integer> {
@@ -34,9 +36,13 @@ final class ThreadsCommand implements Callable<Integer> {
     @Option(names = "--tree", description = "Show which thread spawned which sub-agent thread (the spawn graph).")
     boolean tree;
 
+    @Mixin
+    TenantOption tenantOption;
+
     @Override
     public Integer call() {
-        try (MemoryEngine engine = root.openExistingEngine()) {
+        try (TenantOption.OpenEngine opened = tenantOption.openExisting(root)) {
+            MemoryEngine engine = opened.engine();
             if (sync) {
                 engine.admin().syncThreads();
             }
@@ -108,7 +114,8 @@ final class ThreadsCommand implements Callable<Integer> {
 
     /** Applies one change to an existing thread and says what happened. */
     private int change(String id, Function<MemoryEngine, String> action) {
-        try (MemoryEngine engine = root.openExistingEngine()) {
+        try (TenantOption.OpenEngine opened = tenantOption.openExisting(root)) {
+            MemoryEngine engine = opened.engine();
             requireThread(engine, id);
             root.out().println("thread " + id + " " + action.apply(engine));
             root.out().flush();

@@ -3,8 +3,6 @@ package dev.mnemo.cli;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.console.MnemoConsole;
 import dev.mnemo.llm.LanguageModel;
-import dev.mnemo.postgres.PostgresBackend;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,8 +11,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.postgresql.ds.PGSimpleDataSource;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -37,24 +35,15 @@ final class UiCommand implements Callable<Integer> {
             description = "The port on 127.0.0.1 (default: a free one, chosen at start).")
     int port;
 
-    @Option(names = "--postgres", paramLabel = "JDBC_URL",
-            description = "Serve one tenant of a PostgreSQL backend instead of a home, e.g. "
-                    + "jdbc:postgresql://db:5432/mnemo?user=mnemo&password=… (with --tenant).")
-    String postgres;
-
-    @Option(names = "--tenant", paramLabel = "ID", description = "The tenant to serve (with --postgres).")
-    String tenant;
+    @Mixin
+    TenantOption tenantOption;
 
     @Override
     public Integer call() {
         if (port < 0 || port > 65_535) {
             throw new MnemoCli.UsageProblem("--port must be between 0 (a free one) and 65535, was " + port);
         }
-        if ((postgres == null) != (tenant == null) || (tenant != null && tenant.isBlank())) {
-            throw new MnemoCli.UsageProblem("--postgres and --tenant go together: the backend's JDBC URL and the"
-                    + " tenant whose memory to serve");
-        }
-        if (postgres != null) {
+        if (tenantOption.given()) {
             return serveTenant();
         }
         Path home = root.resolveHome();
@@ -68,40 +57,11 @@ final class UiCommand implements Callable<Integer> {
         return serve(engine, home.toString(), model.isPresent());
     }
 
-    /**
-     * The console over one tenant of a PostgreSQL backend: its engine keeps a local cache in a
-     * temporary folder, deleted when the console stops.
-     */
+    /** The console over one tenant of a PostgreSQL backend (its local cache deleted when it stops). */
     private Integer serveTenant() {
-        PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        try {
-            dataSource.setURL(postgres);
-        } catch (IllegalArgumentException e) {
-            throw new MnemoCli.UsageProblem("--postgres is not a PostgreSQL JDBC URL: " + e.getMessage());
-        }
-        Path cache;
-        try {
-            cache = Files.createTempDirectory("mnemo-ui-");
-        } catch (IOException e) {
-            throw new MnemoCli.Failure("cannot create a local cache folder: " + e.getMessage());
-        }
         Optional<LanguageModel> model = root.model();
-        try (PostgresBackend backend = PostgresBackend.builder().dataSource(dataSource).build()) {
-            MemoryEngine.Builder builder = backend.engineBuilder(tenant, cache);
-            model.ifPresent(builder::model);
-            return serve(builder.build(), "tenant " + tenant, model.isPresent());
-        } finally {
-            deleteQuietly(cache);
-        }
-    }
-
-    private static void deleteQuietly(Path folder) {
-        try (java.util.stream.Stream<Path> walk = Files.walk(folder)) {
-            for (Path path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (IOException e) {
-            // a temporary folder; the system cleans it up eventually
+        try (TenantOption.OpenEngine opened = tenantOption.openTenant(model)) {
+            return serve(opened.engine(), tenantOption.label(), model.isPresent());
         }
     }
 

@@ -6,14 +6,23 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.ThreadLogs;
+import dev.mnemo.spi.ThreadLogQuery;
 import dev.mnemo.store.sqlite.SqliteThreadLogStore;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code mnemo threads --tree} and {@code mnemo logs} against real homes in a temp folder. */
+/**
+ * {@code mnemo threads --tree}, {@code mnemo logs} and the lost log entries of {@code mnemo status}
+ * against real homes in a temp folder.
+ */
 class StateLayerCliTest {
 
     @TempDir
@@ -76,5 +85,71 @@ class StateLayerCliTest {
                 .contains("phase 1 job failed");
         assertThat(mnemo("--home", h, "logs", "--level", "loud").exitCode()).isNotZero();
         assertThat(mnemo("--home", h, "logs", "--since", "yesterday").exitCode()).isNotZero();
+    }
+
+    @Test
+    void logsReadThroughAnEngine_selectWhatTheLogStoreSelects() {
+        Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(600); // within the retention
+        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
+            ThreadLogs logs = engine.threadLogs();
+            logs.append(new ThreadLogEntry("chat-1", t0, "INFO", "app::test", "one"));
+            logs.append(new ThreadLogEntry("chat-1", t0.plusSeconds(60), "WARN", "app::test", "two"));
+            logs.append(new ThreadLogEntry("chat-2", t0.plusSeconds(30), "ERROR", "app::test", "three"));
+            logs.append(new ThreadLogEntry("mnemo:phase2", t0.plusSeconds(90), "INFO", "mnemo::phase2", "four"));
+            logs.append(new ThreadLogEntry("chat-1", t0.plusSeconds(120), "DEBUG", "app::test", "five"));
+            logs.flush();
+            List<String> threads = new ArrayList<>(List.of("chat-1", "chat-2"));
+            threads.addAll(LogsCommand.PSEUDO_THREADS);
+            List<ThreadLogQuery> queries = List.of(
+                    new ThreadLogQuery(Optional.empty(), Optional.empty(), Set.of(), 200),
+                    new ThreadLogQuery(Optional.empty(), Optional.empty(), Set.of(), 2),
+                    new ThreadLogQuery(Optional.of("chat-1"), Optional.empty(), ThreadLogQuery.atLeast("warn"), 200),
+                    new ThreadLogQuery(Optional.empty(), Optional.of(t0.plusSeconds(30)), ThreadLogQuery.atLeast("info"),
+                            200));
+
+            try (SqliteThreadLogStore store = SqliteThreadLogStore.open(home().resolve("logs.sqlite"))) {
+                for (ThreadLogQuery query : queries) {
+                    List<ThreadLogEntry> viaEngine = LogsCommand.select(logs,
+                            query.threadId().map(List::of).orElse(threads), query);
+                    assertThat(viaEngine).as(query.toString()).isEqualTo(store.query(query)).isNotEmpty();
+                }
+            }
+            assertThat(LogsCommand.select(logs, List.of("chat-1", "chat-2", "mnemo:phase2"), queries.get(1)))
+                    .extracting(ThreadLogEntry::message).containsExactly("four", "five");
+        }
+    }
+
+    @Test
+    void status_saysNoLogEntryWasLost() {
+        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
+            record(engine, SessionContext.root("chat"), true);
+        }
+
+        MnemoCliTest.Result status = mnemo("--home", home().toString(), "status");
+
+        assertThat(status.exitCode()).as(status.err()).isZero();
+        assertThat(status.out()).contains("Lost log entries:    none\n");
+    }
+
+    @Test
+    void status_showsTheNewestLossAnyProcessReported() {
+        Instant newest = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60); // within the retention
+        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
+            // what another process's log writer logs after losing entries
+            engine.threadLogs().append(new ThreadLogEntry(StatusCommand.LogLosses.LOSSES_THREAD,
+                    newest.minusSeconds(3600), "WARN", "mnemo::logs", "3 log entries lost; 3 in all"));
+            engine.threadLogs().append(new ThreadLogEntry(StatusCommand.LogLosses.LOSSES_THREAD,
+                    newest, "WARN", "mnemo::logs", "7 log entries lost; 10 in all"));
+            engine.threadLogs().flush();
+        }
+
+        MnemoCliTest.Result status = mnemo("--home", home().toString(), "status");
+        MnemoCliTest.Result json = mnemo("--home", home().toString(), "status", "--json");
+
+        assertThat(status.out()).contains("Lost log entries:    0 by this process; newest loss reported "
+                + newest + ": 7 log entries lost; 10 in all\n");
+        assertThat(json.out().replaceAll("\\s+", " ")).contains("\"thread_log_losses\" : { \"not_kept\" : null,"
+                + " \"dropped_by_this_process\" : 0, \"newest_report\" : { \"ts\" : \"" + newest + "\","
+                + " \"message\" : \"7 log entries lost; 10 in all\" } }");
     }
 }

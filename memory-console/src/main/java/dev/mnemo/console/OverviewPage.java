@@ -57,6 +57,7 @@ final class OverviewPage {
         html.element("h2", "Summary budget");
         budgets(html);
         failures(html, status);
+        logLosses(html);
         html.close("section");
         html.close("div");
         return layout.page(request, Layout.OVERVIEW, "Overview", html.fragment());
@@ -225,5 +226,11 @@ final class OverviewPage {
         if (!any) {
             html.element("p", "None: the last consolidation, the model and every rollout are fine.", "class", "muted");
         }
+    }
+
+    /** Lost thread log entries, in one line (Codex loses them silently). */
+    private void logLosses(Html html) {
+        ConversationState.Losses losses = ConversationState.losses(engine);
+        html.element("p", losses.sentence(), "class", losses.any() ? "log-losses bad" : "muted log-losses");
     }
 }

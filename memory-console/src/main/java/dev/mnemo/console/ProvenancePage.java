@@ -12,6 +12,7 @@ import java.util.Optional;
 /**
  * Provenance: for each stored memory (a rollout summary and its raw memory), the conversation it
  * came from — date, project, the redacted transcript — and how often answers cited it and when last.
+ * A conversation's page also shows its sub-agents and its log ({@link ConversationState}).
  */
 final class ProvenancePage {
 
@@ -92,7 +93,9 @@ final class ProvenancePage {
         html.close("section");
         memory.ifPresentOrElse(m -> memory(html, m), () -> html.element("p",
                 "Nothing is stored from this conversation (not extracted yet, disabled, or rejected).", "class", "muted"));
+        ConversationState.spawnGraph(html, engine, threadId);
         transcript(html, engine.admin().transcript(threadId));
+        ConversationState.logs(html, engine, threadId);
         return layout.page(request, Layout.PROVENANCE, "Provenance of " + info.map(ProvenancePage::preview)
                 .orElse(threadId), html.fragment());
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.mnemo.Approval;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.ProjectKeys;
+import dev.mnemo.ThreadLogEntry;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -104,8 +105,11 @@ class ConsoleBrowserTest {
     }
 
     @Test
-    void aMemoryLeadsToTheConversationItCameFrom() {
-        homeWithHistory();
+    void aMemoryLeadsToTheConversationItCameFrom_whosePageShowsItsLog() {
+        home = ConsoleHome.withThreadLogs(temp.resolve("home")).withHistory();
+        home.engine.threadLogs().append(new ThreadLogEntry("chat-tabs", ConsoleHome.T0, "WARN", "app::test",
+                "<b>not bold</b> and kept"));
+        home.engine.threadLogs().flush();
         browser.driver.get(home.console.url().toString());
         open("/memory");
         List<WebElement> summaries = browser.driver.findElements(By.cssSelector("nav.tree a[title^='rollout_summaries/']"));
@@ -116,6 +120,9 @@ class ConsoleBrowserTest {
         browser.waiting().until(ExpectedConditions.titleContains("Provenance"));
         assertThat(text(".transcript")).contains("Please remember: tabs, never spaces.", "Four columns wide, yes.");
         assertThat(text("main")).contains("chat-tabs", "The user indents with tabs");
+        assertThat(text("section.logs h2")).isEqualTo("Log");
+        assertThat(text("section.logs table.logs")).contains("WARN", "app::test", "<b>not bold</b> and kept");
+        assertThat(browser.driver.findElements(By.cssSelector("section.logs b"))).isEmpty();
         browser.screenshot("provenance");
     }
 

@@ -38,6 +38,7 @@ final class ConsoleHome implements AutoCloseable {
     final Path home;
     final TestClock clock = new TestClock(T0);
     final ScriptedLanguageModel model;
+    /** The store the test opened; null when the engine opened its own ({@link #withThreadLogs}). */
     final SqliteMemoryStore store;
     final GitMemoryWorkspace workspace;
     final MemoryEngine engine;
@@ -54,12 +55,28 @@ final class ConsoleHome implements AutoCloseable {
 
     /** With "refresh now" run on {@code refreshExecutor} (null: the console's own thread). */
     ConsoleHome(Path home, MemoriesConfig config, ExecutorService refreshExecutor) {
+        this(home, config, refreshExecutor, false);
+    }
+
+    /**
+     * A home whose engine opens its SQLite store itself, as {@code mnemo ui}'s does, and so keeps
+     * thread logs ({@code logs.sqlite}); an engine given its store keeps none.
+     */
+    static ConsoleHome withThreadLogs(Path home) {
+        return new ConsoleHome(home, MemoriesConfig.defaults(), null, true);
+    }
+
+    private ConsoleHome(Path home, MemoriesConfig config, ExecutorService refreshExecutor, boolean engineOpensStore) {
         this.home = home;
         this.model = ScriptedLanguageModel.builder().extraction(this::extract).build();
-        this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
+        this.store = engineOpensStore ? null : SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
         this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), clock);
-        this.engine = MemoryEngine.builder().home(home).config(config).model(model).clock(clock).store(store)
-                .workspace(workspace).closeTimeout(Duration.ofSeconds(2)).build();
+        MemoryEngine.Builder engineBuilder = MemoryEngine.builder().home(home).config(config).model(model).clock(clock)
+                .workspace(workspace).closeTimeout(Duration.ofSeconds(2));
+        if (store != null) {
+            engineBuilder.store(store);
+        }
+        this.engine = engineBuilder.build();
         // Labelled as a default home is, so that the screenshots look as a user's console does.
         MnemoConsole.Builder builder = MnemoConsole.builder().engine(engine).label("~/.mnemo").clock(clock);
         if (refreshExecutor != null) {
@@ -153,6 +170,8 @@ final class ConsoleHome implements AutoCloseable {
         console.close();
         engine.close();
         workspace.close();
-        store.close();
+        if (store != null) {
+            store.close();
+        }
     }
 }
