@@ -15,6 +15,9 @@ public interface AgentGraph {
     /** Changes the status of the edge to a child; a missing child is a no-op. */
     void setSpawnEdgeStatus(String childThreadId, SpawnEdgeStatus status);
 
+    /** The thread that spawned {@code childThreadId}, if any. */
+    Optional<String> parent(String childThreadId);
+
     /** The direct children of a thread, ordered by id, optionally only those with {@code status}. */
     List<String> children(String parentThreadId, Optional<SpawnEdgeStatus> status);
 

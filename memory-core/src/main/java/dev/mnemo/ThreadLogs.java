@@ -1,12 +1,24 @@
 package dev.mnemo;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Mnemo's own structured events, per thread ({@code logs.sqlite}): why a conversation was or was
  * not remembered. Written through a bounded queue that never blocks the caller.
  */
 public interface ThreadLogs {
+
+    /** The pseudo-thread of the startup runs: skips, syncs, each run's report. */
+    String STARTUP_THREAD = "mnemo:startup";
+    /** The pseudo-thread of Phase 1 as a whole: claims and model calls. */
+    String PHASE1_THREAD = "mnemo:phase1";
+    /** The pseudo-thread of Phase 2: steps, the consolidation agent's tool calls, outcomes, model calls. */
+    String PHASE2_THREAD = "mnemo:phase2";
+    /** The pseudo-thread where lost entries are reported, with how many were lost. */
+    String LOSSES_THREAD = "mnemo:logs";
+    /** Every pseudo-thread, for readers that list the engine's own entries beside the conversations'. */
+    List<String> PSEUDO_THREADS = List.of(STARTUP_THREAD, PHASE1_THREAD, PHASE2_THREAD, LOSSES_THREAD);
 
     /** The newest {@code limit} entries of a thread, newest last. */
     List<ThreadLogEntry> query(String threadId, int limit);
@@ -16,6 +28,14 @@ public interface ThreadLogs {
 
     /** Entries dropped because the queue was full, since the engine opened. */
     long dropped();
+
+    /**
+     * The newest report of lost entries any process wrote under {@link #LOSSES_THREAD} (which
+     * {@link #dropped()}, counting this engine's only, cannot see).
+     */
+    default Optional<ThreadLogEntry> newestLossReport() {
+        return query(LOSSES_THREAD, 1).stream().findFirst();
+    }
 
     /**
      * Queues one entry of the application's own, never waiting: a full queue drops it (counted in

@@ -62,18 +62,10 @@ final class InputsCommand implements Callable<Integer> {
     /** The messages asked for; an engine that keeps no message history fails, saying why. */
     private List<HistoryEntry> read(MemoryEngine engine) {
         try {
-            tenantOption.requireMessageHistory();
-            return search == null ? engine.messageHistory().recent(limit) : matching(engine);
+            return search == null ? engine.messageHistory().recent(limit) : engine.messageHistory().search(search, limit);
         } catch (UnsupportedOperationException e) {
             throw new MnemoCli.Failure("no message history to show: " + e.getMessage());
         }
-    }
-
-    private List<HistoryEntry> matching(MemoryEngine engine) {
-        String needle = search.toLowerCase(Locale.ROOT);
-        List<HistoryEntry> found = engine.messageHistory().recent(Integer.MAX_VALUE).stream()
-                .filter(e -> e.text().toLowerCase(Locale.ROOT).contains(needle)).toList();
-        return found.subList(Math.max(0, found.size() - limit), found.size());
     }
 
     private static String oneLine(String text) {

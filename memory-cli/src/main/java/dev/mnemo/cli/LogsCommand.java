@@ -61,10 +61,6 @@ final class LogsCommand implements Callable<Integer> {
     @Mixin
     TenantOption tenantOption;
 
-    /** The pseudo-threads the engine logs under besides the conversations (as in --thread's help). */
-    static final List<String> PSEUDO_THREADS = List.of("mnemo:startup", "mnemo:phase1", "mnemo:phase2",
-            "mnemo:logs");
-
     private final Clock clock;
 
     LogsCommand() {
@@ -118,44 +114,12 @@ final class LogsCommand implements Callable<Integer> {
         }
     }
 
-    /** A tenant's logs, through its engine; an engine that keeps none fails, saying why. */
+    /** A tenant's logs, read from its store as {@link #fromHome} reads the file; a store that keeps none fails. */
     private List<ThreadLogEntry> fromTenant(ThreadLogQuery query) {
-        try (TenantOption.OpenEngine opened = tenantOption.openTenant(Optional.empty())) {
-            MemoryEngine engine = opened.engine();
-            ThreadLogs logs;
-            try {
-                logs = engine.threadLogs();
-            } catch (UnsupportedOperationException e) {
-                throw new MnemoCli.Failure("no thread logs for " + tenantOption.label() + ": " + e.getMessage());
-            }
-            List<String> threads = new ArrayList<>();
-            if (query.threadId().isPresent()) {
-                threads.add(query.threadId().get());
-            } else {
-                engine.threads().list().forEach(t -> threads.add(t.id()));
-                threads.addAll(PSEUDO_THREADS);
-            }
-            return select(logs, threads, query);
-        }
-    }
-
-    /**
-     * What {@link dev.mnemo.spi.ThreadLogStore#query} gives (the newest {@code query.limit()} matching
-     * entries, oldest first), read through an engine's logs, which answer one thread at a time: each
-     * of {@code threads} is read whole (at most a partition's rows) and filtered here.
-     */
-    static List<ThreadLogEntry> select(ThreadLogs logs, List<String> threads, ThreadLogQuery query) {
-        List<ThreadLogEntry> matching = new ArrayList<>();
-        for (String threadId : threads) {
-            for (ThreadLogEntry entry : logs.query(threadId, ThreadLogStore.PARTITION_ROW_LIMIT)) {
-                boolean recent = query.since().isEmpty() || !entry.ts().isBefore(query.since().get());
-                if (recent && (query.levels().isEmpty() || query.levels().contains(entry.level()))) {
-                    matching.add(entry);
-                }
-            }
-        }
-        matching.sort(Comparator.comparing(ThreadLogEntry::ts));
-        return List.copyOf(matching.subList(Math.max(0, matching.size() - query.limit()), matching.size()));
+        return tenantOption.readStore(store -> store.threadLogs()
+                .orElseThrow(() -> new MnemoCli.Failure("no thread logs for " + tenantOption.label() + ": its store "
+                        + "keeps none"))
+                .query(query));
     }
 
     /** A duration back from now ({@code 30m}, {@code 2h}, {@code 3d}, {@code PT2H}) or an ISO instant. */

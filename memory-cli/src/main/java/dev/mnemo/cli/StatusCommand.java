@@ -141,12 +141,9 @@ final class StatusCommand implements Callable<Integer> {
     /**
      * Thread log entries lost (queue full or failed write), which Codex loses silently: how many this
      * process's engine dropped, and the newest loss any process reported under the pseudo-thread
-     * {@value #LOSSES_THREAD}; or why the engine keeps no logs.
+     * {@link ThreadLogs#LOSSES_THREAD}; or why the engine keeps no logs.
      */
     record LogLosses(Optional<String> notKept, long droppedHere, Optional<ThreadLogEntry> newestReport) {
-
-        /** Where the log writer reports its losses (memory-core's {@code ThreadLogWriter.LOGS_THREAD}, internal). */
-        static final String LOSSES_THREAD = "mnemo:logs";
 
         static LogLosses of(MemoryEngine engine) {
             ThreadLogs logs;
@@ -155,9 +152,7 @@ final class StatusCommand implements Callable<Integer> {
             } catch (UnsupportedOperationException e) {
                 return new LogLosses(Optional.of(e.getMessage()), 0, Optional.empty());
             }
-            List<ThreadLogEntry> newest = logs.query(LOSSES_THREAD, 1);
-            return new LogLosses(Optional.empty(), logs.dropped(),
-                    newest.isEmpty() ? Optional.empty() : Optional.of(newest.get(0)));
+            return new LogLosses(Optional.empty(), logs.dropped(), logs.newestLossReport());
         }
 
         String describe() {

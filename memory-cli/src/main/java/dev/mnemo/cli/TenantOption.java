@@ -3,11 +3,13 @@ package dev.mnemo.cli;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.postgres.PostgresBackend;
+import dev.mnemo.spi.MemoryStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.postgresql.ds.PGSimpleDataSource;
 import picocli.CommandLine.Option;
@@ -55,12 +57,7 @@ final class TenantOption {
 
     /** The tenant's engine, with {@code model} when present; requires {@link #given()}. */
     OpenEngine openTenant(Optional<LanguageModel> model) {
-        PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        try {
-            dataSource.setURL(postgres);
-        } catch (IllegalArgumentException e) {
-            throw new MnemoCli.UsageProblem("--postgres is not a PostgreSQL JDBC URL: " + e.getMessage());
-        }
+        PGSimpleDataSource dataSource = dataSource();
         Path cache;
         try {
             cache = Files.createTempDirectory("mnemo-tenant-");
@@ -83,16 +80,24 @@ final class TenantOption {
     }
 
     /**
-     * Fails, saying why, for what a PostgreSQL tenant cannot show yet: its message history. A tenant's
-     * engine writes {@code history.jsonl} into its own local cache folder, not into PostgreSQL, so
-     * another process cannot read it. Remove this guard when memory-postgres stores the history.
+     * Runs {@code read} on the tenant's state store, without an engine (nothing is started, nothing
+     * written); requires {@link #given()}.
      */
-    void requireMessageHistory() {
-        if (given()) {
-            throw new UnsupportedOperationException("the message history of a PostgreSQL tenant is not kept in"
-                    + " PostgreSQL yet (each engine writes it to its own local cache folder), so it cannot be read"
-                    + " here");
+    <T> T readStore(Function<MemoryStore, T> read) {
+        try (PostgresBackend backend = PostgresBackend.builder().dataSource(dataSource()).build();
+                MemoryStore store = backend.store(tenant)) {
+            return read.apply(store);
         }
+    }
+
+    private PGSimpleDataSource dataSource() {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        try {
+            dataSource.setURL(postgres);
+        } catch (IllegalArgumentException e) {
+            throw new MnemoCli.UsageProblem("--postgres is not a PostgreSQL JDBC URL: " + e.getMessage());
+        }
+        return dataSource;
     }
 
     private static void deleteQuietly(Path folder) {

@@ -88,38 +88,6 @@ class StateLayerCliTest {
     }
 
     @Test
-    void logsReadThroughAnEngine_selectWhatTheLogStoreSelects() {
-        Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(600); // within the retention
-        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
-            ThreadLogs logs = engine.threadLogs();
-            logs.append(new ThreadLogEntry("chat-1", t0, "INFO", "app::test", "one"));
-            logs.append(new ThreadLogEntry("chat-1", t0.plusSeconds(60), "WARN", "app::test", "two"));
-            logs.append(new ThreadLogEntry("chat-2", t0.plusSeconds(30), "ERROR", "app::test", "three"));
-            logs.append(new ThreadLogEntry("mnemo:phase2", t0.plusSeconds(90), "INFO", "mnemo::phase2", "four"));
-            logs.append(new ThreadLogEntry("chat-1", t0.plusSeconds(120), "DEBUG", "app::test", "five"));
-            logs.flush();
-            List<String> threads = new ArrayList<>(List.of("chat-1", "chat-2"));
-            threads.addAll(LogsCommand.PSEUDO_THREADS);
-            List<ThreadLogQuery> queries = List.of(
-                    new ThreadLogQuery(Optional.empty(), Optional.empty(), Set.of(), 200),
-                    new ThreadLogQuery(Optional.empty(), Optional.empty(), Set.of(), 2),
-                    new ThreadLogQuery(Optional.of("chat-1"), Optional.empty(), ThreadLogQuery.atLeast("warn"), 200),
-                    new ThreadLogQuery(Optional.empty(), Optional.of(t0.plusSeconds(30)), ThreadLogQuery.atLeast("info"),
-                            200));
-
-            try (SqliteThreadLogStore store = SqliteThreadLogStore.open(home().resolve("logs.sqlite"))) {
-                for (ThreadLogQuery query : queries) {
-                    List<ThreadLogEntry> viaEngine = LogsCommand.select(logs,
-                            query.threadId().map(List::of).orElse(threads), query);
-                    assertThat(viaEngine).as(query.toString()).isEqualTo(store.query(query)).isNotEmpty();
-                }
-            }
-            assertThat(LogsCommand.select(logs, List.of("chat-1", "chat-2", "mnemo:phase2"), queries.get(1)))
-                    .extracting(ThreadLogEntry::message).containsExactly("four", "five");
-        }
-    }
-
-    @Test
     void status_saysNoLogEntryWasLost() {
         try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
             record(engine, SessionContext.root("chat"), true);
@@ -136,9 +104,9 @@ class StateLayerCliTest {
         Instant newest = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(60); // within the retention
         try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
             // what another process's log writer logs after losing entries
-            engine.threadLogs().append(new ThreadLogEntry(StatusCommand.LogLosses.LOSSES_THREAD,
+            engine.threadLogs().append(new ThreadLogEntry(ThreadLogs.LOSSES_THREAD,
                     newest.minusSeconds(3600), "WARN", "mnemo::logs", "3 log entries lost; 3 in all"));
-            engine.threadLogs().append(new ThreadLogEntry(StatusCommand.LogLosses.LOSSES_THREAD,
+            engine.threadLogs().append(new ThreadLogEntry(ThreadLogs.LOSSES_THREAD,
                     newest, "WARN", "mnemo::logs", "7 log entries lost; 10 in all"));
             engine.threadLogs().flush();
         }

@@ -6,9 +6,11 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.SpawnEdgeStatus;
+import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.postgres.PostgresBackend;
 import dev.mnemo.postgres.TestCluster;
 import java.nio.file.Path;
+import java.time.Instant;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +42,9 @@ class TenantCommandsTest {
                 record(alice, "helper");
                 alice.agentGraph().upsertSpawnEdge("lead", "helper", SpawnEdgeStatus.OPEN);
                 alice.agentGraph().upsertSpawnEdge("lead", "ephemeral-1", SpawnEdgeStatus.CLOSED);
+                alice.threadLogs().append(new ThreadLogEntry("lead", Instant.now(), "WARN", "app::agent",
+                        "lead <b>finished</b>"));
+                alice.threadLogs().flush();
             }
             try (MemoryEngine bob = backend.engineBuilder("bob", caches.resolve("bob")).build()) {
                 record(bob, "bob-chat");
@@ -50,7 +55,7 @@ class TenantCommandsTest {
 
     private static void record(MemoryEngine engine, String threadId) {
         try (RecordedSession session = engine.sessions().start(SessionContext.root(threadId))) {
-            session.userMessage("work on " + threadId);
+            session.userMessage("work on " + threadId + " with key sk-abcdefghijklmnopqrstuvwxyz123456");
         }
     }
 
@@ -81,32 +86,27 @@ class TenantCommandsTest {
         assertThat(list.out()).contains("bob-chat").doesNotContain("lead").doesNotContain("helper ");
     }
 
-    /**
-     * memory-postgres keeps no thread logs yet: the tenant's engine says why, and the CLI prints
-     * that on stderr and exits 1. Flips to listing the entries once PostgreSQL keeps them.
-     */
     @Test
-    void logs_ofATenant_failsWithTheEnginesReason_andNoStackTrace() {
+    void logs_ofATenant_readItsStore_andNoOtherTenants() {
         MnemoCliTest.Result logs = mnemo("logs", "--thread", "lead", "--postgres", url, "--tenant", "alice");
+        MnemoCliTest.Result bobs = mnemo("logs", "--level", "warn", "--postgres", url, "--tenant", "bob");
 
-        assertThat(logs.exitCode()).isEqualTo(1);
-        assertThat(logs.out()).isEmpty();
-        assertThat(logs.err()).startsWith("mnemo: no thread logs for tenant alice: this engine keeps no thread logs")
-                .doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("-v for details");
+        assertThat(logs.exitCode()).as(logs.err()).isZero();
+        assertThat(logs.out()).contains("WARN", "lead", "app::agent", "lead <b>finished</b>");
+        assertThat(bobs.exitCode()).as(bobs.err()).isZero();
+        assertThat(bobs.out()).doesNotContain("lead").contains("no log entries match");
     }
 
-    /**
-     * memory-postgres keeps no message history yet (a tenant's engine writes it into its own local
-     * cache): the CLI says so on stderr and exits 1. Flips once PostgreSQL keeps the history.
-     */
     @Test
-    void inputs_ofATenant_failsWithTheReason_andNoStackTrace() {
+    void inputs_ofATenant_listAndSearchItsMessages_redacted() {
         MnemoCliTest.Result inputs = mnemo("inputs", "--postgres", url, "--tenant", "alice");
+        MnemoCliTest.Result search = mnemo("inputs", "--search", "HELPER", "--postgres", url, "--tenant", "alice");
 
-        assertThat(inputs.exitCode()).isEqualTo(1);
-        assertThat(inputs.out()).isEmpty();
-        assertThat(inputs.err()).startsWith("mnemo: no message history to show: the message history of a PostgreSQL"
-                + " tenant is not kept in PostgreSQL yet").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(inputs.exitCode()).as(inputs.err()).isZero();
+        assertThat(inputs.out()).contains("work on lead", "work on helper").doesNotContain("bob-chat")
+                .doesNotContain("sk-abcdefghijklmnopqrstuvwxyz123456");
+        assertThat(search.exitCode()).as(search.err()).isZero();
+        assertThat(search.out()).contains("work on helper").doesNotContain("work on lead");
     }
 
     @Test

@@ -25,12 +25,6 @@ final class ConversationState {
     /** How many of a conversation's log entries its page shows: the newest. */
     static final int LOG_LIMIT = 200;
 
-    /**
-     * The pseudo-thread under which the log writer reports entries it lost, as memory-core's
-     * {@code ThreadLogWriter.LOGS_THREAD} names it (an internal class, so the name is repeated here).
-     */
-    static final String LOSSES_THREAD = "mnemo:logs";
-
     /** Log times to the second: entries of one run are often seconds apart. */
     private static final DateTimeFormatter SECOND = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
             .withZone(ZoneOffset.UTC);
@@ -40,15 +34,11 @@ final class ConversationState {
     /**
      * The thread that spawned {@code threadId} and those it spawned, as links to their pages (an id
      * without a thread row, such as an ephemeral sub-agent's, as text); nothing when it has neither.
-     * The parent is found by asking each registered thread for its children: the graph has no
-     * reverse lookup.
      */
     static void spawnGraph(Html html, MemoryEngine engine, String threadId) {
         AgentGraph graph = engine.agentGraph();
-        List<ThreadInfo> threads = engine.threads().list();
-        Set<String> registered = threads.stream().map(ThreadInfo::id).collect(Collectors.toSet());
-        Optional<String> parent = threads.stream().map(ThreadInfo::id).filter(id -> !id.equals(threadId))
-                .filter(id -> graph.children(id, Optional.empty()).contains(threadId)).findFirst();
+        Set<String> registered = engine.threads().list().stream().map(ThreadInfo::id).collect(Collectors.toSet());
+        Optional<String> parent = graph.parent(threadId);
         List<String> children = graph.children(threadId, Optional.empty());
         if (parent.isEmpty() && children.isEmpty()) {
             return;
@@ -124,7 +114,7 @@ final class ConversationState {
 
     /**
      * One sentence on lost log entries: how many this engine dropped, and the newest loss any
-     * process reported under {@value #LOSSES_THREAD}; or that none were lost, or why no log is kept.
+     * process reported ({@link ThreadLogs#newestLossReport()}); or that none were lost, or why no log is kept.
      */
     record Losses(String sentence, boolean any) {}
 
@@ -136,7 +126,7 @@ final class ConversationState {
             return new Losses(sentence(e.getMessage()), false);
         }
         long dropped = logs.dropped();
-        Optional<ThreadLogEntry> reported = logs.query(LOSSES_THREAD, 1).stream().findFirst();
+        Optional<ThreadLogEntry> reported = logs.newestLossReport();
         if (dropped == 0 && reported.isEmpty()) {
             return new Losses("No thread log entry was lost.", false);
         }

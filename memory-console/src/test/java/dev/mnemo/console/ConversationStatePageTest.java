@@ -79,7 +79,7 @@ class ConversationStatePageTest {
         Document page = client.page("/provenance?thread=chat-plain");
 
         assertThat(page.select("section.logs p.no-logs").text()).startsWith("This engine keeps no thread logs: ")
-                .contains("given its store explicitly");
+                .contains("given a store that keeps no thread logs");
         assertThat(page.select("table.logs")).isEmpty();
     }
 
@@ -126,9 +126,9 @@ class ConversationStatePageTest {
         ConsoleClient client = clientOf(ConsoleHome.withThreadLogs(temp.resolve("home")));
         ThreadLogs logs = home.engine.threadLogs();
         // what another process's writer logs after losing entries (ThreadLogWriter's own report)
-        logs.append(new ThreadLogEntry(ConversationState.LOSSES_THREAD, ConsoleHome.T0.minus(Duration.ofHours(1)),
+        logs.append(new ThreadLogEntry(ThreadLogs.LOSSES_THREAD, ConsoleHome.T0.minus(Duration.ofHours(1)),
                 "WARN", "mnemo::logs", "3 log entries lost (queue full or write failed); 3 since the engine opened"));
-        logs.append(new ThreadLogEntry(ConversationState.LOSSES_THREAD, ConsoleHome.T0, "WARN", "mnemo::logs",
+        logs.append(new ThreadLogEntry(ThreadLogs.LOSSES_THREAD, ConsoleHome.T0, "WARN", "mnemo::logs",
                 "7 log entries lost (queue full or write failed); 10 since the engine opened"));
         logs.flush();
 
@@ -144,6 +144,6 @@ class ConversationStatePageTest {
         ConsoleClient client = clientOf(new ConsoleHome(temp.resolve("home")));
 
         assertThat(client.page("/").select("p.log-losses").text()).startsWith("This engine keeps no thread logs: ")
-                .contains("given its store explicitly");
+                .contains("given a store that keeps no thread logs");
     }
 }

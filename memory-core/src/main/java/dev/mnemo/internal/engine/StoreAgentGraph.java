@@ -33,6 +33,12 @@ final class StoreAgentGraph implements AgentGraph {
     }
 
     @Override
+    public Optional<String> parent(String childThreadId) {
+        requireId(childThreadId, "childThreadId");
+        return store.spawnParent(childThreadId);
+    }
+
+    @Override
     public List<String> children(String parentThreadId, Optional<SpawnEdgeStatus> status) {
         requireId(parentThreadId, "parentThreadId");
         return store.spawnChildren(parentThreadId, Objects.requireNonNull(status, "status"));

@@ -6,6 +6,7 @@ import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
 import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.ThreadLogs;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.MemoryEventListener;
 import java.time.Clock;
@@ -24,12 +25,9 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ThreadLogListener implements MemoryEventListener {
 
-    /** Startup runs: skips, syncs, reports. */
-    public static final String STARTUP_THREAD = "mnemo:startup";
-    /** Phase 1 as a whole: claims and its model calls. */
-    public static final String PHASE1_THREAD = "mnemo:phase1";
-    /** Phase 2: its steps, the agent's tool calls, outcome and model calls. */
-    public static final String PHASE2_THREAD = "mnemo:phase2";
+    public static final String STARTUP_THREAD = ThreadLogs.STARTUP_THREAD;
+    public static final String PHASE1_THREAD = ThreadLogs.PHASE1_THREAD;
+    public static final String PHASE2_THREAD = ThreadLogs.PHASE2_THREAD;
 
     private final ThreadLogWriter writer;
     private final Clock clock;

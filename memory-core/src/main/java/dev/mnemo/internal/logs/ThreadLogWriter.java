@@ -43,7 +43,7 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
     /** Codex's {@code LOG_RETENTION_DAYS}: the default age past which entries are deleted when logs open. */
     public static final Duration DEFAULT_RETENTION = Duration.ofDays(10);
     /** The pseudo-thread that records lost entries. */
-    public static final String LOGS_THREAD = "mnemo:logs";
+    public static final String LOGS_THREAD = ThreadLogs.LOSSES_THREAD;
 
     private final ThreadLogStore store;
     private final Clock clock;
