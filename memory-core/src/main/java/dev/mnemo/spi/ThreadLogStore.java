@@ -1,6 +1,7 @@
 package dev.mnemo.spi;
 
 import dev.mnemo.ThreadLogEntry;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 
@@ -23,8 +24,20 @@ public interface ThreadLogStore extends AutoCloseable {
     int PARTITION_ROW_LIMIT = 1_000;
 
     /**
+     * What a row counts for against {@link #PARTITION_SIZE_LIMIT_BYTES}: the UTF-8 size of its
+     * message, level and target (Codex adds its module and file paths, which Mnemo's entries lack).
+     */
+    static long estimatedBytes(ThreadLogEntry entry) {
+        return utf8(entry.message()) + utf8(entry.level()) + utf8(entry.target());
+    }
+
+    private static long utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    /**
      * Inserts {@code entries} and prunes the partitions they touched past either cap, newest kept,
-     * in one transaction. A row is estimated at the UTF-8 length of its message, level and target.
+     * in one transaction. A row counts for its {@link #estimatedBytes}.
      */
     void append(List<ThreadLogEntry> entries);
 

@@ -3,7 +3,6 @@ package dev.mnemo.postgres;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.spi.ThreadLogQuery;
 import dev.mnemo.spi.ThreadLogStore;
-import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -55,7 +54,7 @@ final class PostgresThreadLogStore implements ThreadLogStore {
                     insert.setString(4, entry.target());
                     insert.setString(5, entry.message());
                     insert.setString(6, entry.threadId());
-                    insert.setLong(7, estimatedBytes(entry));
+                    insert.setLong(7, ThreadLogStore.estimatedBytes(entry));
                     insert.addBatch();
                     touched.add(entry.threadId());
                 }
@@ -69,15 +68,6 @@ final class PostgresThreadLogStore implements ThreadLogStore {
             }
             return null;
         });
-    }
-
-    /** What {@link ThreadLogStore} says a row is estimated at: the UTF-8 size of message, level and target. */
-    static long estimatedBytes(ThreadLogEntry entry) {
-        return utf8(entry.message()) + utf8(entry.level()) + utf8(entry.target());
-    }
-
-    private static long utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8).length;
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.mnemo.store.sqlite;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.spi.ThreadLogQuery;
 import dev.mnemo.spi.ThreadLogStore;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -68,7 +67,7 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
             Set<String> touched = new LinkedHashSet<>();
             for (ThreadLogEntry entry : entries) {
                 Jdbc.update(connection, INSERT, entry.ts().getEpochSecond(), entry.ts().getNano(), entry.level(),
-                        entry.target(), entry.message(), entry.threadId(), estimatedBytes(entry));
+                        entry.target(), entry.message(), entry.threadId(), ThreadLogStore.estimatedBytes(entry));
                 touched.add(entry.threadId());
             }
             for (String threadId : touched) {
@@ -85,15 +84,6 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
         if (over) {
             Jdbc.update(connection, PRUNE, threadId, PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
         }
-    }
-
-    /** The UTF-8 size of the message, level and target (Codex adds its module and file paths too). */
-    static long estimatedBytes(ThreadLogEntry entry) {
-        return utf8(entry.message()) + utf8(entry.level()) + utf8(entry.target());
-    }
-
-    private static long utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8).length;
     }
 
     @Override
