@@ -1,6 +1,7 @@
 package dev.mnemo.cli;
 
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.ThreadLogs;
 import dev.mnemo.spi.ThreadLogQuery;
@@ -96,9 +97,30 @@ final class LogsCommand implements Callable<Integer> {
             for (ThreadLogEntry e : entries) {
                 out.printf("%s %-5s %-38s %-14s %s%n", e.ts(), e.level(), e.threadId(), e.target(), e.message());
             }
+            if (thread != null && !ThreadLogs.PSEUDO_THREADS.contains(thread)) {
+                out.println("now: " + phase1Verdict(thread));
+            }
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * What Phase 1 would do with the thread now, and why ({@link dev.mnemo.MemoryAdmin#previewPhase1}):
+     * the rest of the answer to "why was this conversation not remembered", which the entries give
+     * only for what already happened.
+     */
+    private String phase1Verdict(String threadId) {
+        try (TenantOption.OpenEngine opened = tenantOption.openExisting(root)) {
+            Phase1Preview preview = opened.engine().admin().previewPhase1(MnemoCli.CLI_THREAD_ID);
+            return preview.candidates().stream().filter(c -> c.thread().id().equals(threadId)).findFirst()
+                    .map(c -> (c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM ? "phase 1 would extract it"
+                            : "phase 1 would not extract it (" + c.verdict().name().toLowerCase(Locale.ROOT) + ")")
+                            + (c.detail().isBlank() ? "" : ": " + c.detail()))
+                    .orElse("no registered thread has this id (deleted, or never recorded)");
+        } catch (RuntimeException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
     }
 
     /** Reads {@code <home>/logs.sqlite} itself, without opening an engine (which may be running elsewhere). */

@@ -3,6 +3,7 @@ package dev.mnemo.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryMode;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadLogEntry;
@@ -85,6 +86,24 @@ class StateLayerCliTest {
                 .contains("phase 1 job failed");
         assertThat(mnemo("--home", h, "logs", "--level", "loud").exitCode()).isNotZero();
         assertThat(mnemo("--home", h, "logs", "--since", "yesterday").exitCode()).isNotZero();
+    }
+
+    @Test
+    void logsOfAThread_endWithWhatPhase1WouldDoWithItNow() {
+        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
+            record(engine, SessionContext.root("fresh"), true);
+            record(engine, SessionContext.root("private"), true);
+            engine.threads().setMemoryMode("private", MemoryMode.DISABLED);
+            engine.threadLogs().flush();
+        }
+        String h = home().toString();
+
+        assertThat(mnemo("--home", h, "logs", "--thread", "fresh").out())
+                .contains("now: phase 1 would not extract it (not_idle)");
+        assertThat(mnemo("--home", h, "logs", "--thread", "private").out())
+                .contains("memory mode set to disabled").contains("now: phase 1 would not extract it (memory_mode)");
+        assertThat(mnemo("--home", h, "logs", "--thread", "nobody").out())
+                .contains("now: no registered thread has this id");
     }
 
     @Test
