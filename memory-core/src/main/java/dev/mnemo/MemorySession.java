@@ -96,7 +96,8 @@ public interface MemorySession extends AutoCloseable {
      * Charges one turn's usage to this conversation's goal, as Codex's goal accounting does: its
      * tokens count as input minus cached input plus output, and {@code elapsed} adds to the time
      * used. Only an active or budget-limited goal is charged; crossing its budget turns an active
-     * goal {@link GoalStatus#BUDGET_LIMITED}. Call it when a turn ends (the adapters do).
+     * goal {@link GoalStatus#BUDGET_LIMITED}. The application calls it when a turn ends, with the turn's
+     * usage summed over its model calls (the adapters see single calls, not turns, so they do not).
      *
      * @return the goal after the charge; empty when there is no goal or it may not be charged
      * @throws UnsupportedOperationException when the engine's store keeps no goals
