@@ -28,6 +28,39 @@ public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since,
         }
     }
 
+    /**
+     * This query's conditions in standard SQL over the columns {@code thread_id}, {@code ts} (Unix
+     * seconds), {@code ts_nanos} and {@code level}, for a store to put after its {@code WHERE}:
+     * every dialect filters alike, and each store adds only its table, order and limit.
+     *
+     * @param conditions the conditions joined by {@code AND} ({@code TRUE} when there are none)
+     * @param arguments the values of its {@code ?} placeholders, in order
+     */
+    public record SqlFilter(String conditions, java.util.List<Object> arguments) {}
+
+    /** {@link SqlFilter}: thread, since (to the nanosecond) and levels (case-insensitive). */
+    public SqlFilter sqlFilter() {
+        java.util.List<String> conditions = new java.util.ArrayList<>();
+        java.util.List<Object> arguments = new java.util.ArrayList<>();
+        threadId.ifPresent(id -> {
+            conditions.add("thread_id = ?");
+            arguments.add(id);
+        });
+        since.ifPresent(at -> {
+            conditions.add("(ts > ? OR (ts = ? AND ts_nanos >= ?))");
+            arguments.add(at.getEpochSecond());
+            arguments.add(at.getEpochSecond());
+            arguments.add(at.getNano());
+        });
+        if (!levels.isEmpty()) {
+            conditions.add("UPPER(level) IN (" + String.join(", ", java.util.Collections.nCopies(levels.size(), "?"))
+                    + ")");
+            levels.stream().sorted().forEach(arguments::add);
+        }
+        return new SqlFilter(conditions.isEmpty() ? "TRUE" : String.join(" AND ", conditions),
+                java.util.List.copyOf(arguments));
+    }
+
     /** The newest {@code limit} entries of one thread. */
     public static ThreadLogQuery ofThread(String threadId, int limit) {
         return new ThreadLogQuery(Optional.of(Objects.requireNonNull(threadId, "threadId")), Optional.empty(), Set.of(),

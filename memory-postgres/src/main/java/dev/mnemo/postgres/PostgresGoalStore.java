@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -46,7 +45,7 @@ final class PostgresGoalStore implements GoalStore {
         GoalStatus status = GoalRules.created(tokenBudget, 0);
         long now = clock.millis();
         database.write(tenant, SQL, "set the goal of thread " + threadId, tx -> tx.update("goal.set", threadId, goalId,
-                kept, dbValue(status), budget(tokenBudget), now, now));
+                kept, status.dbValue(), budget(tokenBudget), now, now));
         return new ThreadGoal(threadId, goalId, kept, status, tokenBudget, 0, Duration.ZERO);
     }
 
@@ -70,7 +69,7 @@ final class PostgresGoalStore implements GoalStore {
             }
             ThreadGoal row = goal.get();
             GoalStatus next = GoalRules.requested(row.status(), status, row.tokenBudget(), row.tokensUsed());
-            return tx.update("goal.setStatus", dbValue(next), clock.millis(), threadId, expectedGoalId) == 1;
+            return tx.update("goal.setStatus", next.dbValue(), clock.millis(), threadId, expectedGoalId) == 1;
         });
     }
 
@@ -89,7 +88,7 @@ final class PostgresGoalStore implements GoalStore {
             }
             ThreadGoal row = goal.get();
             GoalStatus next = GoalRules.charged(row.status(), row.tokenBudget(), row.tokensUsed() + addTokens);
-            return tx.update("goal.charge", addTokens, addSeconds, dbValue(next), clock.millis(), threadId,
+            return tx.update("goal.charge", addTokens, addSeconds, next.dbValue(), clock.millis(), threadId,
                     expectedGoalId) == 1;
         });
     }
@@ -109,13 +108,9 @@ final class PostgresGoalStore implements GoalStore {
     private static ThreadGoal goal(ResultSet row) throws SQLException {
         Long budget = Tx.nullableLong(row, "token_budget");
         return new ThreadGoal(row.getString("thread_id"), row.getString("goal_id"), row.getString("objective"),
-                GoalStatus.valueOf(row.getString("status").toUpperCase(Locale.ROOT)),
+                GoalStatus.fromDbValue(row.getString("status")),
                 budget == null ? OptionalLong.empty() : OptionalLong.of(budget), row.getLong("tokens_used"),
                 Duration.ofSeconds(row.getLong("time_used_seconds")));
-    }
-
-    private static String dbValue(GoalStatus status) {
-        return status.name().toLowerCase(Locale.ROOT);
     }
 
     private static Long budget(OptionalLong tokenBudget) {

@@ -73,29 +73,14 @@ final class PostgresThreadLogStore implements ThreadLogStore {
     @Override
     public List<ThreadLogEntry> query(ThreadLogQuery query) {
         Objects.requireNonNull(query, "query");
-        StringBuilder sql = new StringBuilder(
-                "SELECT thread_id, ts, ts_nanos, level, target, message FROM thread_logs WHERE TRUE");
-        List<Object> args = new ArrayList<>();
-        query.threadId().ifPresent(id -> {
-            sql.append(" AND thread_id = ?");
-            args.add(id);
-        });
-        query.since().ifPresent(since -> {
-            sql.append(" AND (ts > ? OR (ts = ? AND ts_nanos >= ?))");
-            args.add(since.getEpochSecond());
-            args.add(since.getEpochSecond());
-            args.add(since.getNano());
-        });
-        if (!query.levels().isEmpty()) {
-            sql.append(" AND UPPER(level) IN (").append(String.join(", ", Collections.nCopies(query.levels().size(), "?")))
-                    .append(')');
-            query.levels().stream().sorted().forEach(args::add);
-        }
-        sql.append(" ORDER BY ts DESC, ts_nanos DESC, id DESC LIMIT ?");
+        ThreadLogQuery.SqlFilter filter = query.sqlFilter();
+        String sql = "SELECT thread_id, ts, ts_nanos, level, target, message FROM thread_logs WHERE " + filter.conditions()
+                + " ORDER BY ts DESC, ts_nanos DESC, id DESC LIMIT ?";
+        List<Object> args = new ArrayList<>(filter.arguments());
         args.add(query.limit());
         List<ThreadLogEntry> newestFirst = database.read(tenant, SQL, "query logs", tx -> {
             List<ThreadLogEntry> rows = new ArrayList<>();
-            try (PreparedStatement statement = tx.connection().prepareStatement(sql.toString())) {
+            try (PreparedStatement statement = tx.connection().prepareStatement(sql)) {
                 for (int i = 0; i < args.size(); i++) {
                     statement.setObject(i + 1, args.get(i));
                 }

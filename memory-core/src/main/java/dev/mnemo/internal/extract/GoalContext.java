@@ -2,7 +2,6 @@ package dev.mnemo.internal.extract;
 
 import dev.mnemo.ThreadGoal;
 import dev.mnemo.spi.SecretRedactor;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -24,6 +23,6 @@ public final class GoalContext {
         }
         String objective = redactor.redact(goal.get().objective()).replaceAll("\\s+", " ").strip()
                 .replace("{{", "{ {").replace("}}", "} }");
-        return "\"" + objective + "\" (status: " + goal.get().status().name().toLowerCase(Locale.ROOT) + ")";
+        return "\"" + objective + "\" (status: " + goal.get().status().dbValue() + ")";
     }
 }

@@ -11,7 +11,6 @@ import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.GoalRules;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -120,7 +119,7 @@ public final class GoalTools {
         if (goal.isEmpty()) {
             return error("this conversation has no goal");
         }
-        GoalStatus wanted = GoalStatus.valueOf(status.textValue().toUpperCase(Locale.ROOT));
+        GoalStatus wanted = GoalStatus.fromDbValue(status.textValue());
         if (!goals.updateStatus(threadId, goal.get().goalId(), wanted)) {
             return error("the goal was replaced meanwhile; read it again with get_goal");
         }
@@ -140,7 +139,7 @@ public final class GoalTools {
     private static String describe(ThreadGoal goal) {
         ObjectNode node = JSON.createObjectNode();
         ObjectNode g = node.putObject("goal");
-        g.put("objective", goal.objective()).put("status", goal.status().name().toLowerCase(Locale.ROOT));
+        g.put("objective", goal.objective()).put("status", goal.status().dbValue());
         if (goal.tokenBudget().isPresent()) {
             g.put("token_budget", goal.tokenBudget().getAsLong())
                     .put("tokens_remaining", Math.max(0, goal.tokenBudget().getAsLong() - goal.tokensUsed()));

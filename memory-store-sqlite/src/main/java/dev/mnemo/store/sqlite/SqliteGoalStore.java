@@ -9,7 +9,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -65,7 +64,7 @@ final class SqliteGoalStore implements GoalStore, AutoCloseable {
                         + "objective = excluded.objective, status = excluded.status, "
                         + "token_budget = excluded.token_budget, tokens_used = 0, time_used_seconds = 0, "
                         + "created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms",
-                threadId, goalId, objective, dbValue(status), budget(tokenBudget), now, now));
+                threadId, goalId, objective, status.dbValue(), budget(tokenBudget), now, now));
         return new ThreadGoal(threadId, goalId, objective, status, tokenBudget, 0, Duration.ZERO);
     }
 
@@ -88,7 +87,7 @@ final class SqliteGoalStore implements GoalStore, AutoCloseable {
             ThreadGoal row = goal.get();
             GoalStatus next = GoalRules.requested(row.status(), status, row.tokenBudget(), row.tokensUsed());
             return Jdbc.update(connection, "UPDATE thread_goals SET status = ?, updated_at_ms = ? "
-                    + "WHERE thread_id = ? AND goal_id = ?", dbValue(next), clock.millis(), threadId, expectedGoalId) == 1;
+                    + "WHERE thread_id = ? AND goal_id = ?", next.dbValue(), clock.millis(), threadId, expectedGoalId) == 1;
         });
     }
 
@@ -110,7 +109,7 @@ final class SqliteGoalStore implements GoalStore, AutoCloseable {
             GoalStatus next = GoalRules.charged(row.status(), row.tokenBudget(), used);
             return Jdbc.update(connection, "UPDATE thread_goals SET tokens_used = tokens_used + ?, "
                     + "time_used_seconds = time_used_seconds + ?, status = ?, updated_at_ms = ? "
-                    + "WHERE thread_id = ? AND goal_id = ?", addTokens, addSeconds, dbValue(next), clock.millis(),
+                    + "WHERE thread_id = ? AND goal_id = ?", addTokens, addSeconds, next.dbValue(), clock.millis(),
                     threadId, expectedGoalId) == 1;
         });
     }
@@ -135,13 +134,9 @@ final class SqliteGoalStore implements GoalStore, AutoCloseable {
     private static ThreadGoal goal(ResultSet row) throws SQLException {
         Long budget = Jdbc.nullableLong(row, "token_budget");
         return new ThreadGoal(row.getString("thread_id"), row.getString("goal_id"), row.getString("objective"),
-                GoalStatus.valueOf(row.getString("status").toUpperCase(Locale.ROOT)),
+                GoalStatus.fromDbValue(row.getString("status")),
                 budget == null ? OptionalLong.empty() : OptionalLong.of(budget), row.getLong("tokens_used"),
                 Duration.ofSeconds(row.getLong("time_used_seconds")));
-    }
-
-    private static String dbValue(GoalStatus status) {
-        return status.name().toLowerCase(Locale.ROOT);
     }
 
     private static Long budget(OptionalLong tokenBudget) {

@@ -89,28 +89,13 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
     @Override
     public List<ThreadLogEntry> query(ThreadLogQuery query) {
         Objects.requireNonNull(query, "query");
-        StringBuilder sql = new StringBuilder(
-                "SELECT thread_id, ts, ts_nanos, level, target, message FROM logs WHERE 1 = 1");
-        List<Object> args = new ArrayList<>();
-        query.threadId().ifPresent(id -> {
-            sql.append(" AND thread_id = ?");
-            args.add(id);
-        });
-        query.since().ifPresent(since -> {
-            sql.append(" AND (ts > ? OR (ts = ? AND ts_nanos >= ?))");
-            args.add(since.getEpochSecond());
-            args.add(since.getEpochSecond());
-            args.add(since.getNano());
-        });
-        if (!query.levels().isEmpty()) {
-            sql.append(" AND UPPER(level) IN (").append(String.join(", ", Collections.nCopies(query.levels().size(), "?")))
-                    .append(')');
-            query.levels().stream().sorted().forEach(args::add);
-        }
-        sql.append(" ORDER BY ts DESC, ts_nanos DESC, id DESC LIMIT ?");
+        ThreadLogQuery.SqlFilter filter = query.sqlFilter();
+        String sql = "SELECT thread_id, ts, ts_nanos, level, target, message FROM logs WHERE " + filter.conditions()
+                + " ORDER BY ts DESC, ts_nanos DESC, id DESC LIMIT ?";
+        List<Object> args = new ArrayList<>(filter.arguments());
         args.add(query.limit());
         List<ThreadLogEntry> newestFirst = database.read("query logs", connection -> Jdbc.query(connection,
-                sql.toString(), row -> new ThreadLogEntry(row.getString(1),
+                sql, row -> new ThreadLogEntry(row.getString(1),
                         Instant.ofEpochSecond(row.getLong(2), row.getLong(3)), row.getString(4), row.getString(5),
                         row.getString(6)), args.toArray()));
         List<ThreadLogEntry> oldestFirst = new ArrayList<>(newestFirst);
