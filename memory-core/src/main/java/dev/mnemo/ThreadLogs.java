@@ -11,7 +11,7 @@ public interface ThreadLogs {
 
     /** The pseudo-thread of the startup runs: skips, syncs, each run's report. */
     String STARTUP_THREAD = "mnemo:startup";
-    /** The pseudo-thread of Phase 1 as a whole: claims and model calls. */
+    /** The pseudo-thread of Phase 1 as a whole: its claims (each job is logged under its thread). */
     String PHASE1_THREAD = "mnemo:phase1";
     /** The pseudo-thread of Phase 2: steps, the consolidation agent's tool calls, outcomes, model calls. */
     String PHASE2_THREAD = "mnemo:phase2";

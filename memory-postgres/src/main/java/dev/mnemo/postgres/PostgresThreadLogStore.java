@@ -61,9 +61,13 @@ final class PostgresThreadLogStore implements ThreadLogStore {
                 insert.executeBatch();
             }
             for (String threadId : touched) {
-                if (tx.first("logs.overCaps", row -> row.getBoolean(1), PARTITION_ROW_LIMIT,
-                        PARTITION_SIZE_LIMIT_BYTES, threadId).orElse(false)) {
+                // Past the byte cap: the cumulative-size ranking; past the row cap only: the index.
+                long[] size = tx.first("logs.size", row -> new long[] {row.getLong(1), row.getLong(2)}, threadId)
+                        .orElse(new long[2]);
+                if (size[1] > PARTITION_SIZE_LIMIT_BYTES) {
                     tx.update("logs.prune", threadId, PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
+                } else if (size[0] > PARTITION_ROW_LIMIT) {
+                    tx.update("logs.pruneRows", threadId, PARTITION_ROW_LIMIT);
                 }
             }
             return null;

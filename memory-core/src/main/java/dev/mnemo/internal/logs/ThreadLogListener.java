@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * where the event names one: a Phase 1 job (outcome, duration, tokens, error), a citation, and
  * every conversation whose memory a consolidation took as input (its outcome). What concerns no
  * one conversation goes to pseudo-threads: {@link #STARTUP_THREAD} for the startup runs,
- * {@code mnemo:phase1} / {@code mnemo:phase2} for the phases as a whole (claims, steps, the
- * consolidation agent's tool calls, model calls). Only offers to the writer: never blocks the
+ * {@code mnemo:phase1} / {@code mnemo:phase2} for the phases as a whole (claims; steps, the
+ * consolidation agent's tool calls and model calls). Only offers to the writer: never blocks the
  * pipeline.
  */
 public final class ThreadLogListener implements MemoryEventListener {
@@ -115,9 +115,15 @@ public final class ThreadLogListener implements MemoryEventListener {
                 + report.phase2().inputs() + " input(s) (" + tokens(report.phase2().usage()) + ")");
     }
 
+    /**
+     * The consolidation agent's model calls, one entry each. Phase 1's are not logged one by one:
+     * each job's entry carries its tokens, and a line per call would double what every job writes.
+     */
     @Override
     public void modelCalled(String phase, TokenUsage usage) {
-        log("mnemo:" + phase, "DEBUG", "mnemo::" + phase, "model call: " + tokens(usage));
+        if (PHASE2.equals(phase)) {
+            log(PHASE2_THREAD, "DEBUG", "mnemo::phase2", "model call: " + tokens(usage));
+        }
     }
 
     private static String tokens(TokenUsage usage) {

@@ -10,9 +10,15 @@ SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || '/thread_logs/
 -- name: logs.insert
 INSERT INTO thread_logs (ts, ts_nanos, level, target, message, thread_id, estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)
 
--- name: logs.overCaps
--- Bind: row cap, byte cap, thread.
-SELECT COUNT(*) > ? OR COALESCE(SUM(estimated_bytes), 0) > ? FROM thread_logs WHERE thread_id = ?
+-- name: logs.size
+-- A thread's rows and estimated bytes (from the index alone). Bind: thread.
+SELECT COUNT(*), COALESCE(SUM(estimated_bytes), 0) FROM thread_logs WHERE thread_id = ?
+
+-- name: logs.pruneRows
+-- Past the row cap only: the rows after the newest row cap, found through the index.
+-- Bind: thread, row cap.
+DELETE FROM thread_logs WHERE id IN (
+    SELECT id FROM thread_logs WHERE thread_id = ? ORDER BY ts DESC, ts_nanos DESC, id DESC OFFSET ?)
 
 -- name: logs.prune
 -- Every row past the newest row cap, or past the byte cap of newest-first cumulative size (so a

@@ -27,10 +27,15 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
     public static final String FILE_NAME = "logs.sqlite";
 
     static final SqliteDatabase.Schema LOGS = new SqliteDatabase.Schema("logs database",
-            "classpath:dev/mnemo/store/sqlite/logs-migration", "mnemo_schema_history", "1");
+            "classpath:dev/mnemo/store/sqlite/logs-migration", "mnemo_schema_history", "2");
 
     private static final String INSERT = "INSERT INTO logs (ts, ts_nanos, level, target, message, thread_id, "
             + "estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    /** Past the row cap only: the rows after the newest {@code PARTITION_ROW_LIMIT}, found through the index. */
+    private static final String PRUNE_ROWS = """
+            DELETE FROM logs WHERE id IN (
+                SELECT id FROM logs WHERE thread_id = ? ORDER BY ts DESC, ts_nanos DESC, id DESC LIMIT -1 OFFSET ?)""";
+    /** Past the byte cap: every row past either cap, by rank and by newest-first cumulative size. */
     private static final String PRUNE = """
             DELETE FROM logs WHERE id IN (
                 SELECT id FROM (
@@ -77,12 +82,19 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
         });
     }
 
+    /**
+     * Applies both caps to one thread. Most batches find it within them; a thread at its row cap
+     * (the common case for a busy pseudo-thread) loses its oldest rows through the index, and only
+     * a thread past its byte cap needs the cumulative-size ranking.
+     */
     private static void prune(PooledConnection connection, String threadId) throws java.sql.SQLException {
-        boolean over = Jdbc.queryFirst(connection, "SELECT COUNT(*), COALESCE(SUM(estimated_bytes), 0) FROM logs "
-                + "WHERE thread_id = ?", row -> row.getLong(1) > PARTITION_ROW_LIMIT
-                        || row.getLong(2) > PARTITION_SIZE_LIMIT_BYTES, threadId).orElse(false);
-        if (over) {
+        long[] size = Jdbc.queryFirst(connection, "SELECT COUNT(*), COALESCE(SUM(estimated_bytes), 0) FROM logs "
+                + "WHERE thread_id = ?", row -> new long[] {row.getLong(1), row.getLong(2)}, threadId)
+                .orElse(new long[2]);
+        if (size[1] > PARTITION_SIZE_LIMIT_BYTES) {
             Jdbc.update(connection, PRUNE, threadId, PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
+        } else if (size[0] > PARTITION_ROW_LIMIT) {
+            Jdbc.update(connection, PRUNE_ROWS, threadId, PARTITION_ROW_LIMIT);
         }
     }
 
