@@ -66,6 +66,7 @@ public final class BenchmarkSuite {
         List<String> lines = summary(byName);
         lines.addAll(EngineOpenCold.measure(name -> selected.matcher(PACKAGE + name).find()));
         lines.addAll(McpInitializeCold.measure(name -> selected.matcher(PACKAGE + name).find()));
+        lines.addAll(Phase1OverheadInterleaved.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.write(out, lines, StandardCharsets.UTF_8);
         System.out.println();

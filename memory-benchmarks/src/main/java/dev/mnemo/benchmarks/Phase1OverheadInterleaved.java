@@ -1,0 +1,96 @@
+package dev.mnemo.benchmarks;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Predicate;
+
+/**
+ * {@code phase1_overhead_interleaved}: the two sides of {@code phase1_overhead} (thread logs on and
+ * off, {@link Phase1Benchmarks}' states and loop) measured in one child JVM, turn about, so that a
+ * shared machine's load changes both alike. JMH runs the two sides in forks one after the other, and
+ * on a loaded machine their means moved by ±50 % between runs, too much to judge a 5 % target.
+ *
+ * <p>Both homes are built first; then {@link #WARMUP_ROUNDS} rounds unmeasured and the measured
+ * rounds, each round extracting all 1,000 rollouts once on each engine, the order alternating
+ * (on-off, off-on). Each side's figure is its median; the logs-on side is checked after every round
+ * as in the JMH benchmark (every thread has its entry).
+ */
+public final class Phase1OverheadInterleaved {
+
+    static final int WARMUP_ROUNDS = 4;
+    static final int QUICK_ROUNDS = 5;
+    static final int FULL_ROUNDS = 9;
+
+    private Phase1OverheadInterleaved() {}
+
+    /** The child: {@code <rounds>}; prints the two medians in nanoseconds, logs on then off. */
+    public static void main(String[] args) {
+        int rounds = Integer.parseInt(args[0]);
+        Phase1Benchmarks.OverheadState on = new Phase1Benchmarks.OverheadState();
+        Phase1Benchmarks.OverheadLogsOffState off = new Phase1Benchmarks.OverheadLogsOffState();
+        on.setUp();
+        off.setUp();
+        try {
+            long[] onNanos = new long[rounds];
+            long[] offNanos = new long[rounds];
+            for (int i = -WARMUP_ROUNDS; i < rounds; i++) {
+                boolean onFirst = (i & 1) == 0;
+                long first = onFirst ? timeOn(on) : timeOff(off);
+                long second = onFirst ? timeOff(off) : timeOn(on);
+                System.err.printf(Locale.ROOT, "phase1_overhead_interleaved round %d: logs on %.1f ms, off %.1f ms%n", i,
+                        (onFirst ? first : second) / 1e6, (onFirst ? second : first) / 1e6);
+                if (i >= 0) {
+                    onNanos[i] = onFirst ? first : second;
+                    offNanos[i] = onFirst ? second : first;
+                }
+            }
+            System.out.println(median(onNanos) + " " + median(offNanos));
+        } finally {
+            on.tearDown();
+            off.tearDown();
+        }
+    }
+
+    private static long timeOn(Phase1Benchmarks.OverheadState state) {
+        state.forget();
+        long start = System.nanoTime();
+        new Phase1Benchmarks().phase1Overhead(state);
+        long elapsed = System.nanoTime() - start;
+        state.checkLogsWritten();
+        return elapsed;
+    }
+
+    private static long timeOff(Phase1Benchmarks.OverheadLogsOffState state) {
+        state.forget();
+        long start = System.nanoTime();
+        new Phase1Benchmarks().phase1OverheadReference(state);
+        return System.nanoTime() - start;
+    }
+
+    /** Runs the child when {@code Phase1OverheadInterleaved.measure} is selected; returns the summary line. */
+    static List<String> measure(Predicate<String> selected, boolean quick) {
+        List<String> lines = new ArrayList<>();
+        if (!selected.test("Phase1OverheadInterleaved.measure")) {
+            return lines;
+        }
+        List<String> command = new ArrayList<>(List.of(EngineOpenCold.java(), "-Xms1g", "-Xmx2g",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dmnemo.fixtures=" + BenchSupport.fixturesDir().toAbsolutePath(), "-cp", EngineOpenCold.ownJar(),
+                Phase1OverheadInterleaved.class.getName(), String.valueOf(quick ? QUICK_ROUNDS : FULL_ROUNDS)));
+        String[] medians = EngineOpenCold.run(command).strip().split(" ");
+        double perJob = 1e6 * Phase1Benchmarks.OVERHEAD_ROLLOUTS;
+        double logsOn = Double.parseDouble(medians[0]) / perJob;
+        double logsOff = Double.parseDouble(medians[1]) / perJob;
+        lines.add(String.format(Locale.ROOT, "phase1_overhead_interleaved %.3f ms_per_job %.3f %.2f", logsOn, logsOff,
+                logsOn / logsOff));
+        return lines;
+    }
+
+    private static long median(long[] values) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+}
