@@ -1,5 +1,6 @@
 package dev.mnemo.benchmarks;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +16,10 @@ import java.util.function.Predicate;
  * <p>Both homes are built first; then {@link #WARMUP_ROUNDS} rounds unmeasured and the measured
  * rounds, each round extracting all 1,000 rollouts once on each engine, the order alternating
  * (on-off, off-on). Each side's figure is its median; the logs-on side is checked after every round
- * as in the JMH benchmark (every thread has its entry).
+ * as in the JMH benchmark (every thread has its entry). Two lines: wall time
+ * ({@code phase1_overhead_interleaved}) and the process's CPU time over the same rounds
+ * ({@code phase1_overhead_cpu}), which counts the log writer's thread too and moves less with the
+ * machine's load than wall time does.
  */
 public final class Phase1OverheadInterleaved {
 
@@ -25,7 +29,10 @@ public final class Phase1OverheadInterleaved {
 
     private Phase1OverheadInterleaved() {}
 
-    /** The child: {@code <rounds>}; prints the two medians in nanoseconds, logs on then off. */
+    /**
+     * The child: {@code <rounds>}; prints four medians in nanoseconds: wall time logs on, off, then
+     * process CPU time (every thread: Phase 1's, the log writer's, the collector's) logs on, off.
+     */
     public static void main(String[] args) {
         int rounds = Integer.parseInt(args[0]);
         Phase1Benchmarks.OverheadState on = new Phase1Benchmarks.OverheadState();
@@ -33,40 +40,54 @@ public final class Phase1OverheadInterleaved {
         on.setUp();
         off.setUp();
         try {
-            long[] onNanos = new long[rounds];
-            long[] offNanos = new long[rounds];
+            long[][] onNanos = new long[2][rounds];
+            long[][] offNanos = new long[2][rounds];
             for (int i = -WARMUP_ROUNDS; i < rounds; i++) {
                 boolean onFirst = (i & 1) == 0;
-                long first = onFirst ? timeOn(on) : timeOff(off);
-                long second = onFirst ? timeOff(off) : timeOn(on);
-                System.err.printf(Locale.ROOT, "phase1_overhead_interleaved round %d: logs on %.1f ms, off %.1f ms%n", i,
-                        (onFirst ? first : second) / 1e6, (onFirst ? second : first) / 1e6);
+                long[] first = onFirst ? timeOn(on) : timeOff(off);
+                long[] second = onFirst ? timeOff(off) : timeOn(on);
+                long[] logsOn = onFirst ? first : second;
+                long[] logsOff = onFirst ? second : first;
+                System.err.printf(Locale.ROOT, "phase1_overhead_interleaved round %d: logs on %.1f ms (CPU %.1f ms),"
+                        + " off %.1f ms (CPU %.1f ms)%n", i, logsOn[0] / 1e6, logsOn[1] / 1e6, logsOff[0] / 1e6,
+                        logsOff[1] / 1e6);
                 if (i >= 0) {
-                    onNanos[i] = onFirst ? first : second;
-                    offNanos[i] = onFirst ? second : first;
+                    for (int k = 0; k < 2; k++) {
+                        onNanos[k][i] = logsOn[k];
+                        offNanos[k][i] = logsOff[k];
+                    }
                 }
             }
-            System.out.println(median(onNanos) + " " + median(offNanos));
+            System.out.println(median(onNanos[0]) + " " + median(offNanos[0]) + " " + median(onNanos[1]) + " "
+                    + median(offNanos[1]));
         } finally {
             on.tearDown();
             off.tearDown();
         }
     }
 
-    private static long timeOn(Phase1Benchmarks.OverheadState state) {
+    /** Wall and process CPU nanoseconds of one extraction of every rollout, logs on (flush included). */
+    private static long[] timeOn(Phase1Benchmarks.OverheadState state) {
         state.forget();
+        long cpu = processCpuNanos();
         long start = System.nanoTime();
         new Phase1Benchmarks().phase1Overhead(state);
-        long elapsed = System.nanoTime() - start;
+        long[] elapsed = {System.nanoTime() - start, processCpuNanos() - cpu};
         state.checkLogsWritten();
         return elapsed;
     }
 
-    private static long timeOff(Phase1Benchmarks.OverheadLogsOffState state) {
+    private static long[] timeOff(Phase1Benchmarks.OverheadLogsOffState state) {
         state.forget();
+        long cpu = processCpuNanos();
         long start = System.nanoTime();
         new Phase1Benchmarks().phase1OverheadReference(state);
-        return System.nanoTime() - start;
+        return new long[] {System.nanoTime() - start, processCpuNanos() - cpu};
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     /** Runs the child when {@code Phase1OverheadInterleaved.measure} is selected; returns the summary line. */
@@ -81,10 +102,13 @@ public final class Phase1OverheadInterleaved {
                 Phase1OverheadInterleaved.class.getName(), String.valueOf(quick ? QUICK_ROUNDS : FULL_ROUNDS)));
         String[] medians = EngineOpenCold.run(command).strip().split(" ");
         double perJob = 1e6 * Phase1Benchmarks.OVERHEAD_ROLLOUTS;
-        double logsOn = Double.parseDouble(medians[0]) / perJob;
-        double logsOff = Double.parseDouble(medians[1]) / perJob;
-        lines.add(String.format(Locale.ROOT, "phase1_overhead_interleaved %.3f ms_per_job %.3f %.2f", logsOn, logsOff,
-                logsOn / logsOff));
+        String[] metrics = {"phase1_overhead_interleaved", "phase1_overhead_cpu"};
+        for (int k = 0; k < 2; k++) {
+            double logsOn = Double.parseDouble(medians[2 * k]) / perJob;
+            double logsOff = Double.parseDouble(medians[2 * k + 1]) / perJob;
+            lines.add(String.format(Locale.ROOT, "%s %.3f ms_per_job %.3f %.2f", metrics[k], logsOn, logsOff,
+                    logsOn / logsOff));
+        }
         return lines;
     }
 
