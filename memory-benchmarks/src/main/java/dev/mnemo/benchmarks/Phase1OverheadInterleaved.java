@@ -23,7 +23,7 @@ import java.util.function.Predicate;
  */
 public final class Phase1OverheadInterleaved {
 
-    static final int WARMUP_ROUNDS = 4;
+    static final int WARMUP_ROUNDS = 6;
     static final int QUICK_ROUNDS = 5;
     static final int FULL_ROUNDS = 9;
 
