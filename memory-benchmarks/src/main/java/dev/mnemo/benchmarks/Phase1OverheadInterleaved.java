@@ -31,39 +31,48 @@ public final class Phase1OverheadInterleaved {
 
     /**
      * The child: {@code <rounds>}; prints four medians in nanoseconds: wall time logs on, off, then
-     * process CPU time (every thread: Phase 1's, the log writer's, the collector's) logs on, off.
+     * process CPU time (every thread: Phase 1's, the log writer's, the collector's and the JIT's)
+     * logs on, off.
      */
     public static void main(String[] args) {
         int rounds = Integer.parseInt(args[0]);
         Phase1Benchmarks.OverheadState on = new Phase1Benchmarks.OverheadState();
         Phase1Benchmarks.OverheadLogsOffState off = new Phase1Benchmarks.OverheadLogsOffState();
         on.setUp();
-        off.setUp();
         try {
-            long[][] onNanos = new long[2][rounds];
-            long[][] offNanos = new long[2][rounds];
-            for (int i = -WARMUP_ROUNDS; i < rounds; i++) {
-                boolean onFirst = (i & 1) == 0;
-                long[] first = onFirst ? timeOn(on) : timeOff(off);
-                long[] second = onFirst ? timeOff(off) : timeOn(on);
-                long[] logsOn = onFirst ? first : second;
-                long[] logsOff = onFirst ? second : first;
-                System.err.printf(Locale.ROOT, "phase1_overhead_interleaved round %d: logs on %.1f ms (CPU %.1f ms),"
-                        + " off %.1f ms (CPU %.1f ms)%n", i, logsOn[0] / 1e6, logsOn[1] / 1e6, logsOff[0] / 1e6,
-                        logsOff[1] / 1e6);
-                if (i >= 0) {
-                    for (int k = 0; k < 2; k++) {
-                        onNanos[k][i] = logsOn[k];
-                        offNanos[k][i] = logsOff[k];
-                    }
-                }
+            off.setUp();
+            try {
+                System.out.println(interleave(on, off, rounds));
+            } finally {
+                off.tearDown();
             }
-            System.out.println(median(onNanos[0]) + " " + median(offNanos[0]) + " " + median(onNanos[1]) + " "
-                    + median(offNanos[1]));
         } finally {
             on.tearDown();
-            off.tearDown();
         }
+    }
+
+    /** The rounds, turn about; returns the four medians, space-separated. */
+    private static String interleave(Phase1Benchmarks.OverheadState on, Phase1Benchmarks.OverheadLogsOffState off,
+            int rounds) {
+        long[][] onNanos = new long[2][rounds];
+        long[][] offNanos = new long[2][rounds];
+        for (int i = -WARMUP_ROUNDS; i < rounds; i++) {
+            boolean onFirst = (i & 1) == 0;
+            long[] first = onFirst ? timeOn(on) : timeOff(off);
+            long[] second = onFirst ? timeOff(off) : timeOn(on);
+            long[] logsOn = onFirst ? first : second;
+            long[] logsOff = onFirst ? second : first;
+            System.err.printf(Locale.ROOT, "phase1_overhead_interleaved round %d: logs on %.1f ms (CPU %.1f ms),"
+                    + " off %.1f ms (CPU %.1f ms)%n", i, logsOn[0] / 1e6, logsOn[1] / 1e6, logsOff[0] / 1e6,
+                    logsOff[1] / 1e6);
+            if (i >= 0) {
+                for (int k = 0; k < 2; k++) {
+                    onNanos[k][i] = logsOn[k];
+                    offNanos[k][i] = logsOff[k];
+                }
+            }
+        }
+        return median(onNanos[0]) + " " + median(offNanos[0]) + " " + median(onNanos[1]) + " " + median(offNanos[1]);
     }
 
     /** Wall and process CPU nanoseconds of one extraction of every rollout, logs on (flush included). */

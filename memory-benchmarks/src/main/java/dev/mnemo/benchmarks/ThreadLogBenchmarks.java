@@ -90,7 +90,7 @@ public class ThreadLogBenchmarks {
 
     /** An engine over a fresh home, its logs prefilled through the public path. */
     @State(Scope.Benchmark)
-    public static class EngineLogs {
+    public static class EngineWithLogs {
         Path home;
         MemoryEngine engine;
         ThreadLogs logs;
@@ -200,7 +200,7 @@ public class ThreadLogBenchmarks {
 
     /** {@link #BURST} entries appended, then flushed: when this returns they are in {@code logs.sqlite}. */
     @Benchmark
-    public long logIngest(EngineLogs state) {
+    public long logIngest(EngineWithLogs state) {
         for (int i = 0; i < BURST; i++) {
             state.logs.append(entry(state.seq++));
         }
