@@ -38,7 +38,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * from the home, as applications build it) against the same home and rollouts with thread logs off
  * ({@code phase1OverheadReference}): an engine given its store explicitly keeps no logs. The logs-on
  * time includes writing every entry Phase 1 queued ({@code flush()} at the end, timed), and each
- * iteration checks afterwards that every extracted thread got its entry.
+ * iteration checks afterwards that every extracted thread got its entry (see
+ * {@link OverheadState#checkLogsWritten()} for entries the full queue dropped).
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -49,6 +50,8 @@ public class Phase1Benchmarks {
     static final int OVERHEAD_ROLLOUTS = 1_000;
     static final int CONCURRENCY_ROLLOUTS = 64;
     static final long MODEL_LATENCY_MS = 200;
+    /** The share of Phase 1's log entries the logs-on side may lose to a full queue before the run fails. */
+    static final double MAX_DROPPED_SHARE = 0.01;
 
     /** A home with recorded sessions and an engine over it. */
     abstract static class HomeState {
@@ -125,23 +128,36 @@ public class Phase1Benchmarks {
         }
 
         /**
-         * Every extracted thread has one "phase 1 job" entry per iteration so far: the logs-on
-         * variant really wrote its entries, none dropped, and cannot silently measure nothing.
+         * Every extracted thread has one "phase 1 job" entry per iteration so far, so the logs-on
+         * variant really wrote its entries and cannot silently measure nothing. The writer drops
+         * what its full queue cannot take (Codex's rule), and on a loaded machine an instant model
+         * can outrun it: a missing entry is accepted only when {@code dropped()} accounts for it,
+         * up to {@link #MAX_DROPPED_SHARE} of the entries, and is reported on standard error.
          */
         @TearDown(Level.Iteration)
         public void checkLogsWritten() {
             iterations++;
             ThreadLogs logs = engine.threadLogs();
             logs.flush();
+            long missing = 0;
             for (int i = 0; i < OVERHEAD_ROLLOUTS; i++) {
                 String id = rolloutId(i);
                 long jobs = logs.query(id, 1_000).stream().map(ThreadLogEntry::message)
                         .filter(m -> m.startsWith("phase 1 job")).count();
-                if (jobs != iterations) {
+                if (jobs > iterations) {
                     throw new IllegalStateException("thread " + id + " has " + jobs + " phase 1 log entries after "
-                            + iterations + " iteration(s), expected " + iterations + " (entries dropped so far: "
-                            + logs.dropped() + ")");
+                            + iterations + " iteration(s)");
                 }
+                missing += iterations - jobs;
+            }
+            long expected = (long) OVERHEAD_ROLLOUTS * iterations;
+            if (missing > logs.dropped() || missing > expected * MAX_DROPPED_SHARE) {
+                throw new IllegalStateException(missing + " of " + expected + " phase 1 log entries missing after "
+                        + iterations + " iteration(s); entries dropped so far: " + logs.dropped());
+            }
+            if (missing > 0) {
+                System.err.println("phase1_overhead: " + missing + " of " + expected + " phase 1 job entries dropped"
+                        + " (queue full); " + logs.dropped() + " entries dropped in all");
             }
         }
     }
