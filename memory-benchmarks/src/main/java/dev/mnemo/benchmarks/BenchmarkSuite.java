@@ -66,6 +66,7 @@ public final class BenchmarkSuite {
         List<String> lines = summary(byName);
         lines.addAll(EngineOpenCold.measure(name -> selected.matcher(PACKAGE + name).find()));
         lines.addAll(McpInitializeCold.measure(name -> selected.matcher(PACKAGE + name).find()));
+        lines.addAll(Phase1OverheadInterleaved.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.write(out, lines, StandardCharsets.UTF_8);
         System.out.println();
@@ -89,16 +90,21 @@ public final class BenchmarkSuite {
         pair(lines, r, "selection", "StoreBenchmarks.selection", 1e6, "ms");
         pair(lines, r, "workspace_diff", "WorkspaceBenchmarks.workspaceDiff", 1e6, "ms");
         pair(lines, r, "search", "WorkspaceBenchmarks.search", 1e6, "ms");
+        // Thread logs on against off (the reference); alone when only the logs-on run was selected.
         Result<?> overhead = r.get("Phase1Benchmarks.phase1Overhead");
+        Result<?> overheadOff = r.get("Phase1Benchmarks.phase1OverheadReference");
         if (overhead != null) {
-            lines.add(line("phase1_overhead", nanos(overhead) / 1e6 / Phase1Benchmarks.OVERHEAD_ROLLOUTS, "ms_per_job",
-                    null));
+            double perJob = 1e6 * Phase1Benchmarks.OVERHEAD_ROLLOUTS;
+            lines.add(line("phase1_overhead", nanos(overhead) / perJob, "ms_per_job",
+                    overheadOff == null ? null : nanos(overheadOff) / perJob));
         }
         Result<?> concurrency = r.get("Phase1Benchmarks.phase1Concurrency");
         if (concurrency != null) {
             double ideal = (double) Phase1Benchmarks.CONCURRENCY_ROLLOUTS / 8 * Phase1Benchmarks.MODEL_LATENCY_MS / 1e3;
             lines.add(line("phase1_concurrency", nanos(concurrency) / 1e9, "s", ideal));
         }
+        rate(lines, r, "log_ingest", "ThreadLogBenchmarks.logIngest", ThreadLogBenchmarks.BURST, "entries_per_s");
+        pair(lines, r, "spawn_descendants", "SpawnGraphBenchmarks.spawnDescendants", 1e6, "ms");
         Result<?> warm = r.get("EngineOpenBenchmark.warm");
         if (warm != null) {
             lines.add(line("engine_open_warm", nanos(warm) / 1e6, "ms", null));
@@ -156,6 +162,22 @@ public final class BenchmarkSuite {
             double mbps = mb / (nanos(value) / 1e9);
             double refMbps = mb / (nanos(reference) / 1e9);
             lines.add(String.format(Locale.ROOT, "%s %.1f MB/s %.1f %.2f", metric, mbps, refMbps, refMbps / mbps));
+        }
+    }
+
+    /**
+     * A rate of {@code items} per call, per second, beside its {@code <name>Reference} benchmark;
+     * ratio = time / reference time (reference rate over this rate), so lower is better, as for MB/s.
+     */
+    private static void rate(List<String> lines, Map<String, Result<?>> r, String metric, String name, int items,
+            String unit) {
+        Result<?> value = r.get(name);
+        Result<?> reference = r.get(name + "Reference");
+        if (value != null && reference != null) {
+            double perSecond = items / (nanos(value) / 1e9);
+            double refPerSecond = items / (nanos(reference) / 1e9);
+            lines.add(String.format(Locale.ROOT, "%s %.0f %s %.0f %.2f", metric, perSecond, unit, refPerSecond,
+                    refPerSecond / perSecond));
         }
     }
 

@@ -163,7 +163,7 @@ public final class EngineOpenCold {
         return System.nanoTime() - start;
     }
 
-    private static String run(List<String> command) {
+    static String run(List<String> command) {
         try {
             Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             byte[] out = process.getInputStream().readAllBytes();
@@ -180,11 +180,11 @@ public final class EngineOpenCold {
         }
     }
 
-    private static String java() {
+    static String java() {
         return ProcessHandle.current().info().command().orElse("java");
     }
 
-    private static String ownJar() {
+    static String ownJar() {
         try {
             return Path.of(EngineOpenCold.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (java.net.URISyntaxException e) {
