@@ -3,6 +3,7 @@ package dev.mnemo.postgres;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.spi.ThreadLogQuery;
 import dev.mnemo.spi.ThreadLogStore;
+import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -60,19 +61,23 @@ final class PostgresThreadLogStore implements ThreadLogStore {
                 }
                 insert.executeBatch();
             }
-            for (String threadId : touched) {
-                // Past the byte cap: the cumulative-size ranking; past the row cap only: the index.
-                long[] size = tx.first("logs.size", row -> new long[] {row.getLong(1), row.getLong(2)}, threadId)
-                        .orElse(new long[2]);
-                if (size[1] > PARTITION_SIZE_LIMIT_BYTES) {
-                    tx.update("logs.prune", threadId, PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
-                } else if (size[0] > PARTITION_ROW_LIMIT) {
-                    tx.update("logs.pruneRows", threadId, PARTITION_ROW_LIMIT);
+            // The touched threads now past a cap, in one statement; past the byte cap: the
+            // cumulative-size ranking; past the row cap only: the oldest rows through the index.
+            Array threads = tx.connection().createArrayOf("text", touched.toArray());
+            for (Partition over : tx.query("logs.overCaps", row -> new Partition(row.getString(1), row.getLong(2)),
+                    threads, PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES)) {
+                if (over.bytes() > PARTITION_SIZE_LIMIT_BYTES) {
+                    tx.update("logs.prune", over.threadId(), PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
+                } else {
+                    tx.update("logs.pruneRows", over.threadId(), PARTITION_ROW_LIMIT);
                 }
             }
             return null;
         });
     }
+
+    /** A thread past a cap, with its estimated bytes. */
+    private record Partition(String threadId, long bytes) {}
 
     @Override
     public List<ThreadLogEntry> query(ThreadLogQuery query) {

@@ -10,9 +10,11 @@ SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || '/thread_logs/
 -- name: logs.insert
 INSERT INTO thread_logs (ts, ts_nanos, level, target, message, thread_id, estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)
 
--- name: logs.size
--- A thread's rows and estimated bytes (from the index alone). Bind: thread.
-SELECT COUNT(*), COALESCE(SUM(estimated_bytes), 0) FROM thread_logs WHERE thread_id = ?
+-- name: logs.overCaps
+-- Of the threads a batch touched, those now past either cap, with their rows and estimated bytes
+-- (from the index alone). Bind: the threads (text[]), row cap, byte cap.
+SELECT thread_id, COALESCE(SUM(estimated_bytes), 0) FROM thread_logs WHERE thread_id = ANY(?)
+GROUP BY thread_id HAVING COUNT(*) > ? OR COALESCE(SUM(estimated_bytes), 0) > ?
 
 -- name: logs.pruneRows
 -- Past the row cap only: the rows after the newest row cap, found through the index.
