@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The default {@link ThreadLogStore}: {@code <home>/logs.sqlite}, a file of its own (WAL,
@@ -29,14 +31,6 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
 
     private static final String INSERT = "INSERT INTO logs (ts, ts_nanos, level, target, message, thread_id, "
             + "estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)";
-    /**
-     * The threads a batch touched (its rows have ids past the newest before it) that are now past
-     * either cap, in one statement: counted and summed from the covering thread index.
-     */
-    private static final String OVER_CAPS = """
-            SELECT thread_id, COUNT(*), COALESCE(SUM(estimated_bytes), 0) FROM logs
-            WHERE thread_id IN (SELECT DISTINCT thread_id FROM logs WHERE id > ?)
-            GROUP BY thread_id HAVING COUNT(*) > ? OR SUM(estimated_bytes) > ?""";
     /** Past the row cap only: the rows after the newest {@code PARTITION_ROW_LIMIT}, found through the index. */
     private static final String PRUNE_ROWS = """
             DELETE FROM logs WHERE id IN (
@@ -75,33 +69,32 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
             return;
         }
         database.write("append " + entries.size() + " log entries", connection -> {
-            // The rows after the newest id now are this batch's: the write lock keeps others out.
-            long before = Jdbc.queryLong(connection, "SELECT COALESCE(MAX(id), 0) FROM logs");
+            Set<String> touched = new LinkedHashSet<>();
             for (ThreadLogEntry entry : entries) {
                 Jdbc.update(connection, INSERT, entry.ts().getEpochSecond(), entry.ts().getNano(), entry.level(),
                         entry.target(), entry.message(), entry.threadId(), ThreadLogStore.estimatedBytes(entry));
+                touched.add(entry.threadId());
             }
-            for (Partition over : Jdbc.query(connection, OVER_CAPS, row -> new Partition(row.getString(1),
-                    row.getLong(3)), before, PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES)) {
-                prune(connection, over);
+            for (String threadId : touched) {
+                prune(connection, threadId);
             }
             return null;
         });
     }
 
-    /** A thread past a cap, with its estimated bytes. */
-    private record Partition(String threadId, long bytes) {}
-
     /**
-     * Applies both caps to a thread found past one. A thread at its row cap (the common case for a
-     * busy pseudo-thread) loses its oldest rows through the index; only a thread past its byte cap
-     * needs the cumulative-size ranking.
+     * Applies both caps to one thread. Most batches find it within them; a thread at its row cap
+     * (the common case for a busy pseudo-thread) loses its oldest rows through the index, and only
+     * a thread past its byte cap needs the cumulative-size ranking.
      */
-    private static void prune(PooledConnection connection, Partition over) throws java.sql.SQLException {
-        if (over.bytes() > PARTITION_SIZE_LIMIT_BYTES) {
-            Jdbc.update(connection, PRUNE, over.threadId(), PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
-        } else {
-            Jdbc.update(connection, PRUNE_ROWS, over.threadId(), PARTITION_ROW_LIMIT);
+    private static void prune(PooledConnection connection, String threadId) throws java.sql.SQLException {
+        long[] size = Jdbc.queryFirst(connection, "SELECT COUNT(*), COALESCE(SUM(estimated_bytes), 0) FROM logs "
+                + "WHERE thread_id = ?", row -> new long[] {row.getLong(1), row.getLong(2)}, threadId)
+                .orElse(new long[2]);
+        if (size[1] > PARTITION_SIZE_LIMIT_BYTES) {
+            Jdbc.update(connection, PRUNE, threadId, PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
+        } else if (size[0] > PARTITION_ROW_LIMIT) {
+            Jdbc.update(connection, PRUNE_ROWS, threadId, PARTITION_ROW_LIMIT);
         }
     }
 
