@@ -59,6 +59,8 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
     /** Losses already reported in the logs themselves. */
     private long droppedReported;
     private final ReentrantLock writing = new ReentrantLock();
+    /** Writes refused since the last one that succeeded (guarded by {@link #writing}). */
+    private int failuresInARow;
 
     /** A writer with Codex's capacity, batch size and interval. */
     public ThreadLogWriter(ThreadLogStore store, Clock clock, Executor executor) {
@@ -134,10 +136,9 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
                     oldestQueuedAt.compareAndSet(null, clock.instant());
                 }
                 reportNewLosses(batch);
-                if (batch.isEmpty()) {
-                    return;
+                if (batch.isEmpty() || !write(batch)) {
+                    return; // a failed write ends the pass: what is still queued waits for the next tick
                 }
-                write(batch);
             }
         } finally {
             writing.unlock();
@@ -154,13 +155,25 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
         }
     }
 
-    private void write(List<ThreadLogEntry> batch) {
+    /**
+     * Writes one batch; a batch the store refuses is lost and counted. The first failure in a row is
+     * logged with its cause, the next ones (a database gone for a while) at debug level.
+     */
+    private boolean write(List<ThreadLogEntry> batch) {
         try {
             store.append(List.copyOf(batch));
             written.addAndGet(batch.size());
+            failuresInARow = 0;
+            return true;
         } catch (RuntimeException e) {
             dropped.addAndGet(batch.size());
-            LOG.warn("{} thread log entries could not be written to {}", batch.size(), store, e);
+            if (failuresInARow++ == 0) {
+                LOG.warn("{} thread log entries could not be written to {}; until a write succeeds, further "
+                        + "failures are logged at debug level", batch.size(), store, e);
+            } else {
+                LOG.debug("{} thread log entries could not be written to {}: {}", batch.size(), store, e.toString());
+            }
+            return false;
         }
     }
 

@@ -2,10 +2,15 @@ package dev.mnemo.store.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mnemo.MemoryStoreException;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.internal.logs.ThreadLogWriter;
 import dev.mnemo.spi.ThreadLogQuery;
+import dev.mnemo.spi.ThreadLogStore;
 import dev.mnemo.testkit.ManualClock;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,9 +22,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -98,6 +107,43 @@ class ThreadLogWriterTest {
 
         writer.flush();
         assertThat(writer.query("a", 10)).extracting(ThreadLogEntry::message).containsExactly("event 0", "event 1");
+        assertThat(writer.query(ThreadLogWriter.LOGS_THREAD, 10)).singleElement()
+                .satisfies(e -> assertThat(e.message()).startsWith("3 log entries lost"));
+    }
+
+    /** Found when a database went away under an open engine: the loss report alone kept the writer spinning. */
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // the bug it pins made flush() spin for ever
+    void aStoreThatRefusesWrites_endsTheFlush_countsTheLoss_andTheWriterRecoversWhenItIsBack() {
+        AtomicBoolean refusing = new AtomicBoolean(true);
+        AtomicInteger attempts = new AtomicInteger();
+        ThreadLogStore flaky = (ThreadLogStore) Proxy.newProxyInstance(ThreadLogStore.class.getClassLoader(),
+                new Class<?>[] {ThreadLogStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("append")) {
+                        attempts.incrementAndGet();
+                        if (refusing.get()) {
+                            throw new MemoryStoreException("the database is gone");
+                        }
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        ThreadLogWriter writer = new ThreadLogWriter(flaky, clock, Runnable::run, 16, 4, Duration.ofSeconds(2));
+        for (int i = 0; i < 3; i++) {
+            writer.log(entry("a", i));
+        }
+
+        writer.flush(); // returns: one refused batch ends the pass
+
+        assertThat(attempts).hasValue(1);
+        assertThat(writer.dropped()).isEqualTo(3);
+        refusing.set(false);
+        writer.log(entry("a", 3));
+        writer.flush();
+        assertThat(writer.query("a", 10)).extracting(ThreadLogEntry::message).containsExactly("event 3");
         assertThat(writer.query(ThreadLogWriter.LOGS_THREAD, 10)).singleElement()
                 .satisfies(e -> assertThat(e.message()).startsWith("3 log entries lost"));
     }
