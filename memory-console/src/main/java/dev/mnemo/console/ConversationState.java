@@ -3,7 +3,6 @@ package dev.mnemo.console;
 import dev.mnemo.AgentGraph;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.SpawnEdgeStatus;
-import dev.mnemo.ThreadInfo;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.ThreadLogs;
 import java.time.format.DateTimeFormatter;
@@ -11,8 +10,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * What the engine's state layer knows of one conversation, for its page: where it sits in the spawn
@@ -37,7 +34,6 @@ final class ConversationState {
      */
     static void spawnGraph(Html html, MemoryEngine engine, String threadId) {
         AgentGraph graph = engine.agentGraph();
-        Set<String> registered = engine.threads().list().stream().map(ThreadInfo::id).collect(Collectors.toSet());
         Optional<String> parent = graph.parent(threadId);
         List<String> children = graph.children(threadId, Optional.empty());
         if (parent.isEmpty() && children.isEmpty()) {
@@ -50,7 +46,7 @@ final class ConversationState {
         if (parent.isPresent()) {
             html.element("dt", "Spawned by");
             html.open("dd");
-            thread(html, parent.get(), registered);
+            thread(html, engine, parent.get());
             html.close("dd");
         }
         if (!children.isEmpty()) {
@@ -58,7 +54,7 @@ final class ConversationState {
             html.open("dd").open("ul", "class", "plain children");
             for (String child : children) {
                 html.open("li");
-                thread(html, child, registered);
+                thread(html, engine, child);
                 html.text(" (" + (open.contains(child) ? "open" : "closed") + ")");
                 html.close("li");
             }
@@ -67,8 +63,9 @@ final class ConversationState {
         html.close("dl").close("section");
     }
 
-    private static void thread(Html html, String id, Set<String> registered) {
-        if (registered.contains(id)) {
+    /** A link to the thread's page, or its id as text when it has no thread row (asked per id shown). */
+    private static void thread(Html html, MemoryEngine engine, String id) {
+        if (engine.threads().get(id).isPresent()) {
             html.link(Urls.of(Layout.PROVENANCE.route(), "thread", id), id, "class", "mono");
         } else {
             html.element("span", id, "class", "mono").text(" (no thread row)");
