@@ -5,6 +5,7 @@ import dev.mnemo.SpawnEdgeStatus;
 import dev.mnemo.ThreadInfo;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,43 +31,52 @@ final class SpawnTree {
         this.roots = roots;
     }
 
-    /** Reads the graph below every registered thread (two queries per thread: all children, open ones). */
+    /**
+     * Reads the graph below every registered thread: each thread's children once (kept for the
+     * walk), and the open ones of each thread that has any.
+     */
     static SpawnTree of(AgentGraph graph, List<ThreadInfo> threads) {
         Map<String, ThreadInfo> byId = new LinkedHashMap<>();
         threads.forEach(t -> byId.put(t.id(), t));
+        Map<String, List<String>> childrenOf = new HashMap<>();
         Set<String> spawned = new HashSet<>();
         for (ThreadInfo thread : threads) {
-            spawned.addAll(graph.children(thread.id(), Optional.empty()));
+            spawned.addAll(childrenOf.computeIfAbsent(thread.id(), id -> graph.children(id, Optional.empty())));
         }
+        Walk walk = new Walk(graph, byId, childrenOf, new HashSet<>());
         List<Node> roots = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
         for (ThreadInfo thread : threads) {
             if (!spawned.contains(thread.id())) {
-                roots.add(node(graph, byId, thread.id(), Optional.empty(), seen));
+                roots.add(walk.node(thread.id(), Optional.empty()));
             }
         }
         // Threads only reachable through a cycle have no root: show each cycle from its first thread.
         for (ThreadInfo thread : threads) {
-            if (!seen.contains(thread.id())) {
-                roots.add(node(graph, byId, thread.id(), Optional.empty(), seen));
+            if (!walk.seen().contains(thread.id())) {
+                roots.add(walk.node(thread.id(), Optional.empty()));
             }
         }
         return new SpawnTree(roots);
     }
 
-    private static Node node(AgentGraph graph, Map<String, ThreadInfo> byId, String id,
-            Optional<SpawnEdgeStatus> edge, Set<String> seen) {
-        seen.add(id);
-        List<Node> children = new ArrayList<>();
-        List<String> open = graph.children(id, Optional.of(SpawnEdgeStatus.OPEN));
-        for (String child : graph.children(id, Optional.empty())) {
-            if (seen.contains(child)) {
-                continue;
+    /** One walk down the graph; {@code childrenOf} holds what was read already (unregistered children are read here). */
+    private record Walk(AgentGraph graph, Map<String, ThreadInfo> byId, Map<String, List<String>> childrenOf,
+            Set<String> seen) {
+
+        Node node(String id, Optional<SpawnEdgeStatus> edge) {
+            seen.add(id);
+            List<Node> children = new ArrayList<>();
+            List<String> all = childrenOf.computeIfAbsent(id, parent -> graph.children(parent, Optional.empty()));
+            List<String> open = all.isEmpty() ? List.of() : graph.children(id, Optional.of(SpawnEdgeStatus.OPEN));
+            for (String child : all) {
+                if (seen.contains(child)) {
+                    continue;
+                }
+                SpawnEdgeStatus status = open.contains(child) ? SpawnEdgeStatus.OPEN : SpawnEdgeStatus.CLOSED;
+                children.add(node(child, Optional.of(status)));
             }
-            SpawnEdgeStatus status = open.contains(child) ? SpawnEdgeStatus.OPEN : SpawnEdgeStatus.CLOSED;
-            children.add(node(graph, byId, child, Optional.of(status), seen));
+            return new Node(id, edge, Optional.ofNullable(byId.get(id)), children);
         }
-        return new Node(id, edge, Optional.ofNullable(byId.get(id)), children);
     }
 
     void print(PrintWriter out, boolean json) {
