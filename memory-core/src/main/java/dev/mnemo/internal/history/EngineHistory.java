@@ -30,11 +30,6 @@ public final class EngineHistory implements MessageHistory {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** The file or table the lines are kept in. */
-    public HistoryStore store() {
-        return store;
-    }
-
     /**
      * Appends one user message of {@code sessionId}, redacted. Returns false, writing nothing, when
      * persistence is {@code none} or the text is blank.

@@ -18,16 +18,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * Turns the engine's events into thread log entries, each filed under the conversation it concerns
  * where the event names one: a Phase 1 job (outcome, duration, tokens, error), a citation, and
  * every conversation whose memory a consolidation took as input (its outcome). What concerns no
- * one conversation goes to pseudo-threads: {@link #STARTUP_THREAD} for the startup runs,
+ * one conversation goes to pseudo-threads: {@link ThreadLogs#STARTUP_THREAD} for the startup runs,
  * {@code mnemo:phase1} / {@code mnemo:phase2} for the phases as a whole (claims; steps, the
  * consolidation agent's tool calls and model calls). Only offers to the writer: never blocks the
  * pipeline.
  */
 public final class ThreadLogListener implements MemoryEventListener {
-
-    public static final String STARTUP_THREAD = ThreadLogs.STARTUP_THREAD;
-    public static final String PHASE1_THREAD = ThreadLogs.PHASE1_THREAD;
-    public static final String PHASE2_THREAD = ThreadLogs.PHASE2_THREAD;
 
     private final ThreadLogWriter writer;
     private final Clock clock;
@@ -45,17 +41,17 @@ public final class ThreadLogListener implements MemoryEventListener {
 
     @Override
     public void startupSkipped(SkipReason reason) {
-        log(STARTUP_THREAD, "INFO", "mnemo::startup", "startup skipped: " + reason);
+        log(ThreadLogs.STARTUP_THREAD, "INFO", "mnemo::startup", "startup skipped: " + reason);
     }
 
     @Override
     public void threadsSynced(int changed) {
-        log(STARTUP_THREAD, "DEBUG", "mnemo::startup", "threads synced: " + changed + " added or updated");
+        log(ThreadLogs.STARTUP_THREAD, "DEBUG", "mnemo::startup", "threads synced: " + changed + " added or updated");
     }
 
     @Override
     public void phase1Claimed(int count) {
-        log(PHASE1_THREAD, "INFO", "mnemo::phase1", "claimed " + count + " rollout(s) for extraction");
+        log(ThreadLogs.PHASE1_THREAD, "INFO", "mnemo::phase1", "claimed " + count + " rollout(s) for extraction");
     }
 
     @Override
@@ -69,25 +65,26 @@ public final class ThreadLogListener implements MemoryEventListener {
     @Override
     public void phase2InputsSelected(List<String> threadIds) {
         phase2Inputs.set(List.copyOf(threadIds));
-        log(PHASE2_THREAD, "INFO", "mnemo::phase2", "selected " + threadIds.size() + " memories as inputs");
+        log(ThreadLogs.PHASE2_THREAD, "INFO", "mnemo::phase2", "selected " + threadIds.size() + " memories as inputs");
     }
 
     @Override
     public void consolidationToolCalled(String tool, String target, Optional<String> error) {
-        log(PHASE2_THREAD, error.isPresent() ? "WARN" : "DEBUG", "mnemo::phase2::agent", "tool " + tool
+        log(ThreadLogs.PHASE2_THREAD, error.isPresent() ? "WARN" : "DEBUG", "mnemo::phase2::agent", "tool " + tool
                 + (target.isEmpty() ? "" : " " + target) + error.map(e -> " failed: " + e).orElse(""));
     }
 
     @Override
     public void phase2Step(String step) {
-        log(PHASE2_THREAD, "INFO", "mnemo::phase2", "step " + step);
+        log(ThreadLogs.PHASE2_THREAD, "INFO", "mnemo::phase2", "step " + step);
     }
 
     /** The run's outcome under the pseudo-thread, and under each conversation whose memory was an input. */
     @Override
     public void phase2Finished(Phase2Outcome outcome, Optional<String> failure) {
         String level = failure.isPresent() ? "ERROR" : "INFO";
-        log(PHASE2_THREAD, level, "mnemo::phase2", "phase 2 " + outcome + failure.map(f -> ": " + f).orElse(""));
+        log(ThreadLogs.PHASE2_THREAD, level, "mnemo::phase2",
+                "phase 2 " + outcome + failure.map(f -> ": " + f).orElse(""));
         List<String> inputs = phase2Inputs.getAndSet(List.of());
         String message = switch (outcome) {
             case SUCCEEDED -> "consolidated into the memory folder with " + (inputs.size() - 1) + " other memories";
@@ -107,8 +104,8 @@ public final class ThreadLogListener implements MemoryEventListener {
 
     @Override
     public void startupFinished(StartupReport report) {
-        log(STARTUP_THREAD, "INFO", "mnemo::startup", "startup finished in " + report.elapsed().toMillis() + " ms"
-                + report.skipped().map(s -> ", skipped: " + s).orElse("") + "; phase 1 claimed "
+        log(ThreadLogs.STARTUP_THREAD, "INFO", "mnemo::startup", "startup finished in " + report.elapsed().toMillis()
+                + " ms" + report.skipped().map(s -> ", skipped: " + s).orElse("") + "; phase 1 claimed "
                 + report.phase1().claimed() + ", succeeded " + report.phase1().succeeded() + ", no output "
                 + report.phase1().succeededNoOutput() + ", failed " + report.phase1().failed() + " ("
                 + tokens(report.phase1().usage()) + "); phase 2 " + report.phase2().outcome() + " over "
@@ -122,7 +119,7 @@ public final class ThreadLogListener implements MemoryEventListener {
     @Override
     public void modelCalled(String phase, TokenUsage usage) {
         if (PHASE2.equals(phase)) {
-            log(PHASE2_THREAD, "DEBUG", "mnemo::phase2", "model call: " + tokens(usage));
+            log(ThreadLogs.PHASE2_THREAD, "DEBUG", "mnemo::phase2", "model call: " + tokens(usage));
         }
     }
 

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * the interval is checked by {@link #tick()}, which the engine calls from a timer and tests call
  * after moving their clock. Beyond Codex, entries lost (queue full, or a batch the store refused)
  * are counted ({@link #dropped()}), and each new loss is itself logged, under the pseudo-thread
- * {@link #LOGS_THREAD}, by the next batch.
+ * {@link ThreadLogs#LOSSES_THREAD}, by the next batch.
  */
 public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
 
@@ -42,8 +42,6 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
     public static final Duration FLUSH_INTERVAL = Duration.ofSeconds(2);
     /** Codex's {@code LOG_RETENTION_DAYS}: the default age past which entries are deleted when logs open. */
     public static final Duration DEFAULT_RETENTION = Duration.ofDays(10);
-    /** The pseudo-thread that records lost entries. */
-    public static final String LOGS_THREAD = ThreadLogs.LOSSES_THREAD;
 
     private final ThreadLogStore store;
     private final Clock clock;
@@ -148,7 +146,7 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
     private void reportNewLosses(List<ThreadLogEntry> batch) {
         long lost = dropped.get();
         if (lost > droppedReported) {
-            batch.add(new ThreadLogEntry(LOGS_THREAD, clock.instant(), "WARN", "mnemo::logs",
+            batch.add(new ThreadLogEntry(ThreadLogs.LOSSES_THREAD, clock.instant(), "WARN", "mnemo::logs",
                     (lost - droppedReported) + " log entries lost (queue full or write failed); " + lost
                             + " since the engine opened"));
             droppedReported = lost;

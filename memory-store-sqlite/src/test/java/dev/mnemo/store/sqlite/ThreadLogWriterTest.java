@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.MemoryStoreException;
 import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.ThreadLogs;
 import dev.mnemo.internal.logs.ThreadLogWriter;
 import dev.mnemo.spi.ThreadLogQuery;
 import dev.mnemo.spi.ThreadLogStore;
@@ -107,7 +108,7 @@ class ThreadLogWriterTest {
 
         writer.flush();
         assertThat(writer.query("a", 10)).extracting(ThreadLogEntry::message).containsExactly("event 0", "event 1");
-        assertThat(writer.query(ThreadLogWriter.LOGS_THREAD, 10)).singleElement()
+        assertThat(writer.query(ThreadLogs.LOSSES_THREAD, 10)).singleElement()
                 .satisfies(e -> assertThat(e.message()).startsWith("3 log entries lost"));
     }
 
@@ -144,7 +145,7 @@ class ThreadLogWriterTest {
         writer.log(entry("a", 3));
         writer.flush();
         assertThat(writer.query("a", 10)).extracting(ThreadLogEntry::message).containsExactly("event 3");
-        assertThat(writer.query(ThreadLogWriter.LOGS_THREAD, 10)).singleElement()
+        assertThat(writer.query(ThreadLogs.LOSSES_THREAD, 10)).singleElement()
                 .satisfies(e -> assertThat(e.message()).startsWith("3 log entries lost"));
     }
 
@@ -217,7 +218,7 @@ class ThreadLogWriterTest {
             assertThat(writerThread.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
             writer.flush();
 
-            long reports = writer.query(ThreadLogWriter.LOGS_THREAD, 1_000).size();
+            long reports = writer.query(ThreadLogs.LOSSES_THREAD, 1_000).size();
             System.out.printf("log storm with a live writer: written %d (incl. %d loss reports), dropped %d%n",
                     writer.written(), reports, writer.dropped());
             assertThat(writer.written() - reports + writer.dropped()).isEqualTo(100_000);
