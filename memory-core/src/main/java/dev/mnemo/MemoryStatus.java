@@ -13,8 +13,11 @@ import java.util.OptionalInt;
  * @param jobCounts per job kind ({@code memory_stage1}, {@code memory_consolidate_global}), the
  *     number of jobs in each status ({@code running}, {@code done}, {@code error}, {@code pending})
  * @param runningLeases the jobs currently running, with owner and lease expiry
- * @param lastPhase2Success when the last consolidation finished successfully
- * @param lastPhase2Failure the last consolidation failure reason, while it is the latest outcome
+ * @param lastPhase2Success when the last consolidation finished successfully, whatever happened
+ *     since (a later failure or a forget does not clear it)
+ * @param lastPhase2Failure the last consolidation failure reason, while it is the latest outcome (a
+ *     forget that re-opened the lock reads {@code forget_pending: ...}: not a failure of the model,
+ *     see {@code pendingForgets})
  * @param threadCounts the number of threads in each memory mode
  * @param stage1Outputs the number of stored stage-1 memories
  * @param lastStartupSkip why the last startup task of this engine skipped, if it did
@@ -28,12 +31,16 @@ import java.util.OptionalInt;
  *     never used); empty when the store cannot tell
  * @param phase2NotBefore while the consolidation lock is closed by the six-hour cooldown after a
  *     success or the backoff after a failure, when it opens; empty when it is open or unknown
+ * @param pendingForgets threads forgotten whose text the memory folder and its history may still
+ *     hold: the workspace drops it when the consolidation lock is free (at once, or when the
+ *     running consolidation ends); the read path serves no memory summary meanwhile. Empty when
+ *     none is pending or the store keeps no such record
  */
 public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
         Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
         Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
         Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
-        OptionalInt unusedMemories, Optional<Instant> phase2NotBefore) {
+        OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets) {
 
     public MemoryStatus {
         jobCounts = Map.copyOf(Objects.requireNonNull(jobCounts, "jobCounts"));
@@ -47,6 +54,27 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
         Objects.requireNonNull(lastModelFailure, "lastModelFailure");
         Objects.requireNonNull(unusedMemories, "unusedMemories");
         Objects.requireNonNull(phase2NotBefore, "phase2NotBefore");
+        pendingForgets = List.copyOf(Objects.requireNonNull(pendingForgets, "pendingForgets"));
+    }
+
+    /** A status without pending forgets (for stores that do not record them). */
+    public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
+            Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
+            Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
+            Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
+            OptionalInt unusedMemories, Optional<Instant> phase2NotBefore) {
+        this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
+                lastStartupSkip, checkedAt, unreadableRollouts, lastModelFailure, unusedMemories, phase2NotBefore,
+                List.of());
+    }
+
+    /**
+     * Whether the last consolidation failure is a real one: empty while the latest outcome is a
+     * success, or while the lock was only re-opened so that a forget is completed and the memories
+     * consolidated since come back ({@code forget_pending}).
+     */
+    public Optional<String> lastPhase2RealFailure() {
+        return lastPhase2Failure.filter(reason -> !reason.startsWith(Phase2FailureReason.FORGET_PENDING.code()));
     }
 
     /** A status without the figures a store may not know: unused memories and when the lock opens. */
@@ -70,7 +98,7 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
     /** This status with what only the engine knows: the last skip reason and the unreadable rollouts. */
     public MemoryStatus withEngineFacts(Optional<SkipReason> skip, Map<String, String> unreadable) {
         return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
-                stage1Outputs, skip, checkedAt, unreadable, lastModelFailure, unusedMemories, phase2NotBefore);
+                stage1Outputs, skip, checkedAt, unreadable, lastModelFailure, unusedMemories, phase2NotBefore, pendingForgets);
     }
 
     /**

@@ -220,7 +220,15 @@ final class StatusCommand implements Callable<Integer> {
             out.println("Next consolidation:  not before " + s.phase2NotBefore().get()
                     + (s.lastPhase2Failure().isPresent() ? " (backoff after a failure)" : " (cooldown after a success)"));
         }
-        out.println("Last failure:        " + s.lastPhase2Failure().orElse("none"));
+        if (!s.pendingForgets().isEmpty()) {
+            out.println("Forget pending:      " + String.join(", ", s.pendingForgets())
+                    + " (their text leaves the memory folder as soon as the consolidation lock is free)");
+        }
+        Optional<String> forgetRun = s.lastPhase2Failure().filter(f -> s.lastPhase2RealFailure().isEmpty());
+        if (forgetRun.isPresent()) {
+            out.println("Re-consolidation:    due now, after a forget (" + forgetRun.get() + ")");
+        }
+        out.println("Last failure:        " + s.lastPhase2RealFailure().orElse("none"));
         if (s.lastStartupSkip().isPresent()) {
             out.println("Last startup skip:   " + s.lastStartupSkip().get());
         }

@@ -1,15 +1,21 @@
 package dev.mnemo.spi;
 
 import dev.mnemo.Consolidation;
+import dev.mnemo.MemoryWorkspaceException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The memory folder and its private history: a baseline to diff Phase 2's synced inputs against,
  * and one history entry per successful consolidation.
  *
- * <p>Failures are {@link dev.mnemo.MemoryWorkspaceException}s naming the path.
+ * <p>Failures are {@link MemoryWorkspaceException}s naming the path.
  */
 public interface MemoryWorkspace extends AutoCloseable {
 
@@ -83,6 +89,49 @@ public interface MemoryWorkspace extends AutoCloseable {
     default Optional<ConsolidationRecord> dropHistoryFrom(String id) {
         throw new UnsupportedOperationException(getClass().getName() + " cannot drop history entries, so a "
                 + "forgotten thread's text stays in its history until the next consolidation squashes it");
+    }
+
+    /**
+     * Forgets every consolidation, kept or trimmed: the generated files (everything but
+     * {@code extensions/}, which holds the user's own notes, and the history's own hidden folder)
+     * are removed and the history restarts as one baseline of what is left, with no object of the
+     * old history reachable or kept. Called by the engine, holding the Phase 2 lock, when a
+     * forgotten thread was used by a consolidation older than the kept history (with
+     * {@code history_retention = 0}, by any consolidation): no kept state is known to be free of
+     * its text.
+     *
+     * <p>The default removes the generated files under {@link #root()} and then
+     * {@link #squashHistory() squashes} the history to what is left, which is exactly that for any
+     * workspace whose squash keeps the current files and nothing else.
+     */
+    default void dropWholeHistory() {
+        Path root = root();
+        try (Stream<Path> top = Files.list(root)) {
+            for (Path entry : (Iterable<Path>) top::iterator) {
+                String name = entry.getFileName().toString();
+                if (name.equals("extensions") || name.startsWith(".")) {
+                    continue;
+                }
+                deleteTree(entry);
+            }
+        } catch (NoSuchFileException e) {
+            // no folder yet: nothing generated to remove
+        } catch (IOException e) {
+            throw new MemoryWorkspaceException("cannot remove the generated memory files under " + root
+                    + ": " + e.getMessage(), e);
+        }
+        squashHistory();
+    }
+
+    private static void deleteTree(Path path) throws IOException {
+        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> children = Files.list(path)) {
+                for (Path child : (Iterable<Path>) children::iterator) {
+                    deleteTree(child);
+                }
+            }
+        }
+        Files.deleteIfExists(path);
     }
 
     /**

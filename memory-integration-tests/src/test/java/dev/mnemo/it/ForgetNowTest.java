@@ -135,6 +135,181 @@ class ForgetNowTest {
         }
     }
 
+    // ---- issue 36: retention 0, trimmed history, every exit path of a run, status ----------------
+
+    @Test
+    void retentionZero_deletedThread_leavesNoFileNoObjectAndNoInstructions() throws Exception {
+        forgetWithNoHistoryKept(p -> p.engine.threads().delete(p.secretThread));
+    }
+
+    @Test
+    void retentionZero_pollutedThread_leavesNoFileNoObjectAndNoInstructions() throws Exception {
+        forgetWithNoHistoryKept(p -> p.engine.threads().markPolluted(p.secretThread));
+    }
+
+    @Test
+    void retentionZero_disabledThread_leavesNoFileNoObjectAndNoInstructions() throws Exception {
+        forgetWithNoHistoryKept(p -> p.engine.threads().setMemoryMode(p.secretThread, MemoryMode.DISABLED));
+    }
+
+    private void forgetWithNoHistoryKept(Consumer<Scenario> forget) throws Exception {
+        try (Scenario p = new Scenario(home, MemoriesConfig.builder().historyRetention(0).build())) {
+            p.consolidateBoth();
+            assertThat(p.engine.admin().history()).isEmpty(); // only the baseline is kept
+            assertThat(p.engine.buildDeveloperInstructions()).contains(SECRET);
+
+            forget.accept(p);
+
+            assertThat(p.engine.buildDeveloperInstructions()).doesNotContain(SECRET);
+            assertThat(filesContaining(p.memoryRoot(), SECRET)).isEmpty();
+            assertThat(gitObjectsContaining(p.memoryRoot(), SECRET)).isEmpty();
+            assertThat(p.store.pendingForgets()).isEmpty();
+            // The memories consolidated since come back at the next run, which is due at once.
+            assertThat(p.engine.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
+            assertThat(p.engine.buildToolInstructions()).contains(KEPT).doesNotContain(SECRET);
+        }
+    }
+
+    @Test
+    void trimmedHistory_aThreadFirstUsedByATrimmedConsolidation_isDroppedWithTheBaseline() throws Exception {
+        try (Scenario p = new Scenario(home, MemoriesConfig.builder().historyRetention(1).build())) {
+            p.consolidateBoth(); // entry 1 used the secret thread
+            // Entry 2 no longer selects it (its memory was pruned), but the agent kept its text in
+            // the summary; retention 1 trims entry 1, so no kept entry names the secret thread.
+            assertThat(Sql.update(p.home, "DELETE FROM stage1_outputs WHERE thread_id = '" + p.secretThread + "'"))
+                    .isEqualTo(1);
+            p.model.consolidation = request -> writeSummary(request, "v1\n\n- kept from before: " + SECRET + "\n");
+            p.clock.advance(java.time.Duration.ofHours(7));
+            p.store.enqueuePhase2(p.clock.instant().getEpochSecond());
+            assertThat(p.engine.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
+            assertThat(p.engine.admin().history()).singleElement()
+                    .satisfies(c -> assertThat(c.threadIds()).doesNotContain(p.secretThread));
+            assertThat(p.engine.buildDeveloperInstructions()).contains(SECRET);
+
+            p.engine.threads().delete(p.secretThread);
+
+            assertThat(p.engine.buildDeveloperInstructions()).doesNotContain(SECRET);
+            assertThat(filesContaining(p.memoryRoot(), SECRET)).isEmpty();
+            assertThat(gitObjectsContaining(p.memoryRoot(), SECRET)).isEmpty();
+            assertThat(p.engine.admin().history()).isEmpty();
+        }
+    }
+
+    @Test
+    void aForgetDeferredToARunThatFails_isCompletedWhenTheRunEnds_andTheNextRunIsDueAtOnce() throws Exception {
+        try (Scenario p = new Scenario(home, MemoriesConfig.defaults())) {
+            p.consolidateBoth();
+            p.clock.advance(java.time.Duration.ofHours(7));
+            p.store.enqueuePhase2(p.clock.instant().getEpochSecond());
+            Path note = p.memoryRoot().resolve("extensions/ad_hoc/notes/20261101-note.md");
+            Files.createDirectories(note.getParent());
+            Files.writeString(note, "a note\n"); // something new: the agent runs
+            Function<dev.mnemo.llm.ModelRequest, ModelResponse> writer = p.model.consolidation;
+            p.model.consolidation = request -> {
+                p.engine.threads().delete(p.secretThread); // forgotten while the lock is held
+                throw new IllegalStateException("the consolidation model is down");
+            };
+
+            Phase2Report failed = p.engine.admin().runPhase2();
+
+            assertThat(failed.outcome()).isEqualTo(Phase2Outcome.FAILED);
+            assertThat(p.engine.buildDeveloperInstructions()).doesNotContain(SECRET);
+            assertThat(filesContaining(p.memoryRoot(), SECRET)).isEmpty();
+            assertThat(gitObjectsContaining(p.memoryRoot(), SECRET)).isEmpty();
+            assertThat(p.store.pendingForgets()).isEmpty();
+            p.model.consolidation = writer;
+            assertThat(p.engine.admin().runPhase2().outcome()).as("no backoff").isEqualTo(Phase2Outcome.SUCCEEDED);
+            assertThat(p.engine.buildToolInstructions()).contains(KEPT).doesNotContain(SECRET);
+        }
+    }
+
+    @Test
+    void aForgetLandingAfterTheRunsLastCheck_isCompletedBeforeTheRunReturns() throws Exception {
+        FaultyStore faults = new FaultyStore();
+        try (Scenario p = new Scenario(home, MemoriesConfig.defaults(), faults)) {
+            p.extractBoth();
+            Function<dev.mnemo.llm.ModelRequest, ModelResponse> writer = p.model.consolidation;
+            // After its commit the run looks up each thread its history names (two) to find the
+            // forgotten ones; the forget lands right after the last lookup, before the run ends.
+            java.util.concurrent.atomic.AtomicInteger lookups = new java.util.concurrent.atomic.AtomicInteger();
+            Runnable[] forgetAfterLastLookup = new Runnable[1];
+            forgetAfterLastLookup[0] = () -> {
+                if (lookups.incrementAndGet() < 2) {
+                    faults.interleaveAfter("thread", forgetAfterLastLookup[0]);
+                } else {
+                    p.engine.threads().delete(p.secretThread);
+                }
+            };
+            p.model.consolidation = request -> {
+                if (ScriptedLanguageModel.afterToolResults(request)) {
+                    faults.interleaveAfter("thread", forgetAfterLastLookup[0]);
+                }
+                return writer.apply(request);
+            };
+
+            Phase2Report report = p.engine.admin().runPhase2();
+
+            assertThat(report.outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
+            assertThat(p.engine.buildDeveloperInstructions()).doesNotContain(SECRET);
+            assertThat(filesContaining(p.memoryRoot(), SECRET)).isEmpty();
+            assertThat(gitObjectsContaining(p.memoryRoot(), SECRET)).isEmpty();
+            assertThat(p.store.pendingForgets()).isEmpty();
+            p.model.consolidation = writer;
+            assertThat(p.engine.admin().runPhase2().outcome()).as("due at once").isEqualTo(Phase2Outcome.SUCCEEDED);
+            assertThat(p.engine.buildToolInstructions()).contains(KEPT).doesNotContain(SECRET);
+        }
+    }
+
+    @Test
+    void aPendingForgetLeftByADeadProcess_isCompletedFirstByTheNextRun_pastTheCooldown() throws Exception {
+        try (Scenario p = new Scenario(home, MemoriesConfig.defaults())) {
+            p.consolidateBoth();
+            // A process forgot the thread in the store, recorded the pending forget, held the lock
+            // for its own consolidation and died: the row stays claimed until its lease ends.
+            p.store.addPendingForget(p.secretThread, p.clock.instant());
+            p.store.deleteThread(p.secretThread, p.clock.instant());
+            assertThat(Sql.update(p.home, "UPDATE jobs SET status = 'running', worker_id = 'dead', ownership_token = "
+                    + "'dead-token', lease_until = " + (p.clock.instant().getEpochSecond() + 3600)
+                    + " WHERE kind = 'memory_consolidate_global'")).isEqualTo(1);
+            p.clock.advance(java.time.Duration.ofHours(2)); // the lease ended; the success cooldown has not
+
+            Phase2Report report = p.engine.admin().runPhase2();
+
+            assertThat(report.outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
+            assertThat(p.engine.buildDeveloperInstructions()).doesNotContain(SECRET);
+            assertThat(filesContaining(p.memoryRoot(), SECRET)).isEmpty();
+            assertThat(gitObjectsContaining(p.memoryRoot(), SECRET)).isEmpty();
+            assertThat(p.store.pendingForgets()).isEmpty();
+            assertThat(p.engine.buildToolInstructions()).contains(KEPT);
+        }
+    }
+
+    @Test
+    void statusAfterAForget_keepsTheLastSuccess_andShowsThePendingForgetNotAFailure() throws Exception {
+        try (Scenario p = new Scenario(home, MemoriesConfig.defaults())) {
+            p.consolidateBoth();
+            java.time.Instant succeeded = p.engine.admin().status().lastPhase2Success().orElseThrow();
+            // A running consolidation elsewhere holds the lock: the forget waits for it.
+            assertThat(Sql.update(p.home, "UPDATE jobs SET status = 'running', worker_id = 'other', ownership_token = "
+                    + "'other-token', lease_until = " + (p.clock.instant().getEpochSecond() + 3600)
+                    + " WHERE kind = 'memory_consolidate_global'")).isEqualTo(1);
+
+            p.engine.threads().delete(p.secretThread);
+
+            dev.mnemo.MemoryStatus pending = p.engine.admin().status();
+            assertThat(pending.pendingForgets()).containsExactly(p.secretThread);
+            assertThat(pending.lastPhase2Success()).contains(succeeded);
+
+            assertThat(Sql.update(p.home, "UPDATE jobs SET lease_until = 0 WHERE kind = 'memory_consolidate_global'"))
+                    .isEqualTo(1);
+            p.engine.admin().runPhase2();
+            dev.mnemo.MemoryStatus after = p.engine.admin().status();
+            assertThat(after.pendingForgets()).isEmpty();
+            assertThat(after.lastPhase2Success()).isPresent();
+            assertThat(after.lastPhase2RealFailure()).isEmpty();
+        }
+    }
+
     private void forgetAndCheck(Consumer<Scenario> forget) throws Exception {
         try (Scenario p = new Scenario(home, MemoriesConfig.defaults())) {
             p.consolidateBoth();
@@ -142,6 +317,9 @@ class ForgetNowTest {
             assertThat(p.engine.buildToolInstructions()).contains(SECRET); // the test sees it while it is there
             MemorySession reader = p.engine.conversation("reader");
             assertThat(reader.developerInstructions()).contains(SECRET);
+            // Its startup run ends first: one that starts during the forget waits for it and then
+            // re-consolidates at once (due now), which would refuse the rollback below as "running".
+            reader.startupTask().completion().join();
 
             forget.accept(p);
 
@@ -174,7 +352,11 @@ class ForgetNowTest {
         final String secretThread;
 
         Scenario(Path home, MemoriesConfig config) {
-            super(home, config, null);
+            this(home, config, new FaultyStore());
+        }
+
+        Scenario(Path home, MemoriesConfig config, FaultyStore faults) {
+            super(home, config, null, null, faults);
             model.extraction = request -> ScriptedModel.extractionInput(request).contains("codename")
                     ? ScriptedModel.reply("- " + SECRET, "# " + SECRET, "codename")
                     : ScriptedModel.reply("- " + KEPT, "# build notes", "build");

@@ -189,7 +189,8 @@ final class JobRows {
 
     static boolean markPhase2Succeeded(Tx tx, String token, long completedWatermark, Instant now)
             throws SQLException {
-        return tx.update("phase2.markSucceeded", now.getEpochSecond(), completedWatermark, token) > 0;
+        return tx.update("phase2.markSucceeded", now.getEpochSecond(), now.getEpochSecond(), completedWatermark,
+                token) > 0;
     }
 
     /** Fails the owned job ({@code unownedToo}: or a running one whose token was lost). */

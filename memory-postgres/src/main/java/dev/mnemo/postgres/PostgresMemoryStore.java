@@ -23,12 +23,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -494,6 +496,53 @@ final class PostgresMemoryStore implements MemoryStore {
         });
     }
 
+    // ---- forgetting ----------------------------------------------------------------------------
+
+    @Override
+    public void recordConsolidatedThreads(Collection<String> threadIds, Instant at) {
+        List<String> ids = List.copyOf(Objects.requireNonNull(threadIds, "threadIds"));
+        Objects.requireNonNull(at, "at");
+        if (ids.isEmpty()) {
+            return;
+        }
+        write("record consolidated threads", tx -> {
+            for (String id : ids) {
+                tx.update("forget.recordConsolidated", id, at.getEpochSecond());
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Instant> firstConsolidated(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return read("read the first consolidation of thread " + threadId, tx -> tx.first("forget.firstConsolidated",
+                row -> Instant.ofEpochSecond(row.getLong(1)), threadId));
+    }
+
+    @Override
+    public void addPendingForget(String threadId, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(now, "now");
+        write("record a pending forget of thread " + threadId,
+                tx -> tx.update("forget.addPending", threadId, now.getEpochSecond()));
+    }
+
+    @Override
+    public Set<String> pendingForgets() {
+        return Set.copyOf(read("read pending forgets", tx -> tx.query("forget.pending", row -> row.getString(1))));
+    }
+
+    @Override
+    public void completeForgets(Collection<String> threadIds) {
+        List<String> ids = List.copyOf(Objects.requireNonNull(threadIds, "threadIds"));
+        if (ids.isEmpty()) {
+            return;
+        }
+        write("complete forgets", tx -> tx.update("forget.completePending", tx.textArray(ids))
+                + tx.update("forget.completeConsolidated", tx.textArray(ids)));
+    }
+
     // ---- read-path feedback, retention, maintenance ---------------------------------------------
 
     @Override
@@ -533,6 +582,8 @@ final class PostgresMemoryStore implements MemoryStore {
             int rows = OutputRows.deleteAll(tx) + JobRows.deleteMemoryJobs(tx);
             JobRows.clearModelFailure(tx);
             notes[0] = PendingNoteRows.deleteAll(tx);
+            tx.update("forget.deleteAllPending");
+            tx.update("forget.deleteAllConsolidated");
             return rows;
         });
         if (deleted > 0) {
@@ -561,9 +612,12 @@ final class PostgresMemoryStore implements MemoryStore {
             OptionalInt unused = maxUnusedDays.isPresent()
                     ? OptionalInt.of(OutputRows.countUnused(tx, maxUnusedDays.getAsInt(), now)) : OptionalInt.empty();
             return new MemoryStatus(JobRows.countsByKind(tx), JobRows.runningLeases(tx),
-                    phase2.flatMap(Phase2ClaimPolicy::lastSuccess), phase2.map(Phase2ClaimPolicy.JobRow::lastError),
+                    tx.first("phase2.lastSuccessAt", row -> Tx.nullableLong(row, "last_success_at"))
+                            .map(Instant::ofEpochSecond).or(() -> phase2.flatMap(Phase2ClaimPolicy::lastSuccess)),
+                    phase2.map(Phase2ClaimPolicy.JobRow::lastError),
                     ThreadRows.countsByMode(tx), OutputRows.count(tx), Optional.empty(), now, Map.of(),
-                    JobRows.lastModelFailure(tx), unused, phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)));
+                    JobRows.lastModelFailure(tx), unused, phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)),
+                    tx.query("forget.pending", row -> row.getString(1)));
         });
     }
 

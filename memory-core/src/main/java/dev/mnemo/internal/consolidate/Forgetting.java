@@ -10,6 +10,7 @@ import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.MemoryWorkspace;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,53 +65,136 @@ public final class Forgetting {
 
     /** After the store forgot {@code threadId}: drops what the workspace still holds of it. */
     public Outcome afterForget(String threadId) {
-        // 1. Did a kept consolidation use it? Nothing else in the workspace holds its text.
-        if (workspace.history().stream().noneMatch(c -> c.threadIds().contains(threadId))) {
+        if (!recordForget(threadId)) {
             return Outcome.NOT_CONSOLIDATED;
         }
-        // 2. The Phase 2 lock, past the cooldown: a forget does not wait hours.
-        JobClaim claim;
+        return completePending(Set.of(threadId));
+    }
+
+    /**
+     * The instant part of a forget: whether a consolidation may have used {@code threadId} (the
+     * kept history names it, or the store recorded it as consolidated, however much history is
+     * kept), and if so a durable pending forget, which every later Phase 2 run completes first
+     * whatever becomes of this call. Cheap: one store read and one write, no workspace change.
+     *
+     * @return {@code false} when nothing in the workspace can hold the thread's text
+     */
+    public boolean recordForget(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        boolean recorded;
         try {
-            claim = store.tryClaimPhase2JobNow(workerId.get(), Phase2Runner.JOB_LEASE, clock.instant());
+            recorded = store.firstConsolidated(threadId).isPresent();
         } catch (UnsupportedOperationException e) {
-            LOG.warn("{}; thread {}'s consolidations are dropped when the next one starts", e.getMessage(), threadId);
-            return Outcome.DEFERRED_TO_NEXT_CONSOLIDATION;
+            recorded = false; // the kept history is all there is to go by
         }
-        if (!claim.isClaimed()) {
-            LOG.info("thread {} was forgotten while a consolidation runs ({}); it drops the thread's history entries "
-                    + "before it finishes", threadId, claim.outcome());
-            return Outcome.DEFERRED_TO_RUNNING_CONSOLIDATION;
+        if (!recorded && workspace.history().stream().noneMatch(c -> c.threadIds().contains(threadId))) {
+            return false;
         }
-        // 3. Drop the entries and restore the files; 4. the lock goes back with the re-run due now.
-        Set<String> forgotten = Set.of();
         try {
-            forgotten = dropForgottenHistory(Set.of(threadId));
-        } finally {
-            releaseDueNow(claim.token(), forgotten.isEmpty() ? Set.of(threadId) : forgotten);
+            store.addPendingForget(threadId, clock.instant());
+        } catch (UnsupportedOperationException e) {
+            LOG.debug("{}; the forget of thread {} is completed now or by the next consolidation", e.getMessage(),
+                    threadId);
         }
-        return Outcome.DROPPED;
+        return true;
+    }
+
+    /**
+     * The heavy part: takes the Phase 2 lock past its cooldown and backoff, drops the history of
+     * every pending forget ({@code known} counted as pending too), restores the files, gives the
+     * lock back due at once and marks the forgets complete. When the lock is held by a running
+     * consolidation, that run completes them before it lets the lock go, and looks again after.
+     * Forgets recorded while this pass held the lock are taken by a further pass. One pass at a
+     * time per instance: the engine's forget and its Phase 2 runner share one, so a caller whose
+     * forget another thread of this engine is completing waits for it rather than returning early.
+     */
+    public synchronized Outcome completePending(Set<String> known) {
+        Outcome outcome = Outcome.NOT_CONSOLIDATED;
+        Set<String> extra = Set.copyOf(known);
+        for (int pass = 0; pass < MAX_PASSES; pass++) {
+            if (extra.isEmpty() && pendingOrEmpty().isEmpty()) {
+                return outcome;
+            }
+            JobClaim claim;
+            try {
+                claim = store.tryClaimPhase2JobNow(workerId.get(), Phase2Runner.JOB_LEASE, clock.instant());
+            } catch (UnsupportedOperationException e) {
+                LOG.warn("{}; the forgotten threads' consolidations are dropped when the next one starts",
+                        e.getMessage());
+                return Outcome.DEFERRED_TO_NEXT_CONSOLIDATION;
+            }
+            if (!claim.isClaimed()) {
+                LOG.info("a forget waits for the running consolidation ({}); it completes it before it ends",
+                        claim.outcome());
+                return Outcome.DEFERRED_TO_RUNNING_CONSOLIDATION;
+            }
+            Set<String> forgotten = Set.of();
+            try {
+                forgotten = dropPending(extra);
+            } finally {
+                releaseDueNow(claim.token(), forgotten.isEmpty() ? extra : forgotten);
+            }
+            if (!forgotten.isEmpty()) {
+                outcome = Outcome.DROPPED;
+            }
+            extra = Set.of();
+        }
+        return outcome;
+    }
+
+    /** Passes {@link #completePending} makes at most, when forgets keep arriving while it holds the lock. */
+    private static final int MAX_PASSES = 3;
+
+    /** The pending forgets, or none when the store keeps no such record. */
+    public Set<String> pendingOrEmpty() {
+        try {
+            return store.pendingForgets();
+        } catch (UnsupportedOperationException e) {
+            return Set.of();
+        }
+    }
+
+    /**
+     * Under the Phase 2 lock: drops what the workspace holds of every pending forget (and of
+     * {@code known}, and of any thread a kept entry used that is no longer enabled), then marks them
+     * complete in the store.
+     *
+     * @return the forgotten threads whose consolidations were dropped (empty: nothing was dropped)
+     */
+    Set<String> dropPending(Set<String> known) {
+        Set<String> pending = new TreeSet<>(pendingOrEmpty());
+        pending.addAll(known);
+        Set<String> forgotten = dropForgottenHistory(pending);
+        Set<String> done = new TreeSet<>(pending);
+        done.addAll(forgotten);
+        if (!done.isEmpty()) {
+            try {
+                store.completeForgets(done);
+            } catch (UnsupportedOperationException e) {
+                LOG.debug("{}", e.getMessage());
+            }
+        }
+        return forgotten;
     }
 
     /**
      * Under the Phase 2 lock: drops the oldest kept consolidation that used a forgotten thread and
      * every newer one, restores the files, and points the selection flags at the restored state.
+     * When a forgotten thread was first consolidated before the oldest kept entry (trimmed history,
+     * or {@code history_retention = 0}), no kept state is known to be free of it: the whole history
+     * goes and the generated files are removed.
      *
-     * @return the forgotten threads found in the history (empty: nothing was dropped)
+     * @return the forgotten threads found (empty: nothing was dropped)
      */
-    Set<String> dropForgottenHistory() {
-        return dropForgottenHistory(Set.of());
-    }
-
-    /** The same, with {@code known} counted as forgotten whatever the store now says of them. */
     private Set<String> dropForgottenHistory(Set<String> known) {
         List<Consolidation> history = workspace.history(); // newest first
-        Set<String> forgotten = new TreeSet<>(known);
+        Set<String> forgotten = new TreeSet<>();
         Map<String, Boolean> asked = new HashMap<>(); // one store lookup per thread, however many entries name it
         Consolidation oldest = null;
         for (Consolidation entry : history) {
             boolean used = false;
             for (String threadId : entry.threadIds()) {
-                if (forgotten.contains(threadId) || asked.computeIfAbsent(threadId, this::isForgotten)) {
+                if (known.contains(threadId) || asked.computeIfAbsent(threadId, this::isForgotten)) {
                     forgotten.add(threadId);
                     used = true;
                 }
@@ -119,6 +203,23 @@ public final class Forgetting {
                 oldest = entry;
             }
         }
+        Optional<Instant> oldestKept = history.isEmpty() ? Optional.empty()
+                : Optional.of(history.get(history.size() - 1).at());
+        Set<String> beforeKept = new TreeSet<>();
+        for (String threadId : known) {
+            firstConsolidatedOrEmpty(threadId)
+                    .filter(first -> oldestKept.isEmpty()
+                            || first.getEpochSecond() < oldestKept.get().getEpochSecond())
+                    .ifPresent(first -> beforeKept.add(threadId));
+        }
+        if (!beforeKept.isEmpty()) {
+            forgotten.addAll(beforeKept);
+            workspace.dropWholeHistory();
+            store.replacePhase2Selection(List.of());
+            LOG.info("forgot thread(s) {}: {} first used by a consolidation older than the kept history, so the whole "
+                    + "history was dropped and the generated memory files removed", forgotten, beforeKept);
+            return forgotten;
+        }
         if (oldest == null) {
             return Set.of();
         }
@@ -126,14 +227,23 @@ public final class Forgetting {
         try {
             restored = workspace.dropHistoryFrom(oldest.id());
         } catch (UnsupportedOperationException e) {
-            LOG.warn("{}; squashing the whole history instead, which keeps the current files", e.getMessage());
-            workspace.squashHistory();
+            LOG.warn("{}; dropping the whole history instead", e.getMessage());
+            workspace.dropWholeHistory();
+            store.replacePhase2Selection(List.of());
             return forgotten;
         }
         store.replacePhase2Selection(restored.map(ConsolidationRecord::selected).orElse(List.of()));
         LOG.info("forgot thread(s) {}: history dropped from consolidation {} on, files restored to {}", forgotten,
                 oldest.id(), restored.map(ConsolidationRecord::id).orElse("no consolidation"));
         return forgotten;
+    }
+
+    private Optional<Instant> firstConsolidatedOrEmpty(String threadId) {
+        try {
+            return store.firstConsolidated(threadId);
+        } catch (UnsupportedOperationException e) {
+            return Optional.empty();
+        }
     }
 
     /** Deleted, polluted or disabled: its memory must be in no file. */

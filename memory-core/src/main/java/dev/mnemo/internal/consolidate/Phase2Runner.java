@@ -89,10 +89,18 @@ public final class Phase2Runner {
      *     agent itself runs on the thread that calls {@link #run()}
      */
     public Phase2Runner(Dependencies deps, Executor workers) {
+        this(deps, workers, new Forgetting(deps.store(), deps.workspace(), deps.clock(), deps::workerId));
+    }
+
+    /**
+     * @param forgetting completes pending forgets; the engine passes the one its own forgets use, so
+     *     the two never complete the same forget at once
+     */
+    public Phase2Runner(Dependencies deps, Executor workers, Forgetting forgetting) {
         this.deps = Objects.requireNonNull(deps, "deps");
         this.workers = Objects.requireNonNull(workers, "workers");
         this.root = deps.workspace().root();
-        this.forgetting = new Forgetting(deps.store(), deps.workspace(), deps.clock(), deps::workerId);
+        this.forgetting = Objects.requireNonNull(forgetting, "forgetting");
     }
 
     /** Runs one consolidation attempt; never throws for store, workspace or agent failures. */
@@ -109,6 +117,29 @@ public final class Phase2Runner {
     }
 
     private Phase2Report run(boolean now) {
+        // 0. A pending forget goes first, past any backoff or cooldown (its own run failed, or its
+        //    process died holding the lock): the files lose the forgotten text before anything else.
+        completePendingForgets();
+        Phase2Report report = claimAndRun(now);
+        // 12. A forget that landed after this run's last look (its own claim found the lock held):
+        //     completed now that the lock is free, whatever the outcome, so it never waits for the next run.
+        completePendingForgets();
+        return report;
+    }
+
+    /** Completes every pending forget now if the lock can be had; never throws. */
+    private void completePendingForgets() {
+        try {
+            if (!forgetting.pendingOrEmpty().isEmpty()) {
+                Forgetting.Outcome outcome = forgetting.completePending(Set.of());
+                LOG.info("memory phase-2: pending forgets {}", outcome);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("memory phase-2: completing the pending forgets failed; they stay pending", e);
+        }
+    }
+
+    private Phase2Report claimAndRun(boolean now) {
         // 1. The global lock (past the cooldown when asked to run now).
         JobClaim claim;
         try {
@@ -155,7 +186,7 @@ public final class Phase2Runner {
             // 2b. A forget that could not drop its history entries itself (a consolidation was
             //     running) is completed first, so the agent starts from a state without its text.
             try {
-                forgetting.dropForgottenHistory();
+                forgetting.dropPending(Set.of());
             } catch (RuntimeException e) {
                 return fail(Phase2FailureReason.FAILED_PREPARE_WORKSPACE, e);
             }
@@ -249,6 +280,7 @@ public final class Phase2Runner {
                 WorkspaceDiffFile.delete(root);
                 AdHocNoteFiles.writeFolded(root, notesShown);
                 Instant finishedAt = deps.wallClock().instant();
+                recordConsolidated(selection, finishedAt); // before the files: a forget must never miss them
                 deps.workspace().commit(new ConsolidationRecord(ConsolidationRecord.newId(finishedAt),
                         finishedAt, snapshots(selection), deps.model(), usage),
                         deps.config().historyRetention());
@@ -259,7 +291,7 @@ public final class Phase2Runner {
             //      is dropped with the others that used it, and the next run is due at once.
             Set<String> forgotten;
             try {
-                forgotten = forgetting.dropForgottenHistory();
+                forgotten = forgetting.dropPending(Set.of());
             } catch (RuntimeException e) {
                 return fail(Phase2FailureReason.FAILED_WORKSPACE_COMMIT, e);
             }
@@ -292,6 +324,9 @@ public final class Phase2Runner {
         private Phase2Report succeed(Phase2Outcome outcome, long watermark, List<Stage1Output> selection) {
             boolean owned;
             try {
+                if (outcome != Phase2Outcome.SUCCEEDED) {
+                    recordConsolidated(selection, deps.wallClock().instant()); // the kept files hold them
+                }
                 owned = deps.store().markPhase2Succeeded(token, watermark, snapshots(selection),
                         deps.clock().instant());
             } catch (RuntimeException e) {
@@ -348,6 +383,21 @@ public final class Phase2Runner {
         } catch (IOException | UncheckedIOException e) {
             LOG.debug("memory phase-2: cannot list {} ({}); assuming it holds notes", extensions, e.toString());
             return true;
+        }
+    }
+
+    /**
+     * Tells the store which threads the files now hold memories of, with the consolidation's time;
+     * a store that keeps no such record leaves forgets to the kept history alone.
+     */
+    private void recordConsolidated(List<Stage1Output> selection, Instant at) {
+        if (selection.isEmpty()) {
+            return;
+        }
+        try {
+            deps.store().recordConsolidatedThreads(selection.stream().map(Stage1Output::threadId).toList(), at);
+        } catch (UnsupportedOperationException e) {
+            LOG.debug("{}", e.getMessage());
         }
     }
 

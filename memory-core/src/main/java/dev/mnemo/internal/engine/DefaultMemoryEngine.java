@@ -176,7 +176,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         }
         return new Phase2Runner(new Phase2Runner.Dependencies(parts.store(), parts.workspace(), agent, parts.config(),
                 parts.clock(), parts.wallClock(), workerId(), parts.config().consolidationModel().orElse(""), listener),
-                workers);
+                workers, forgetting);
     }
 
     /**
@@ -282,7 +282,31 @@ final class DefaultMemoryEngine implements MemoryEngine {
      */
     private void forgetNow(String threadId) {
         Forgetting.Outcome outcome = forgetting.afterForget(threadId);
+        if (outcome == Forgetting.Outcome.DEFERRED_TO_RUNNING_CONSOLIDATION
+                || outcome == Forgetting.Outcome.DEFERRED_TO_NEXT_CONSOLIDATION) {
+            forgetPending = true; // the files still hold its text: instructions carry no memory until it is done
+        }
         LOG.debug("forget of thread {} in the workspace: {}", threadId, outcome);
+    }
+
+    /**
+     * Set when a forget of this engine could not drop its text from the files at once; while the
+     * store still lists a pending forget, the instructions carry no memory (the summary may hold the
+     * forgotten text). Cleared at the first build that finds none, so the read path asks the store
+     * only while a forget waits.
+     */
+    private volatile boolean forgetPending;
+
+    /** Whether a forget is still waiting for the lock (asked of the store only after one was deferred). */
+    private boolean servingPausedForAForget() {
+        if (!forgetPending) {
+            return false;
+        }
+        if (forgetting.pendingOrEmpty().isEmpty()) {
+            forgetPending = false;
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -350,6 +374,9 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     String instructionsForTools(Optional<String> projectKey) {
         requireOpen();
+        if (servingPausedForAForget()) {
+            return "";
+        }
         parts.workspace().refresh();
         return instructions.forTools(projectKey);
     }
@@ -379,6 +406,9 @@ final class DefaultMemoryEngine implements MemoryEngine {
     @Override
     public String buildDeveloperInstructions() {
         requireOpen();
+        if (servingPausedForAForget()) {
+            return "";
+        }
         parts.workspace().refresh();
         return instructions.build();
     }
@@ -391,8 +421,12 @@ final class DefaultMemoryEngine implements MemoryEngine {
     @Override
     public String buildDeveloperInstructions(String projectKey) {
         requireOpen();
+        Objects.requireNonNull(projectKey, "projectKey");
+        if (servingPausedForAForget()) {
+            return "";
+        }
         parts.workspace().refresh();
-        return instructions.build(Optional.of(Objects.requireNonNull(projectKey, "projectKey")));
+        return instructions.build(Optional.of(projectKey));
     }
 
     @Override

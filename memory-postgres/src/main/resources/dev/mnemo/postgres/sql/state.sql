@@ -223,7 +223,7 @@ UPDATE jobs SET lease_until = ?
 WHERE kind = 'memory_consolidate_global' AND job_key = 'global' AND status = 'running' AND ownership_token = ?
 
 -- name: phase2.markSucceeded
-UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL, last_error = NULL,
+UPDATE jobs SET status = 'done', finished_at = ?, last_success_at = ?, lease_until = NULL, last_error = NULL,
     last_success_watermark = GREATEST(COALESCE(last_success_watermark, 0), ?)
 WHERE kind = 'memory_consolidate_global' AND job_key = 'global' AND status = 'running' AND ownership_token = ?
 
@@ -383,3 +383,34 @@ DELETE FROM notes_awaiting_approval
 -- BEGIN IMMEDIATE does for a file: the global running cap and the Phase 2 lock are read-check-write
 -- decisions that need one writer at a time. Other tenants never wait on it. Binds: the job kind.
 SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || '/' || ? || '/' || current_setting('mnemo.tenant'), 0))
+
+-- name: phase2.lastSuccessAt
+-- When the last consolidation succeeded, kept through later failures (V10).
+SELECT last_success_at FROM jobs WHERE kind = 'memory_consolidate_global' AND job_key = 'global'
+
+-- name: forget.recordConsolidated
+-- One row per thread, keeping the earliest time. Binds: thread id, epoch seconds.
+INSERT INTO consolidated_threads (thread_id, first_consolidated_at) VALUES (?, ?)
+ON CONFLICT (tenant_id, thread_id) DO UPDATE SET
+    first_consolidated_at = LEAST(consolidated_threads.first_consolidated_at, excluded.first_consolidated_at)
+
+-- name: forget.firstConsolidated
+SELECT first_consolidated_at FROM consolidated_threads WHERE thread_id = ?
+
+-- name: forget.addPending
+INSERT INTO pending_forgets (thread_id, requested_at) VALUES (?, ?) ON CONFLICT (tenant_id, thread_id) DO NOTHING
+
+-- name: forget.pending
+SELECT thread_id FROM pending_forgets ORDER BY thread_id
+
+-- name: forget.completePending
+DELETE FROM pending_forgets WHERE thread_id = ANY(?)
+
+-- name: forget.completeConsolidated
+DELETE FROM consolidated_threads WHERE thread_id = ANY(?)
+
+-- name: forget.deleteAllPending
+DELETE FROM pending_forgets
+
+-- name: forget.deleteAllConsolidated
+DELETE FROM consolidated_threads

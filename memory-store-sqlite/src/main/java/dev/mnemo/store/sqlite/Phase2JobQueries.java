@@ -94,6 +94,13 @@ final class Phase2JobQueries {
                 row.getLong("input_watermark"));
     }
 
+    /** When the last consolidation succeeded, kept through later failures (V7's column). */
+    static Optional<Instant> lastSuccessAt(PooledConnection connection) throws SQLException {
+        return Jdbc.queryFirst(connection, "SELECT last_success_at FROM jobs" + GLOBAL_ROW,
+                row -> Optional.ofNullable(Jdbc.nullableLong(row, "last_success_at")).map(Instant::ofEpochSecond)
+                        .orElse(null));
+    }
+
     static boolean heartbeat(PooledConnection connection, String token, Duration lease, Instant now) throws SQLException {
         return Jdbc.update(connection, "UPDATE jobs SET lease_until = ?" + OWNED,
                 seconds(now) + lease.toSeconds(), token) > 0;
@@ -101,10 +108,10 @@ final class Phase2JobQueries {
 
     static boolean markSucceeded(PooledConnection connection, String token, long completedWatermark, Instant now)
             throws SQLException {
-        return Jdbc.update(connection, "UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL,"
-                + " last_error = NULL,"
+        return Jdbc.update(connection, "UPDATE jobs SET status = 'done', finished_at = ?, last_success_at = ?,"
+                + " lease_until = NULL, last_error = NULL,"
                 + " last_success_watermark = max(COALESCE(last_success_watermark, 0), ?)" + OWNED,
-                seconds(now), completedWatermark, token) > 0;
+                seconds(now), seconds(now), completedWatermark, token) > 0;
     }
 
     /** Fails the owned job ({@code unownedToo}: or a running one whose token was lost). */

@@ -23,11 +23,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -530,6 +532,55 @@ public final class SqliteMemoryStore implements MemoryStore {
         });
     }
 
+    // ---- forgetting ----------------------------------------------------------------------------
+
+    @Override
+    public void recordConsolidatedThreads(Collection<String> threadIds, Instant at) {
+        List<String> ids = List.copyOf(Objects.requireNonNull(threadIds, "threadIds"));
+        Objects.requireNonNull(at, "at");
+        if (ids.isEmpty()) {
+            return;
+        }
+        database.write("record consolidated threads", connection -> {
+            ForgetQueries.recordConsolidated(connection, ids, at);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Instant> firstConsolidated(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return database.read("read the first consolidation of thread " + threadId,
+                connection -> ForgetQueries.firstConsolidated(connection, threadId));
+    }
+
+    @Override
+    public void addPendingForget(String threadId, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(now, "now");
+        database.write("record a pending forget of thread " + threadId, connection -> {
+            ForgetQueries.addPending(connection, threadId, now);
+            return null;
+        });
+    }
+
+    @Override
+    public Set<String> pendingForgets() {
+        return Set.copyOf(database.read("read pending forgets", ForgetQueries::pending));
+    }
+
+    @Override
+    public void completeForgets(Collection<String> threadIds) {
+        List<String> ids = List.copyOf(Objects.requireNonNull(threadIds, "threadIds"));
+        if (ids.isEmpty()) {
+            return;
+        }
+        database.write("complete forgets", connection -> {
+            ForgetQueries.complete(connection, ids);
+            return null;
+        });
+    }
+
     // ---- read-path feedback, retention, maintenance ---------------------------------------------
 
     @Override
@@ -575,6 +626,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             JobQueries.deleteMemoryJobs(connection);
             Stage1JobQueries.clearModelFailure(connection);
             PendingNoteQueries.deleteAll(connection);
+            ForgetQueries.deleteAll(connection);
             return null;
         });
         database.checkpointBestEffort();
@@ -599,11 +651,11 @@ public final class SqliteMemoryStore implements MemoryStore {
                     ? OptionalInt.of(Stage1OutputQueries.countUnused(connection, maxUnusedDays.getAsInt(), now))
                     : OptionalInt.empty();
             return new MemoryStatus(JobQueries.countsByKind(connection), JobQueries.runningLeases(connection),
-                    phase2.flatMap(Phase2ClaimPolicy::lastSuccess),
+                    Phase2JobQueries.lastSuccessAt(connection).or(() -> phase2.flatMap(Phase2ClaimPolicy::lastSuccess)),
                     phase2.map(Phase2ClaimPolicy.JobRow::lastError), ThreadQueries.countsByMode(connection),
                     Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of(),
                     Stage1JobQueries.lastModelFailure(connection), unused,
-                    phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)));
+                    phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)), ForgetQueries.pending(connection));
         });
     }
 

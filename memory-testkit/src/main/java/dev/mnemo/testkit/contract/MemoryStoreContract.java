@@ -211,6 +211,54 @@ public abstract class MemoryStoreContract extends SpawnGraphStoreContract {
         assertThat(after.jobCounts().get(PHASE2)).containsEntry("done", 1);
     }
 
+    @Test // issue 36: a forget must know a thread was consolidated however little history is kept
+    void consolidatedThreads_keepTheFirstTime_surviveTheThreadsDelete_andGoWhenTheForgetCompletes() {
+        addThread("a");
+        assertThat(store.firstConsolidated("a")).isEmpty();
+        Instant first = NOW.minus(Duration.ofDays(3));
+
+        store.recordConsolidatedThreads(List.of("a", "b"), NOW);
+        store.recordConsolidatedThreads(List.of("a"), first);
+        store.recordConsolidatedThreads(List.of("a"), NOW.plusSeconds(60));
+        store.deleteThread("a", NOW);
+
+        assertThat(store.firstConsolidated("a")).contains(first);
+        assertThat(store.firstConsolidated("b")).contains(NOW);
+        store.completeForgets(List.of("a"));
+        assertThat(store.firstConsolidated("a")).isEmpty();
+        assertThat(store.firstConsolidated("b")).contains(NOW);
+    }
+
+    @Test // issue 36: a forget deferred to a running consolidation survives the run and the process
+    void pendingForgets_areDurable_shownInStatus_andCompletedByName() {
+        assertThat(store.pendingForgets()).isEmpty();
+
+        store.addPendingForget("a", NOW);
+        store.addPendingForget("b", NOW);
+        store.addPendingForget("a", NOW.plusSeconds(5));
+
+        assertThat(store.pendingForgets()).containsExactlyInAnyOrder("a", "b");
+        assertThat(store.status(NOW).pendingForgets()).containsExactly("a", "b");
+        store.completeForgets(List.of("a"));
+        assertThat(store.pendingForgets()).containsExactly("b");
+        store.clearMemoryData();
+        assertThat(store.pendingForgets()).isEmpty();
+    }
+
+    @Test // issue 36: a failure after a success does not make the status say "never"
+    void status_keepsTheLastSuccessThroughALaterFailure() {
+        Instant finished = NOW.plusSeconds(30);
+        consolidate(finished);
+        Instant later = finished.plus(Duration.ofHours(7));
+        JobClaim failing = store.tryClaimPhase2JobNow(WORKER, LEASE, later);
+        store.markPhase2Failed(failing.token(), "forget_pending: re-consolidating", Duration.ZERO, later);
+
+        MemoryStatus status = store.status(later);
+        assertThat(status.lastPhase2Success()).contains(finished);
+        assertThat(status.lastPhase2Failure()).contains("forget_pending: re-consolidating");
+        assertThat(status.lastPhase2RealFailure()).isEmpty();
+    }
+
     @Test
     void replacePhase2Selection_marksExactlyTheGivenVersions() {
         storeMemory("a", version(100));
