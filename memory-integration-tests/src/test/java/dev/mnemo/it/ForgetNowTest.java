@@ -310,6 +310,97 @@ class ForgetNowTest {
         }
     }
 
+    @Test
+    void externalContextOnTheRequestThread_recordsTheForgetsAndLeavesTheRollbackToOneBackgroundPass()
+            throws Exception {
+        HeldExecutor executor = new HeldExecutor();
+        MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).build();
+        try (Scenario p = new Scenario(home, config, new FaultyStore(), executor)) {
+            p.consolidateBoth();
+            // The secret conversation was spawned by the kept one; a sub-agent of the secret one
+            // reads a web page: both consolidated ancestors are polluted with it.
+            try (MemorySession secret = p.engine.openSession(SessionContext.root(p.secretThread)
+                    .spawnedBy(p.keptThread));
+                    MemorySession child = p.engine.openSession(SessionContext.root("sub-agent")
+                            .spawnedBy(p.secretThread))) {
+                secret.startupTask().completion().join();
+                child.startupTask().completion().join();
+                executor.hold();
+
+                child.externalContext("web_search");
+
+                List<Runnable> queued = executor.release();
+                assertThat(queued).as("one background pass for every polluted ancestor").hasSize(1);
+                assertThat(p.store.pendingForgets()).containsExactlyInAnyOrder(p.secretThread, p.keptThread);
+                assertThat(filesContaining(p.memoryRoot(), SECRET)).as("the rollback has not run yet").isNotEmpty();
+                assertThat(child.developerInstructions()).doesNotContain(SECRET);
+                assertThat(p.engine.buildDeveloperInstructions()).doesNotContain(SECRET);
+
+                queued.get(0).run();
+
+                assertThat(p.store.pendingForgets()).isEmpty();
+                assertThat(filesContaining(p.memoryRoot(), SECRET)).isEmpty();
+                assertThat(gitObjectsContaining(p.memoryRoot(), SECRET)).isEmpty();
+                assertThat(p.engine.admin().history()).isEmpty();
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    /** Runs tasks on real threads, except while held: then it keeps them for the test to run. */
+    private static final class HeldExecutor extends java.util.concurrent.AbstractExecutorService {
+        private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
+        private final List<Runnable> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private volatile boolean holding;
+
+        void hold() {
+            holding = true;
+        }
+
+        /** Stops holding; returns what was kept, in order. */
+        List<Runnable> release() {
+            holding = false;
+            List<Runnable> kept = List.copyOf(held);
+            held.clear();
+            return kept;
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            if (holding) {
+                held.add(task);
+            } else {
+                threads.execute(task);
+            }
+        }
+
+        @Override
+        public void shutdown() {
+            threads.shutdown();
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            return threads.shutdownNow();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return threads.isShutdown();
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return threads.isTerminated();
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) throws InterruptedException {
+            return threads.awaitTermination(timeout, unit);
+        }
+    }
+
     private void forgetAndCheck(Consumer<Scenario> forget) throws Exception {
         try (Scenario p = new Scenario(home, MemoriesConfig.defaults())) {
             p.consolidateBoth();
@@ -356,7 +447,11 @@ class ForgetNowTest {
         }
 
         Scenario(Path home, MemoriesConfig config, FaultyStore faults) {
-            super(home, config, null, null, faults);
+            this(home, config, faults, null);
+        }
+
+        Scenario(Path home, MemoriesConfig config, FaultyStore faults, java.util.concurrent.ExecutorService executor) {
+            super(home, config, null, null, faults, executor);
             model.extraction = request -> ScriptedModel.extractionInput(request).contains("codename")
                     ? ScriptedModel.reply("- " + SECRET, "# " + SECRET, "codename")
                     : ScriptedModel.reply("- " + KEPT, "# build notes", "build");

@@ -45,6 +45,12 @@ class Pipeline implements AutoCloseable {
     /** With the engine's store calls going through {@code faults} (nothing fails until it is armed). */
     Pipeline(Path home, MemoriesConfig config, ConsolidationAgent agent, MemoryEventListener listener,
             FaultyStore faults) {
+        this(home, config, agent, listener, faults, null);
+    }
+
+    /** With the engine running its background work on {@code executor} (null: its own threads). */
+    Pipeline(Path home, MemoriesConfig config, ConsolidationAgent agent, MemoryEventListener listener,
+            FaultyStore faults, java.util.concurrent.ExecutorService executor) {
         this.home = home;
         this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
         this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), clock);
@@ -52,6 +58,9 @@ class Pipeline implements AutoCloseable {
                 .store(faults.around(store)).workspace(workspace).closeTimeout(Duration.ofMillis(200));
         if (agent != null) {
             builder.consolidationAgent(agent);
+        }
+        if (executor != null) {
+            builder.executor(executor);
         }
         if (listener != null) {
             builder.listener(listener);

@@ -52,8 +52,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -94,6 +98,18 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final OpenConversations conversations;
     private final AtomicLong uses = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** Threads whose forget waits for the background pass (for a store that records no pending forgets). */
+    private final Set<String> awaitingForgetPass = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean forgetPassQueued = new AtomicBoolean();
+
+    /**
+     * Set when a forget of this engine could not drop its text from the files at once; while the
+     * store still lists a pending forget, the instructions carry no memory (the summary may hold the
+     * forgotten text). Cleared at the first build that finds none, so the read path asks the store
+     * only while a forget waits.
+     */
+    private volatile boolean forgetPending;
 
     DefaultMemoryEngine(EngineParts parts) {
         this.parts = parts;
@@ -289,14 +305,6 @@ final class DefaultMemoryEngine implements MemoryEngine {
         LOG.debug("forget of thread {} in the workspace: {}", threadId, outcome);
     }
 
-    /**
-     * Set when a forget of this engine could not drop its text from the files at once; while the
-     * store still lists a pending forget, the instructions carry no memory (the summary may hold the
-     * forgotten text). Cleared at the first build that finds none, so the read path asks the store
-     * only while a forget waits.
-     */
-    private volatile boolean forgetPending;
-
     /** Whether a forget is still waiting for the lock (asked of the store only after one was deferred). */
     private boolean servingPausedForAForget() {
         if (!forgetPending) {
@@ -310,20 +318,55 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     /**
-     * The same for a conversation that saw external context: the request goes on whatever happens;
-     * a forget that failed here is completed by the next consolidation before it starts.
+     * The same for a conversation that saw external context, on the request's thread: only the
+     * instant part runs here (the store's record of a pending forget; the instructions stop
+     * carrying memory), for the thread and each ancestor it pollutes; dropping the history and
+     * pruning its objects runs once for all of them on the engine's executor. The request goes on
+     * whatever happens; a forget that failed here is completed by the next consolidation first.
      */
     private void forgetAfterPollution(String threadId) {
         try {
-            forgetNow(threadId);
+            forgetInBackground(threadId);
         } catch (RuntimeException e) {
-            LOG.warn("thread {} is polluted, but dropping its consolidations failed; the next consolidation drops "
-                    + "them first", threadId, e);
+            LOG.warn("thread {} is polluted, but recording its forget failed; the next consolidation drops "
+                    + "its consolidations first", threadId, e);
         }
         try {
-            threads.polluteAncestors(threadId);
+            threads.polluteAncestors(threadId, this::forgetInBackground);
         } catch (RuntimeException e) {
             LOG.warn("thread {} is polluted, but marking the threads that spawned it failed", threadId, e);
+        }
+    }
+
+    /** The instant part of a forget now, the rest in one coalesced pass on the executor. */
+    private void forgetInBackground(String threadId) {
+        if (!forgetting.recordForget(threadId)) {
+            return;
+        }
+        forgetPending = true;
+        awaitingForgetPass.add(threadId);
+        if (forgetPassQueued.compareAndSet(false, true)) {
+            try {
+                executor.execute(this::forgetPass);
+            } catch (RejectedExecutionException e) {
+                forgetPassQueued.set(false);
+                LOG.warn("the executor refused the forget of thread {}; the next consolidation completes it first",
+                        threadId);
+            }
+        }
+    }
+
+    /** One pass over every forget recorded since the last: history dropped, objects pruned, once. */
+    private void forgetPass() {
+        forgetPassQueued.set(false);
+        Set<String> known = new TreeSet<>(awaitingForgetPass);
+        awaitingForgetPass.removeAll(known);
+        try {
+            Forgetting.Outcome outcome = forgetting.completePending(known);
+            LOG.debug("background forget of thread(s) {}: {}", known, outcome);
+        } catch (RuntimeException e) {
+            LOG.warn("completing the forget of thread(s) {} failed; the next consolidation completes it first", known,
+                    e);
         }
     }
 

@@ -93,10 +93,14 @@ final class StoreThreadRegistry implements ThreadRegistry {
     }
 
     private boolean pollute(String threadId) {
+        return pollute(threadId, hooks.afterForget());
+    }
+
+    private boolean pollute(String threadId, Consumer<String> afterForget) {
         boolean changed = store.markThreadPolluted(threadId, clock.instant());
         if (changed) {
             say(threadId, "marked polluted; its memory is forgotten");
-            hooks.afterForget().accept(threadId);
+            afterForget.accept(threadId);
         }
         return changed;
     }
@@ -108,6 +112,14 @@ final class StoreThreadRegistry implements ThreadRegistry {
      * parents and never one twice.
      */
     void polluteAncestors(String threadId) {
+        polluteAncestors(threadId, hooks.afterForget());
+    }
+
+    /**
+     * The same, telling {@code afterForget} (rather than the registry's hook) of each thread whose
+     * memory the store forgot: the request path hands the workspace's part to the background.
+     */
+    void polluteAncestors(String threadId, Consumer<String> afterForget) {
         Set<String> seen = new HashSet<>();
         seen.add(threadId);
         String current = threadId;
@@ -117,7 +129,7 @@ final class StoreThreadRegistry implements ThreadRegistry {
                 return;
             }
             current = parent.get();
-            if (pollute(current)) {
+            if (pollute(current, afterForget)) {
                 say(current, "marked polluted: its sub-agent thread " + threadId + " saw external context");
             }
         }
