@@ -124,6 +124,7 @@ final class StatusCommand implements Callable<Integer> {
                         "worker_id", l.workerId(), "lease_until", l.leaseUntil().toString())).toList(),
                 "last_consolidation", s.lastPhase2Success().map(Object::toString).orElse(null),
                 "last_consolidation_failure", s.lastPhase2Failure().orElse(null),
+                "pending_forgets", s.pendingForgets(),
                 "threads", s.threadCounts().entrySet().stream()
                         .collect(Collectors.toMap(e -> e.getKey().dbValue(), Map.Entry::getValue, (a, b) -> a, TreeMap::new)),
                 "stage1_memories", s.stage1Outputs(),

@@ -533,6 +533,30 @@ class MnemoCliTest {
                 .containsPattern("Last history entry:  " + at.toString().substring(0, 4).replace("-", "") + "\\d{4}T");
     }
 
+    @Test // issue 36: a forget is shown as what it is, not as "never" and a failed consolidation
+    void status_afterAForget_keepsTheLastConsolidation_andShowsThePendingForget() {
+        DemoSessions.install(home());
+        String h = home().toString();
+        mnemo(new RuleScriptedModel(), "--home", h, "run", "--as-of", AS_OF);
+        try (dev.mnemo.store.sqlite.SqliteMemoryStore store =
+                dev.mnemo.store.sqlite.SqliteMemoryStore.open(home().resolve("mnemo.sqlite"))) {
+            Instant later = Instant.parse(AS_OF).plus(java.time.Duration.ofHours(1));
+            // A forget that re-opened the lock for re-consolidation, and one still waiting for it.
+            dev.mnemo.spi.JobClaim claim = store.tryClaimPhase2JobNow("another-process", java.time.Duration.ofHours(1),
+                    later);
+            store.markPhase2Failed(claim.token(), "forget_pending: re-consolidating after forgetting [t-1]",
+                    java.time.Duration.ZERO, later);
+            store.addPendingForget("t-2", later);
+        }
+
+        Result status = mnemo("--home", h, "status");
+
+        assertThat(status.out()).contains("Last consolidation:  " + AS_OF + " (pipeline clock")
+                .contains("Forget pending:      t-2")
+                .contains("Re-consolidation:    due now, after a forget")
+                .contains("Last failure:        none");
+    }
+
     @Test
     void status_explainsStoredMemoriesThatAreNoLongerSelected() {
         DemoSessions.install(home());

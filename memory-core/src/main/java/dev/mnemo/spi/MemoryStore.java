@@ -376,6 +376,23 @@ public interface MemoryStore extends AutoCloseable {
     int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now);
 
     /**
+     * {@link #pruneStage1Outputs(int, int, Instant)}, never deleting the memory of a thread in
+     * {@code keep}: the threads a kept consolidation used. A forget restores the files to the
+     * state before a forgotten thread's first use, and the next consolidation brings back the
+     * memories consolidated since from their stage-1 outputs, so those must still be there.
+     *
+     * @throws UnsupportedOperationException for stores that cannot keep them (the default, unless
+     *     {@code keep} is empty)
+     */
+    default int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now, Set<String> keep) {
+        if (keep.isEmpty()) {
+            return pruneStage1Outputs(maxUnusedDays, limit, now);
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " cannot spare the memories a kept "
+                + "consolidation used from retention");
+    }
+
+    /**
      * Releases every job {@code workerId} holds as failed-for-retry (no backoff, no retry spent), so
      * another worker can take it at once. Used when an engine closes with work still running.
      *

@@ -311,6 +311,21 @@ class ForgetNowTest {
     }
 
     @Test
+    void retention_sparesTheMemoryOfAThreadAKeptConsolidationUsed_soAForgetsReconsolidationHasIt() throws Exception {
+        try (Scenario p = new Scenario(home, MemoriesConfig.defaults())) {
+            p.consolidateBoth();
+            // The kept thread's memory is stale and no longer selected (a forget's restore resets the
+            // flags this way): retention alone would delete it.
+            assertThat(Sql.update(p.home, "UPDATE stage1_outputs SET selected_for_phase2 = 0, last_usage = NULL,"
+                    + " source_updated_at = 1 WHERE thread_id = '" + p.keptThread + "'")).isEqualTo(1);
+
+            assertThat(p.engine.admin().prune()).isZero();
+
+            assertThat(p.store.stage1Output(p.keptThread)).isPresent();
+        }
+    }
+
+    @Test
     void externalContextOnTheRequestThread_recordsTheForgetsAndLeavesTheRollbackToOneBackgroundPass()
             throws Exception {
         HeldExecutor executor = new HeldExecutor();

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -117,6 +118,26 @@ final class OutputRows {
         }
         long cutoff = now.getEpochSecond() - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
         return tx.update("output.prune", cutoff, limit);
+    }
+
+    /** {@link #prune}, sparing the threads in {@code keep}. */
+    static int prune(Tx tx, int maxUnusedDays, int limit, Instant now, Set<String> keep)
+            throws SQLException {
+        if (limit <= 0) {
+            return 0;
+        }
+        long cutoff = now.getEpochSecond() - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
+        int deleted = 0;
+        for (String threadId : tx.query("output.pruneCandidates", row -> row.getString(1), cutoff,
+                (long) limit + keep.size())) {
+            if (deleted == limit) {
+                break;
+            }
+            if (!keep.contains(threadId)) {
+                deleted += tx.update("output.pruneOne", threadId);
+            }
+        }
+        return deleted;
     }
 
     /** A row holding the columns of {@code output.find}, read by name. */

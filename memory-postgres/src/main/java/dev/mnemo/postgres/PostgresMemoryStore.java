@@ -563,6 +563,18 @@ final class PostgresMemoryStore implements MemoryStore {
     }
 
     @Override
+    public int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now, Set<String> keep) {
+        Objects.requireNonNull(now, "now");
+        Set<String> spared = Set.copyOf(Objects.requireNonNull(keep, "keep"));
+        int pruned = write("prune memories", tx -> OutputRows.prune(tx, maxUnusedDays, limit, now, spared));
+        if (pruned > 0) {
+            LOG.info("pruned {} stage-1 memories of tenant {} unused for {} days (sparing {} a kept consolidation used)",
+                    pruned, tenant, maxUnusedDays, spared.size());
+        }
+        return pruned;
+    }
+
+    @Override
     public int releaseJobs(String workerId, String reason, Instant now) {
         Objects.requireNonNull(workerId, "workerId");
         Objects.requireNonNull(reason, "reason");

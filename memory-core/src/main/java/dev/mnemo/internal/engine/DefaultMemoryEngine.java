@@ -141,7 +141,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.startup = new StartupRunner(new StartupRunner.Dependencies(parts.memoryRoot(), parts.config(), parts.store(),
                 sources, parts.extractionModel() != null ? parts.extractionModel() : parts.consolidationModel(),
                 phase1 == null ? null : phase1::run, phase2 == null ? null : phase2::run, parts.clock(), parts.wallClock(),
-                listener));
+                listener, this::threadsInKeptHistory));
         this.startups = new StartupQueue(startup, executor);
         this.admin = new EngineAdmin(this);
         this.conversations = new OpenConversations(parts.conversationIdleTimeout(), parts.maxOpenConversations());
@@ -336,6 +336,13 @@ final class DefaultMemoryEngine implements MemoryEngine {
         } catch (RuntimeException e) {
             LOG.warn("thread {} is polluted, but marking the threads that spawned it failed", threadId, e);
         }
+    }
+
+    /** The threads a kept consolidation used: retention spares their memories (a forget may need them). */
+    Set<String> threadsInKeptHistory() {
+        Set<String> kept = new TreeSet<>();
+        parts.workspace().history().forEach(entry -> kept.addAll(entry.threadIds()));
+        return kept;
     }
 
     /** The instant part of a forget now, the rest in one coalesced pass on the executor. */

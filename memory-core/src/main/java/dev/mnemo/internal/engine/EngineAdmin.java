@@ -103,8 +103,8 @@ final class EngineAdmin implements MemoryAdmin {
     @Override
     public int prune() {
         engine.requireOpen();
-        return engine.parts.store().pruneStage1Outputs(engine.parts.config().maxUnusedDays(),
-                StartupRunner.PRUNE_BATCH_SIZE, engine.parts.clock().instant());
+        return StartupRunner.prune(engine.parts.store(), engine.parts.config(), engine.parts.clock().instant(),
+                engine.threadsInKeptHistory());
     }
 
     @Override

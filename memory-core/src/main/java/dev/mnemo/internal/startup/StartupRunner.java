@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -46,7 +47,7 @@ public final class StartupRunner {
      */
     public record Dependencies(Path memoryRoot, MemoriesConfig config, MemoryStore store, List<RolloutSource> sources,
             LanguageModel rateLimitModel, Function<String, Phase1Report> phase1, Supplier<Phase2Report> phase2,
-            Clock clock, Clock wallClock, MemoryEventListener listener) {
+            Clock clock, Clock wallClock, MemoryEventListener listener, Supplier<Set<String>> keptThreads) {
         public Dependencies {
             Objects.requireNonNull(memoryRoot, "memoryRoot");
             Objects.requireNonNull(config, "config");
@@ -55,6 +56,28 @@ public final class StartupRunner {
             Objects.requireNonNull(clock, "clock");
             Objects.requireNonNull(wallClock, "wallClock");
             Objects.requireNonNull(listener, "listener");
+            Objects.requireNonNull(keptThreads, "keptThreads");
+        }
+
+        /** Without sparing any memory from retention (for a workspace that keeps no history). */
+        public Dependencies(Path memoryRoot, MemoriesConfig config, MemoryStore store, List<RolloutSource> sources,
+                LanguageModel rateLimitModel, Function<String, Phase1Report> phase1, Supplier<Phase2Report> phase2,
+                Clock clock, Clock wallClock, MemoryEventListener listener) {
+            this(memoryRoot, config, store, sources, rateLimitModel, phase1, phase2, clock, wallClock, listener, Set::of);
+        }
+    }
+
+    /**
+     * Retention's prune, sparing the memories of {@code keep} (the threads a kept consolidation
+     * used, which a forget's re-consolidation needs); a store that cannot spare them prunes as
+     * before, which a forget may then cost those memories.
+     */
+    public static int prune(MemoryStore store, MemoriesConfig config, Instant now, Set<String> keep) {
+        try {
+            return store.pruneStage1Outputs(config.maxUnusedDays(), PRUNE_BATCH_SIZE, now, keep);
+        } catch (UnsupportedOperationException e) {
+            LOG.warn("{}; pruning without sparing them", e.getMessage());
+            return store.pruneStage1Outputs(config.maxUnusedDays(), PRUNE_BATCH_SIZE, now);
         }
     }
 
@@ -94,8 +117,7 @@ public final class StartupRunner {
         // 3. Thread registry from the rollout sources.
         step("sync threads", () -> deps.listener().threadsSynced(ThreadSync.sync(deps.store(), deps.sources())));
         // 4. Retention: spends no tokens, so it runs before the rate-limit guard.
-        step("prune", () -> deps.store().pruneStage1Outputs(deps.config().maxUnusedDays(), PRUNE_BATCH_SIZE,
-                deps.clock().instant()));
+        step("prune", () -> prune(deps.store(), deps.config(), deps.clock().instant(), deps.keptThreads().get()));
         // 5. Rate-limit guard.
         Optional<RateLimitSnapshot> limits = deps.rateLimitModel() == null ? Optional.empty()
                 : deps.rateLimitModel().rateLimits();

@@ -414,3 +414,13 @@ DELETE FROM pending_forgets
 
 -- name: forget.deleteAllConsolidated
 DELETE FROM consolidated_threads
+
+-- name: output.pruneCandidates
+-- output.prune's rows in its order, not deleted: the caller spares some. Binds: cutoff, limit.
+SELECT thread_id FROM stage1_outputs
+WHERE selected_for_phase2 = 0 AND awaiting_approval = 0 AND COALESCE(last_usage, source_updated_at) < ?
+ORDER BY COALESCE(last_usage, source_updated_at) ASC, source_updated_at ASC, thread_id ASC
+LIMIT ?
+
+-- name: output.pruneOne
+DELETE FROM stage1_outputs WHERE thread_id = ?

@@ -606,6 +606,19 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now, Set<String> keep) {
+        Objects.requireNonNull(now, "now");
+        Set<String> spared = Set.copyOf(Objects.requireNonNull(keep, "keep"));
+        int pruned = database.write("prune memories",
+                connection -> Stage1OutputQueries.prune(connection, maxUnusedDays, limit, now, spared));
+        if (pruned > 0) {
+            LOG.info("pruned {} stage-1 memories unused for {} days (sparing {} a kept consolidation used)", pruned,
+                    maxUnusedDays, spared.size());
+        }
+        return pruned;
+    }
+
+    @Override
     public int releaseJobs(String workerId, String reason, Instant now) {
         Objects.requireNonNull(workerId, "workerId");
         Objects.requireNonNull(reason, "reason");

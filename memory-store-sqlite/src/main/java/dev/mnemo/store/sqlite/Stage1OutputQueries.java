@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -199,6 +200,33 @@ final class Stage1OutputQueries {
                 + " AND COALESCE(last_usage, source_updated_at) < ?"
                 + " ORDER BY COALESCE(last_usage, source_updated_at) ASC, source_updated_at ASC, thread_id ASC"
                 + " LIMIT ?)", cutoff, limit);
+    }
+
+    /**
+     * {@link #prune}, sparing the threads in {@code keep}: the candidates in prune order, those in
+     * {@code keep} skipped, the first {@code limit} of the rest deleted.
+     */
+    static int prune(PooledConnection connection, int maxUnusedDays, int limit, Instant now,
+            Set<String> keep) throws SQLException {
+        if (limit <= 0) {
+            return 0;
+        }
+        long cutoff = seconds(now) - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
+        List<String> candidates = Jdbc.query(connection, "SELECT thread_id FROM stage1_outputs"
+                + " WHERE selected_for_phase2 = 0 AND awaiting_approval = 0"
+                + " AND COALESCE(last_usage, source_updated_at) < ?"
+                + " ORDER BY COALESCE(last_usage, source_updated_at) ASC, source_updated_at ASC, thread_id ASC"
+                + " LIMIT ?", row -> row.getString(1), cutoff, (long) limit + keep.size());
+        int deleted = 0;
+        for (String threadId : candidates) {
+            if (deleted == limit) {
+                break;
+            }
+            if (!keep.contains(threadId)) {
+                deleted += Jdbc.update(connection, "DELETE FROM stage1_outputs WHERE thread_id = ?", threadId);
+            }
+        }
+        return deleted;
     }
 
     /** A row of {@link #SELECT}, read by position (no column-name lookups per row). */

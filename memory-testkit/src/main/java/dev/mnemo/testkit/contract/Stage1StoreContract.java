@@ -370,6 +370,21 @@ public abstract class Stage1StoreContract extends ThreadStoreContract {
         assertThat(store.status(NOW).stage1Outputs()).isEqualTo(1);
     }
 
+    @Test // issue 36: a forget's re-consolidation needs the memories a kept consolidation used
+    void prune_spares_the_memories_of_the_threads_it_is_told_to_keep_and_still_honours_the_limit() {
+        for (String id : List.of("a", "b", "c", "d")) {
+            storeMemory(id, Instant.ofEpochSecond(NOW.minus(Duration.ofDays(60)).getEpochSecond()));
+        }
+
+        assertThat(store.pruneStage1Outputs(30, 1, NOW, java.util.Set.of("a", "b"))).isEqualTo(1);
+        assertThat(store.pruneStage1Outputs(30, 200, NOW, java.util.Set.of("a", "b"))).isEqualTo(1);
+
+        assertThat(store.stage1Output("a")).isPresent();
+        assertThat(store.stage1Output("b")).isPresent();
+        assertThat(store.stage1Output("c")).isEmpty();
+        assertThat(store.stage1Output("d")).isEmpty();
+    }
+
     @Test // §10.5 #34
     void mark_stage1_job_succeeded_enqueues_global_consolidation() {
         storeMemory("a", version(101));
