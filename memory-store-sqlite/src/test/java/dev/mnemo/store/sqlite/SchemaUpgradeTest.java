@@ -77,6 +77,29 @@ class SchemaUpgradeTest extends ApprovalUpgradeContract {
         }
     }
 
+    @Test // V7: what the last consolidation before the upgrade used counts as consolidated, time unknown
+    void open_upgradedFileTreatsTheLastSelectionAsConsolidatedLongAgo_andKeepsTheLastSuccess() throws SQLException {
+        Path file = dir.resolve("mnemo.sqlite");
+        createAtVersion(file, "6");
+        insertThreadAsVersion2Wrote(file);
+        insertMemoryAsVersion3Wrote(file);
+        insert(file, "UPDATE stage1_outputs SET selected_for_phase2 = 1, selected_for_phase2_source_updated_at ="
+                + " source_updated_at WHERE thread_id = ?", THREAD_ID);
+        insert(file, "INSERT INTO jobs (kind, job_key, status, finished_at, retry_remaining, input_watermark,"
+                + " last_success_watermark) VALUES ('memory_consolidate_global', 'global', 'done', ?, 3, 0, 0)",
+                WRITTEN_AT.getEpochSecond());
+
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(file)) {
+            assertThat(appliedVersions(store)).containsExactlyElementsOf(EVERY_VERSION);
+            assertThat(store.firstConsolidated(THREAD_ID)).contains(java.time.Instant.EPOCH);
+            assertThat(store.pendingForgets()).isEmpty();
+            JobClaim claim = store.tryClaimPhase2JobNow("w", Duration.ofHours(1), WRITTEN_AT.plusSeconds(60));
+            store.markPhase2Failed(claim.token(), "failed_agent", Duration.ofHours(1), WRITTEN_AT.plusSeconds(60));
+            assertThat(store.status(WRITTEN_AT.plusSeconds(60)).lastPhase2Success())
+                    .contains(java.time.Instant.ofEpochSecond(WRITTEN_AT.getEpochSecond()));
+        }
+    }
+
     /** The file as a Mnemo whose newest migration was {@code version} left it. */
     private static void createAtVersion(Path file, String version) {
         SQLiteDataSource dataSource = new SQLiteDataSource();

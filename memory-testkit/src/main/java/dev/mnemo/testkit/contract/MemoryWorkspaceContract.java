@@ -259,6 +259,25 @@ public abstract class MemoryWorkspaceContract {
         assertThat(workspace.diff().isEmpty()).isTrue();
     }
 
+    @Test // issue 36: a forget with no kept state free of the thread's text
+    void dropWholeHistory_removesEveryGeneratedFileAndEntry_keepsTheNotes_andLeavesACleanDiff() throws IOException {
+        workspace.prepare();
+        write("MEMORY.md", "# Memory\nthe forgotten text\n");
+        write("skills/deploy/SKILL.md", "the forgotten text\n");
+        write("extensions/ad_hoc/notes/n1.md", "a note\n");
+        workspace.commit(record("c1", 1), 0);
+        write("MEMORY.md", "# Memory\nthe forgotten text, still\n");
+        workspace.commit(record("c2", 1), 10);
+
+        workspace.dropWholeHistory();
+
+        assertThat(workspace.history()).isEmpty();
+        assertThat(workspace.root().resolve("MEMORY.md")).doesNotExist();
+        assertThat(workspace.root().resolve("skills")).doesNotExist();
+        assertThat(workspace.root().resolve("extensions/ad_hoc/notes/n1.md")).hasContent("a note");
+        assertThat(workspace.diff().isEmpty()).isTrue();
+    }
+
     @Test
     void commit_rejectsNegativeRetention() {
         workspace.prepare();

@@ -314,6 +314,25 @@ class GitMemoryWorkspaceTest extends MemoryWorkspaceContract {
     }
 
     @Test
+    void dropWholeHistory_leavesTheTrimmedBaselinesTextInNoObjectLooseOrPacked() throws Exception {
+        workspace.prepare();
+        write("MEMORY.md", "public fact\nSECRET-FORGET-4417 from a trimmed consolidation\n");
+        workspace.commit(record("c1", 1), 0); // only the baseline is kept
+        try (Repository repo = repo(); Git git = Git.wrap(repo)) {
+            git.gc().call();
+        }
+        write("extensions/ad_hoc/notes/n1.md", "a note\n");
+        assertThat(ObjectScan.findsText(root.resolve(".git"), "SECRET-FORGET-4417")).isNotEmpty();
+
+        workspace.dropWholeHistory();
+
+        assertThat(ObjectScan.findsText(root.resolve(".git"), "SECRET-FORGET-4417")).isEmpty();
+        assertThat(root.resolve("MEMORY.md")).doesNotExist();
+        assertThat(ObjectScan.findsText(root.resolve(".git"), "a note")).isNotEmpty();
+        assertThat(workspace.diff().isEmpty()).isTrue();
+    }
+
+    @Test
     void provider_isRegisteredAsGit() {
         MemoryWorkspaceProvider provider = ServiceLoader.load(MemoryWorkspaceProvider.class).stream()
                 .map(ServiceLoader.Provider::get)
