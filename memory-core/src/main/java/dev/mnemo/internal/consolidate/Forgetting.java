@@ -27,14 +27,22 @@ import org.slf4j.LoggerFactory;
  * it is deleted, polluted or disabled; the store drops its memory at once, but the consolidated
  * files and their history may still hold its text. The consolidations that used it, and every
  * newer one, are dropped from the history, and the files are restored as the newest consolidation
- * before them left them: a state that never saw the thread. The selection flags follow that state,
+ * before them left them: a state that never saw the thread. When the thread's first consolidation
+ * (as the store recorded it) is older than the kept history, no kept state is known to be free of
+ * it, and the whole history goes with the generated files. The selection flags follow that state,
  * so the next Phase 2 sees the memories consolidated since as new and adds them back; it is due at
  * once, past the success cooldown. No rollback can bring the text back: the entries that held it
  * are gone, with their objects.
+ *
+ * <p>A forget is recorded in the store as pending before the workspace is touched
+ * ({@link #recordForget}), so one that meets a running consolidation, or whose process dies, is
+ * completed by the next pass of any process ({@link #completePending}).
  */
 public final class Forgetting {
 
     private static final Logger LOG = LoggerFactory.getLogger(Forgetting.class);
+    /** Passes {@link #completePending} makes at most, when forgets keep arriving while it holds the lock. */
+    private static final int MAX_PASSES = 3;
 
     /** What became of a forget in the workspace. */
     public enum Outcome {
@@ -141,9 +149,6 @@ public final class Forgetting {
         }
         return outcome;
     }
-
-    /** Passes {@link #completePending} makes at most, when forgets keep arriving while it holds the lock. */
-    private static final int MAX_PASSES = 3;
 
     /** The pending forgets, or none when the store keeps no such record. */
     public Set<String> pendingOrEmpty() {
