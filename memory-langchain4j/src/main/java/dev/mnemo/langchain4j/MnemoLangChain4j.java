@@ -7,6 +7,7 @@ import dev.langchain4j.observability.api.listener.AiServiceListener;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.TokenStream;
 import dev.langchain4j.service.tool.ToolProvider;
+import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.llm.LanguageModel;
@@ -235,6 +236,28 @@ public final class MnemoLangChain4j {
         }
         MemoryIds.conversationId(memoryId);
         return new VisibleTokenStream(stream, memoryId, exchanges);
+    }
+
+    /**
+     * The application's own short-term chat memory, kept apart per tenant: a decorator over
+     * {@code store} that hands it a {@link TenantScopedChatMemoryStore.Key} of the tenant and the
+     * memory id, so two tenants that pick the same memory id never read or extend each other's
+     * history. Each read and write finds its tenant as the hooks do (the exchange running on the
+     * thread, also on the HTTP client's thread of a stream's tool loop, else this instance's
+     * {@link TenantResolver}); one whose tenant cannot be found is refused with
+     * {@link IllegalStateException}. Use it for every {@code ChatMemory} of a service made with
+     * {@link #create(MemoryEngines, TenantResolver)}: a plain store keys history by the memory id
+     * alone.
+     *
+     * <pre>{@code
+     * ChatMemoryStore history = mnemo.chatMemoryStore(new InMemoryChatMemoryStore());
+     * builder.chatMemoryProvider(id -> MessageWindowChatMemory.builder().id(id).maxMessages(20)
+     *         .chatMemoryStore(history).build());
+     * }</pre>
+     */
+    public ChatMemoryStore chatMemoryStore(ChatMemoryStore store) {
+        Objects.requireNonNull(store, "store");
+        return new TenantScopedChatMemoryStore(store, exchanges::tenantOf);
     }
 
     /**
