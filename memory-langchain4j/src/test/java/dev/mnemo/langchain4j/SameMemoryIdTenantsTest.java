@@ -1,6 +1,7 @@
 package dev.mnemo.langchain4j;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.model.openai.OpenAiChatModel;
@@ -11,6 +12,7 @@ import dev.langchain4j.service.TokenStream;
 import dev.langchain4j.service.UserMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
+import dev.mnemo.ConversationBusyException;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.TenantHomes;
@@ -199,11 +201,14 @@ class SameMemoryIdTenantsTest {
     }
 
     @Test
-    void endConversation_ofOneTenant_leavesAnotherTenantsRunningCallOnTheSameIdRecording() throws Exception {
+    void endConversation_ofOneTenant_leavesAnotherTenantsRunningCallOnTheSameIdHoldingItsConversation()
+            throws Exception {
         AliceInFlight alice = aliceInFlight();
 
         as("bob", () -> mnemo.endConversation(ID)).get(60, TimeUnit.SECONDS);
 
+        assertThatThrownBy(() -> as("alice", () -> alice.assistant.chat(ID, "alice again")).get(60, TimeUnit.SECONDS))
+                .as("alice's first call still holds her conversation").hasCauseInstanceOf(ConversationBusyException.class);
         assertThat(alice.finish()).isEqualTo("answer for alice");
         assertThat(rollout("alice")).anyMatch(l -> l.contains("answer for alice"));
     }
@@ -232,6 +237,7 @@ class SameMemoryIdTenantsTest {
     /** Alice's configured call on {@link #ID}, held at the model until {@link #finish()}. */
     private final class AliceInFlight {
         final CountDownLatch release = new CountDownLatch(1);
+        Assistant assistant;
         CompletableFuture<String> call;
 
         String finish() throws Exception {
@@ -244,15 +250,15 @@ class SameMemoryIdTenantsTest {
         AliceInFlight alice = new AliceInFlight();
         CountDownLatch arrived = new CountDownLatch(1);
         server = OpenAiWireServer.start(request -> {
-            if (request.lastUserText().startsWith("alice")) {
+            if (request.lastUserText().equals("alice asks")) {
                 arrived.countDown();
                 await(alice.release);
                 return WireReply.text("answer for alice");
             }
             return readSummaryThenAnswer(request);
         });
-        Assistant assistant = mnemo.configure(services(Assistant.class)).build();
-        alice.call = as("alice", () -> assistant.chat(ID, "alice asks"));
+        alice.assistant = mnemo.configure(services(Assistant.class)).build();
+        alice.call = as("alice", () -> alice.assistant.chat(ID, "alice asks"));
         assertThat(arrived.await(60, TimeUnit.SECONDS)).as("alice's call reached the model").isTrue();
         return alice;
     }
