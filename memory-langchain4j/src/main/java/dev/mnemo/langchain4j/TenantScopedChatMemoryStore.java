@@ -13,8 +13,8 @@ import java.util.function.Function;
  * history. This decorator hands the store it wraps a {@link Key} of the tenant and the memory id
  * instead: two tenants with the same id never share messages, and one tenant's ids keep working as
  * before. Get one from {@link MnemoLangChain4j#chatMemoryStore(ChatMemoryStore)}, which finds the
- * tenant of each read and write the way Mnemo's hooks find it (the exchange running on the thread,
- * else the application's {@link TenantResolver}):
+ * tenant of each read and write the way Mnemo's hooks find it (the exchange of the call running on
+ * the thread, else the application's {@link TenantResolver}):
  *
  * <pre>{@code
  * ChatMemoryStore history = mnemo.chatMemoryStore(new InMemoryChatMemoryStore()); // or your persistent store

@@ -77,7 +77,8 @@ final class TurnListeners {
                     exchange.conversationId(), call.invocationId());
             return;
         }
-        exchanges.announce(exchange); // the request transformer LangChain4j calls next on this thread takes it
+        // Not announced here: a stream's call returns before its first request, so an announcement could
+        // outlive the call on this thread. The first request finds the exchange by the tenant resolved again.
         exchange.userMessage(text(event.userMessage()));
     }
 

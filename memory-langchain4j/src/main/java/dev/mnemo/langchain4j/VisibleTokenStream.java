@@ -212,9 +212,6 @@ final class VisibleTokenStream implements TokenStream {
         if (context != null) {
             lastContext = context;
         }
-        // LangChain4j stores the answer in the application's chat memory on this thread next, before any
-        // listener runs: a tenant-scoped chat memory store finds the call's tenant here.
-        exchanges.announce(exchange);
         raw.append(partial.text());
         show(filter.push(partial.text()));
     }
@@ -268,7 +265,6 @@ final class VisibleTokenStream implements TokenStream {
     }
 
     private void end() {
-        exchanges.withdraw(exchange);
         exchange.end();
         if (releaseIfDropped != null) {
             releaseIfDropped.clean();

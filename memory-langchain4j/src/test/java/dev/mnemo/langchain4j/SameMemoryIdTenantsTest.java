@@ -183,13 +183,13 @@ class SameMemoryIdTenantsTest {
     }
 
     @Test
-    void visibleTokensAlone_whileAnotherTenantsCallRunsOnTheSameId_streamsAndRecordsInTheCallersMemory()
+    void visibleTokensWithListeners_whileAnotherTenantsCallRunsOnTheSameId_streamAndRecordInTheCallersMemory()
             throws Exception {
         AliceInFlight alice = aliceInFlight();
         StreamingAssistant bobsService = AiServices.builder(StreamingAssistant.class)
                 .streamingChatModel(OpenAiStreamingChatModel.builder().baseUrl(server.baseUrl().toString())
                         .apiKey("k").modelName("m").build())
-                .chatMemoryProvider(this::chatMemory).build();
+                .chatMemoryProvider(this::chatMemory).registerListeners(mnemo.listeners()).build();
 
         String answer = stream("bob", () -> mnemo.visibleTokens(bobsService.chat(ID, "bob asks"), ID))
                 .get(60, TimeUnit.SECONDS);
