@@ -78,7 +78,8 @@ final class UiCommand implements Callable<Integer> {
                         + " this memory: keep it to yourself.");
                 if (!hasModel) {
                     err.println("No model is configured, so Refresh now extracts and consolidates nothing; everything"
-                            + " else works. " + MnemoCli.MODEL_HELP.lines().findFirst().orElse(""));
+                            + " else works.");
+                    err.println(MnemoCli.MODEL_HELP);
                 }
                 err.flush();
             }
