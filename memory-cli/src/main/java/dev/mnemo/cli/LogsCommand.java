@@ -139,7 +139,7 @@ final class LogsCommand implements Callable<Integer> {
 
     /** A tenant's logs, read from its store as {@link #fromHome} reads the file; a store that keeps none fails. */
     private List<ThreadLogEntry> fromTenant(ThreadLogQuery query) {
-        return tenantOption.readStore(store -> store.threadLogs()
+        return tenantOption.readStore(root, store -> store.threadLogs()
                 .orElseThrow(() -> new MnemoCli.Failure("no thread logs for " + tenantOption.label() + ": its store "
                         + "keeps none"))
                 .query(query));

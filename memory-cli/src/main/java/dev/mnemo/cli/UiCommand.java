@@ -60,7 +60,7 @@ final class UiCommand implements Callable<Integer> {
     /** The console over one tenant of a PostgreSQL backend (its local cache deleted when it stops). */
     private Integer serveTenant() {
         Optional<LanguageModel> model = root.model();
-        try (TenantOption.OpenEngine opened = tenantOption.openTenant(model)) {
+        try (TenantOption.OpenEngine opened = tenantOption.openTenant(root, model)) {
             return serve(opened.engine(), tenantOption.label(), model.isPresent());
         }
     }
