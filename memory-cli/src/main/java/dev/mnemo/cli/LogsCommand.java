@@ -11,9 +11,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -75,13 +75,14 @@ final class LogsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (limit < 1) {
-            throw new MnemoCli.Failure("--limit must be at least 1, was " + limit);
+            throw new MnemoCli.UsageProblem("--limit must be a whole number of at least 1, was " + limit);
         }
         Set<String> levels;
         try {
             levels = level == null ? Set.of() : ThreadLogQuery.atLeast(level);
         } catch (IllegalArgumentException e) {
-            throw new MnemoCli.Failure("--level: " + e.getMessage());
+            throw new MnemoCli.UsageProblem("--level must be TRACE, DEBUG, INFO, WARN or ERROR (any letter case),"
+                    + " was '" + level + "'");
         }
         ThreadLogQuery query = new ThreadLogQuery(Optional.ofNullable(thread), Optional.ofNullable(since)
                 .map(this::parseSince), levels, limit);
@@ -138,7 +139,7 @@ final class LogsCommand implements Callable<Integer> {
 
     /** A tenant's logs, read from its store as {@link #fromHome} reads the file; a store that keeps none fails. */
     private List<ThreadLogEntry> fromTenant(ThreadLogQuery query) {
-        return tenantOption.readStore(store -> store.threadLogs()
+        return tenantOption.readStore(root, store -> store.threadLogs()
                 .orElseThrow(() -> new MnemoCli.Failure("no thread logs for " + tenantOption.label() + ": its store "
                         + "keeps none"))
                 .query(query));
@@ -162,9 +163,9 @@ final class LogsCommand implements Callable<Integer> {
                 return clock.instant().minus(Duration.parse(value));
             }
             return Instant.parse(value);
-        } catch (DateTimeParseException | ArithmeticException e) {
-            throw new MnemoCli.Failure("--since must be a duration (30m, 2h, 3d, PT2H) or an ISO instant "
-                    + "(2026-06-01T12:00:00Z), was " + text);
+        } catch (DateTimeException | ArithmeticException | NumberFormatException e) {
+            throw new MnemoCli.UsageProblem("--since must be a duration back from now (30m, 2h, 3d, or ISO PT2H) or an"
+                    + " ISO instant (2026-06-01T12:00:00Z), was '" + text + "'");
         }
     }
 }

@@ -140,10 +140,14 @@ public final class PostgresBackend implements AutoCloseable {
         }
     }
 
-    /** Configures a {@link PostgresBackend}; {@link #build()} migrates the schema. */
+    /**
+     * Configures a {@link PostgresBackend}; {@link #build()} migrates the schema, or with
+     * {@link #validateOnly()} only checks it.
+     */
     public static final class Builder {
         private DataSource dataSource;
         private String schema = "mnemo";
+        private boolean validateOnly;
 
         private Builder() {
         }
@@ -166,28 +170,48 @@ public final class PostgresBackend implements AutoCloseable {
         }
 
         /**
+         * Check the schema instead of migrating it: {@link #build()} then runs no DDL (creates no
+         * schema, table or history row) and fails unless the schema exists at the newest version
+         * this module knows. For tools that share a database with the application that owns the
+         * schema (the {@code mnemo} command line): only a writer, whose {@code build()} migrates,
+         * changes it. A schema newer than this module is accepted with a warning, as a migrating
+         * build accepts it.
+         */
+        public Builder validateOnly() {
+            this.validateOnly = true;
+            return this;
+        }
+
+        /**
          * Migrates the schema to the newest version (Flyway, this module's migrations, history
-         * table {@code mnemo_schema_history}) and returns the backend.
+         * table {@code mnemo_schema_history}), or with {@link #validateOnly()} checks that it is
+         * there, and returns the backend.
          *
          * @throws MemoryConfigurationException when no data source was given
-         * @throws MemoryStoreException when the database cannot be reached or migrated
+         * @throws MemoryStoreException when the database cannot be reached or migrated, or, with
+         *     {@link #validateOnly()}, when the schema is missing, behind or damaged (the message
+         *     says which and how to migrate it)
          */
         public PostgresBackend build() {
             if (dataSource == null) {
                 throw new MemoryConfigurationException("PostgresBackend needs a dataSource(..)");
             }
-            try {
-                Flyway.configure(PostgresBackend.class.getClassLoader())
-                        .dataSource(dataSource)
-                        .schemas(schema)
-                        .defaultSchema(schema)
-                        .table("mnemo_schema_history")
-                        .locations("classpath:dev/mnemo/postgres/migration")
-                        .load()
-                        .migrate();
-            } catch (FlywayException e) {
-                throw new MemoryStoreException("cannot migrate Mnemo's PostgreSQL schema " + schema + ": "
-                        + e.getMessage(), e);
+            Flyway flyway = Flyway.configure(PostgresBackend.class.getClassLoader())
+                    .dataSource(dataSource)
+                    .schemas(schema)
+                    .defaultSchema(schema)
+                    .table(SchemaCheck.HISTORY_TABLE)
+                    .locations("classpath:dev/mnemo/postgres/migration")
+                    .load();
+            if (validateOnly) {
+                SchemaCheck.requireCurrent(dataSource, schema, flyway);
+            } else {
+                try {
+                    flyway.migrate();
+                } catch (FlywayException e) {
+                    throw new MemoryStoreException("cannot migrate Mnemo's PostgreSQL schema " + schema + ": "
+                            + e.getMessage(), e);
+                }
             }
             return new PostgresBackend(new TenantDatabase(dataSource, schema));
         }
