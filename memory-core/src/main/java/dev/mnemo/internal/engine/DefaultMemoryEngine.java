@@ -507,6 +507,10 @@ final class DefaultMemoryEngine implements MemoryEngine {
         return phase1 != null;
     }
 
+    boolean hasPhase2() {
+        return phase2 != null;
+    }
+
     Phase1Report runPhase1(String currentThreadId) {
         requireOpen();
         if (phase1 == null) {
