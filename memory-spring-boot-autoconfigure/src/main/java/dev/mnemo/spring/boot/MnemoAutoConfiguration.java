@@ -7,6 +7,7 @@ import dev.mnemo.springai.MnemoAdvisor;
 import dev.mnemo.springai.MnemoProjectResolver;
 import dev.mnemo.springai.MnemoTenantResolver;
 import dev.mnemo.springai.SpringAiLanguageModel;
+import dev.mnemo.springai.TenantChatMemoryRepository;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -17,9 +18,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.client.ChatClientBuilderCustomizer;
+import org.springframework.ai.chat.client.ChatClientRequest;
+import org.springframework.ai.chat.memory.ChatMemoryRepository;
+import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -122,7 +127,7 @@ public class MnemoAutoConfiguration {
         MemoryEngines users = engines.getIfUnique();
         MemoryEngine shared = users == null ? engine.getIfUnique() : null;
         MnemoAdvisor.Builder advisor = users != null
-                ? MnemoAdvisor.builder(users).tenantResolver(resolver.getIfUnique(this::defaultTenantResolver))
+                ? MnemoAdvisor.builder(users).tenantResolver(resolver.getIfUnique(MnemoAutoConfiguration::defaultTenantResolver))
                 : shared != null ? MnemoAdvisor.builder(shared) : null;
         if (advisor != null) {
             projects.ifUnique(advisor::projectResolver);
@@ -136,9 +141,10 @@ public class MnemoAutoConfiguration {
     }
 
     /** The advisor param, else (with Spring Security on the class path) the authenticated principal. */
-    private MnemoTenantResolver defaultTenantResolver() {
+    private static MnemoTenantResolver defaultTenantResolver() {
         MnemoTenantResolver param = MnemoTenantResolver.advisorParam();
-        if (ClassUtils.isPresent(SpringSecurityTenants.SECURITY_CONTEXT_HOLDER, getClass().getClassLoader())) {
+        if (ClassUtils.isPresent(SpringSecurityTenants.SECURITY_CONTEXT_HOLDER,
+                MnemoAutoConfiguration.class.getClassLoader())) {
             return param.orElse(SpringSecurityTenants.principal());
         }
         return param;
@@ -219,6 +225,43 @@ public class MnemoAutoConfiguration {
         ChatClientBuilderCustomizer mnemoChatClientBuilderCustomizer(MnemoAdvisor advisor) {
             return builder -> builder.defaultAdvisors(advisor);
         }
+    }
+
+    /**
+     * In {@code mnemo.tenancy=per-user}: every {@link ChatMemoryRepository} bean of the application
+     * (Spring AI's own in-memory one too) is wrapped in a {@link TenantChatMemoryRepository}, so that
+     * {@code MessageChatMemoryAdvisor} keeps each user's history apart; the user comes from the
+     * {@link MnemoTenantResolver} bean, else Spring Security's principal, on the calling thread.
+     * {@code mnemo.chat-memory.tenant-scoped=false} leaves the beans as they are.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ChatMemoryRepository.class)
+    @Conditional(TenancyCondition.PerUser.class)
+    @ConditionalOnProperty(prefix = "mnemo.chat-memory", name = "tenant-scoped", havingValue = "true",
+            matchIfMissing = true)
+    static class TenantChatMemoryConfiguration {
+
+        @Bean
+        static BeanPostProcessor mnemoTenantChatMemoryRepositories(ObjectProvider<MnemoTenantResolver> resolver) {
+            return new BeanPostProcessor() {
+                @Override
+                public Object postProcessAfterInitialization(Object bean, String beanName) {
+                    if (bean instanceof ChatMemoryRepository repository
+                            && !(bean instanceof TenantChatMemoryRepository)) {
+                        LOG.info("Chat memory repository '{}' keeps each user's conversations apart "
+                                + "(mnemo.tenancy=per-user; mnemo.chat-memory.tenant-scoped=false to leave it as is)",
+                                beanName);
+                        return TenantChatMemoryRepository.of(repository, () -> resolver
+                                .getIfUnique(MnemoAutoConfiguration::defaultTenantResolver).tenantId(NO_REQUEST));
+                    }
+                    return bean;
+                }
+            };
+        }
+
+        /** What a resolver is asked with outside a chat request: no prompt, no advisor params. */
+        private static final ChatClientRequest NO_REQUEST =
+                ChatClientRequest.builder().prompt(new Prompt(List.of())).build();
     }
 
     /** The {@code mnemo} health indicator, with Actuator's health module on the class path. */
