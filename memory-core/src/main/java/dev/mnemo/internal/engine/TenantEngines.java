@@ -31,6 +31,14 @@ import org.slf4j.LoggerFactory;
  * on the scheduler's thread, never on a caller's. A tenant's entry holds the future of its one
  * build and its count of open leases; an engine with a lease open is never chosen for closing.
  * A tenant whose engine is closing keeps that close's future, so a reopening waits for it.
+ *
+ * <p>The map's order is the order of last use (a lease's release counts as use and moves the
+ * entry to the end, as handing it out does), so the least recently used entries come first and an
+ * entry idle past the timeout has only idle entries before it. A call therefore looks only at the
+ * head of the map: it drops idle, unleased entries from the front and stops at the first entry
+ * used within the timeout, so each entry is examined about once per eviction rather than on every
+ * call (amortised O(1); leased entries at the head are stepped over). The scheduled sweep still
+ * walks every entry, off the callers' path.
  */
 public final class TenantEngines implements MemoryEngines {
 
@@ -48,6 +56,8 @@ public final class TenantEngines implements MemoryEngines {
     private final LinkedHashMap<String, Entry> open = new LinkedHashMap<>(16, 0.75f, true);
     private final Map<String, CompletableFuture<Void>> closing = new LinkedHashMap<>();
     private boolean closed;
+    /** Entries eviction checks looked at, callers' and sweeps' together: a diagnostic for tests. */
+    private long examined;
 
     /** One tenant's engine: the future of its build, when it was last handed out, its open leases. */
     private static final class Entry {
@@ -164,7 +174,7 @@ public final class TenantEngines implements MemoryEngines {
                 entry.leases++;
             }
             previousClose = closing.get(tenantId);
-            collectIdle(now, tenantId, toClose);
+            collectIdleAtHead(now, tenantId, toClose);
             collectBeyondMax(tenantId, toClose);
         }
         // 2. Outside it: hand what was dropped to the background, build what was reserved.
@@ -186,6 +196,9 @@ public final class TenantEngines implements MemoryEngines {
         synchronized (lock) {
             entry.leases--;
             entry.lastUsed = clock.instant();
+            if (open.remove(tenantId, entry)) { // still this tenant's entry: to the end, as last used
+                open.put(tenantId, entry);
+            }
         }
         LOG.trace("lease of tenant {} released", tenantId);
     }
@@ -198,8 +211,9 @@ public final class TenantEngines implements MemoryEngines {
     }
 
     /**
-     * Closes engines idle past the timeout and unleased, on the calling thread; the scheduler does
-     * this on its own, and every {@link #forTenant} hands what it finds to the background.
+     * Closes engines idle past the timeout and unleased, on the calling thread, walking every entry;
+     * the scheduler does this on its own, and every {@link #forTenant} hands the idle ones it finds
+     * at the head of the map to the background.
      *
      * @return how many were closed
      */
@@ -269,6 +283,7 @@ public final class TenantEngines implements MemoryEngines {
         }
     }
 
+    /** The sweep's walk: every entry idle past the timeout and unleased. */
     private void collectIdle(Instant now, String keep, List<Map.Entry<String, Entry>> toClose) {
         if (idleTimeout == null) {
             return;
@@ -276,20 +291,58 @@ public final class TenantEngines implements MemoryEngines {
         Iterator<Map.Entry<String, Entry>> it = open.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, Entry> e = it.next();
-            if (!e.getKey().equals(keep) && e.getValue().leases == 0
-                    && Duration.between(e.getValue().lastUsed, now).compareTo(idleTimeout) >= 0) {
+            examined++;
+            if (!e.getKey().equals(keep) && e.getValue().leases == 0 && idle(e.getValue(), now)) {
                 drop(it, e, toClose);
             }
         }
     }
 
+    /**
+     * A caller's check: the idle entries at the head of the map (least recently used first), up to
+     * the first one used within the timeout; every entry after it was used later still.
+     */
+    private void collectIdleAtHead(Instant now, String keep, List<Map.Entry<String, Entry>> toClose) {
+        if (idleTimeout == null) {
+            return;
+        }
+        Iterator<Map.Entry<String, Entry>> it = open.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<String, Entry> e = it.next();
+            examined++;
+            if (!idle(e.getValue(), now)) {
+                return;
+            }
+            if (!e.getKey().equals(keep) && e.getValue().leases == 0) {
+                drop(it, e, toClose);
+            }
+        }
+    }
+
+    private boolean idle(Entry entry, Instant now) {
+        return Duration.between(entry.lastUsed, now).compareTo(idleTimeout) >= 0;
+    }
+
+    /** The least recently used unleased entries while more than {@code maxOpen} are open. */
     private void collectBeyondMax(String keep, List<Map.Entry<String, Entry>> toClose) {
         Iterator<Map.Entry<String, Entry>> it = open.entrySet().iterator(); // least recently used first
         while (open.size() > maxOpen && it.hasNext()) {
             Map.Entry<String, Entry> e = it.next();
+            examined++;
             if (!e.getKey().equals(keep) && e.getValue().leases == 0) {
                 drop(it, e, toClose);
             }
+        }
+    }
+
+    /**
+     * How many entries the eviction checks have looked at since the set was built: callers' checks
+     * and the scheduled sweeps together. A diagnostic (tests use it to see that a call does not walk
+     * every open engine); not part of {@link MemoryEngines}.
+     */
+    public long entriesExamined() {
+        synchronized (lock) {
+            return examined;
         }
     }
 
