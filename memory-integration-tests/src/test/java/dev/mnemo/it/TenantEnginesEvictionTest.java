@@ -159,4 +159,39 @@ class TenantEnginesEvictionTest {
             assertThatThrownBy(() -> built.get("a#1").conversation("c")).isInstanceOf(IllegalStateException.class);
         }
     }
+
+    @Test
+    void aVisit_opensAClosedTenantForItsCallOnly_andLeavesAnOpenOneAsItWas() throws Exception {
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(factory())
+                .idleTimeout(Duration.ofMinutes(30)).clock(clock).scheduler(scheduler).build()) {
+            engines.forTenant("open");
+            clock.advance(Duration.ofMinutes(20));
+
+            String instructions = engines.visit("closed", MemoryEngine::buildToolInstructions);
+            engines.visit("open", MemoryEngine::buildToolInstructions);
+            closesDone();
+
+            assertThat(instructions).isNotNull();
+            assertThat(closed()).containsExactly("closed#1");
+            assertThat(engines.openTenants()).containsExactly("open");
+            clock.advance(Duration.ofMinutes(10)); // 30 minutes since its last real use: the visit did not count
+            engines.forTenant("other");
+            closesDone();
+            assertThat(engines.openTenants()).containsExactly("other");
+        }
+    }
+
+    @Test
+    void aCallerAskingForTheTenantDuringAVisit_keepsTheEngineOpenAfterIt() throws Exception {
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(factory()).clock(clock)
+                .scheduler(scheduler).build()) {
+            MemoryEngine[] during = new MemoryEngine[1];
+
+            engines.visit("alice", engine -> during[0] = engines.forTenant("alice"));
+            closesDone();
+
+            assertThat(engines.openTenants()).containsExactly("alice");
+            assertThat(isClosed(during[0])).isFalse();
+        }
+    }
 }

@@ -53,7 +53,8 @@ public final class TenantEngines implements MemoryEngines {
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
     private final Object lock = new Object();
-    private final LinkedHashMap<String, Entry> open = new LinkedHashMap<>(16, 0.75f, true);
+    /** In order of last use, least recent first: {@link #touch} moves an entry to the end. */
+    private final LinkedHashMap<String, Entry> open = new LinkedHashMap<>();
     private final Map<String, CompletableFuture<Void>> closing = new LinkedHashMap<>();
     private boolean closed;
     /** Entries eviction checks looked at, callers' and sweeps' together: a diagnostic for tests. */
@@ -64,6 +65,8 @@ public final class TenantEngines implements MemoryEngines {
         final CompletableFuture<MemoryEngine> engine = new CompletableFuture<>();
         Instant lastUsed;
         int leases;
+        /** Opened by {@link #visit} and not handed to any caller since: closed when the visit ends. */
+        boolean visitOnly;
 
         Entry(Instant now) {
             this.lastUsed = now;
@@ -87,15 +90,55 @@ public final class TenantEngines implements MemoryEngines {
         return new BuilderImpl();
     }
 
+    /** How a call holds the engine it gets. */
+    private enum Hold {
+        /** {@link #forTenant}: counts as use, holds nothing. */
+        USE,
+        /** {@link #lease}: counts as use, held until the lease closes. */
+        LEASE,
+        /** {@link #visit}: held for the visit, not counted as use. */
+        VISIT
+    }
+
     @Override
     public MemoryEngine forTenant(String tenantId) {
-        return acquire(tenantId, false);
+        return acquire(tenantId, Hold.USE).engine.join();
     }
 
     @Override
     public Lease lease(String tenantId) {
-        MemoryEngine engine = acquire(tenantId, true);
+        MemoryEngine engine = acquire(tenantId, Hold.LEASE).engine.join();
         return new TenantLease(tenantId, engine);
+    }
+
+    /**
+     * The visit holds the entry as a lease does, without touching its last use or its place in the
+     * order; an entry the visit itself opened, and that no caller asked for meanwhile, is dropped
+     * and closed in the background when the visit ends.
+     */
+    @Override
+    public <T> T visit(String tenantId, Function<MemoryEngine, T> visit) {
+        Objects.requireNonNull(visit, "visit");
+        Entry entry = acquire(tenantId, Hold.VISIT);
+        try {
+            return visit.apply(entry.engine.join());
+        } finally {
+            List<Map.Entry<String, Entry>> toClose = new ArrayList<>();
+            synchronized (lock) {
+                entry.leases--;
+                if (entry.visitOnly && entry.leases == 0 && open.get(tenantId) == entry) {
+                    Iterator<Map.Entry<String, Entry>> it = open.entrySet().iterator();
+                    while (it.hasNext()) {
+                        Map.Entry<String, Entry> e = it.next();
+                        if (e.getValue() == entry) {
+                            drop(it, e, toClose);
+                            break;
+                        }
+                    }
+                }
+            }
+            closeInBackground(toClose);
+        }
     }
 
     @Override
@@ -148,7 +191,8 @@ public final class TenantEngines implements MemoryEngines {
         }
     }
 
-    private MemoryEngine acquire(String tenantId, boolean leased) {
+    /** The tenant's entry, its engine built (or failed: then it is no longer held); held as {@code hold} says. */
+    private Entry acquire(String tenantId, Hold hold) {
         Objects.requireNonNull(tenantId, "tenantId");
         if (tenantId.isBlank()) {
             throw new IllegalArgumentException("tenant id must not be blank");
@@ -166,11 +210,15 @@ public final class TenantEngines implements MemoryEngines {
             entry = open.get(tenantId);
             if (entry == null) {
                 entry = new Entry(now);
+                entry.visitOnly = hold == Hold.VISIT;
                 open.put(tenantId, entry);
                 mustBuild = true;
+            } else if (hold != Hold.VISIT) {
+                entry.lastUsed = now;
+                entry.visitOnly = false;
+                touch(tenantId, entry);
             }
-            entry.lastUsed = now;
-            if (leased) {
+            if (hold != Hold.USE) {
                 entry.leases++;
             }
             previousClose = closing.get(tenantId);
@@ -183,12 +231,20 @@ public final class TenantEngines implements MemoryEngines {
             build(tenantId, entry, previousClose);
         }
         try {
-            return entry.engine.join();
+            entry.engine.join();
+            return entry;
         } catch (CompletionException e) {
-            if (leased) {
+            if (hold != Hold.USE) {
                 release(tenantId, entry);
             }
             throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+        }
+    }
+
+    /** Moves the tenant's entry to the end of the order, as the one used last; under the lock. */
+    private void touch(String tenantId, Entry entry) {
+        if (open.remove(tenantId, entry)) {
+            open.put(tenantId, entry);
         }
     }
 
@@ -196,9 +252,7 @@ public final class TenantEngines implements MemoryEngines {
         synchronized (lock) {
             entry.leases--;
             entry.lastUsed = clock.instant();
-            if (open.remove(tenantId, entry)) { // still this tenant's entry: to the end, as last used
-                open.put(tenantId, entry);
-            }
+            touch(tenantId, entry); // still this tenant's entry: to the end, as last used
         }
         LOG.trace("lease of tenant {} released", tenantId);
     }
