@@ -86,7 +86,8 @@ public interface MemoryEngines extends AutoCloseable {
      * as it was (its idle time runs on); an engine opened for the visit is closed, in the background,
      * right after it, unless a caller asked for the tenant meanwhile. What a schedule that runs a
      * user's due pipeline, or an operator's look at one user, does without keeping engines open.
-     * Opening an engine counts towards {@code maxOpen} like any other opening.
+     * A visit never closes another tenant's engine to make room: for its duration the set may hold
+     * more than {@code maxOpen} engines.
      *
      * <p>The default holds a {@link #lease} for the call (which counts as use); the built-in set
      * does as described.

@@ -223,7 +223,9 @@ public final class TenantEngines implements MemoryEngines {
             }
             previousClose = closing.get(tenantId);
             collectIdleAtHead(now, tenantId, toClose);
-            collectBeyondMax(tenantId, toClose);
+            if (hold != Hold.VISIT) { // a visit never closes another tenant's engine
+                collectBeyondMax(tenantId, toClose);
+            }
         }
         // 2. Outside it: hand what was dropped to the background, build what was reserved.
         closeInBackground(toClose);

@@ -73,6 +73,9 @@ public class MnemoAutoConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(MnemoAutoConfiguration.class);
     private static final String POSTGRES_BACKEND = "dev.mnemo.postgres.PostgresBackend";
+    /** What a tenant resolver is asked with outside a chat request: no prompt, no advisor params. */
+    private static final ChatClientRequest NO_REQUEST =
+            ChatClientRequest.builder().prompt(new Prompt(List.of())).build();
 
     /** One memory for the whole application. */
     @Bean
@@ -251,17 +254,14 @@ public class MnemoAutoConfiguration {
                         LOG.info("Chat memory repository '{}' keeps each user's conversations apart "
                                 + "(mnemo.tenancy=per-user; mnemo.chat-memory.tenant-scoped=false to leave it as is)",
                                 beanName);
-                        return TenantChatMemoryRepository.of(repository, () -> resolver
-                                .getIfUnique(MnemoAutoConfiguration::defaultTenantResolver).tenantId(NO_REQUEST));
+                        return TenantChatMemoryRepository.of(repository,
+                                () -> resolver.getIfUnique(MnemoAutoConfiguration::defaultTenantResolver)
+                                        .tenantId(NO_REQUEST));
                     }
                     return bean;
                 }
             };
         }
-
-        /** What a resolver is asked with outside a chat request: no prompt, no advisor params. */
-        private static final ChatClientRequest NO_REQUEST =
-                ChatClientRequest.builder().prompt(new Prompt(List.of())).build();
     }
 
     /** The {@code mnemo} health indicator, with Actuator's health module on the class path. */
@@ -294,9 +294,27 @@ public class MnemoAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        MnemoEndpoint mnemoEndpoint(ObjectProvider<MemoryEngine> engine, ObjectProvider<MemoryEngines> engines) {
+        MnemoEndpoint mnemoEndpoint(MnemoProperties properties, ObjectProvider<MemoryEngine> engine,
+                ObjectProvider<MemoryEngines> engines, ObjectProvider<TenantStorage> storage,
+                ObjectProvider<MnemoTenantResolver> resolver) {
             MemoryEngines users = engines.getIfUnique();
-            return new MnemoEndpoint(users == null ? engine.getIfUnique() : null, users);
+            String adminRole = properties.getEndpoint().getAdminRole();
+            boolean security = ClassUtils.isPresent(SpringSecurityTenants.SECURITY_CONTEXT_HOLDER,
+                    MnemoAutoConfiguration.class.getClassLoader());
+            MnemoEndpoint.Callers callers = new MnemoEndpoint.Callers() {
+                @Override
+                public Optional<String> caller() {
+                    return resolver.getIfUnique(MnemoAutoConfiguration::defaultTenantResolver).tenantId(NO_REQUEST);
+                }
+
+                @Override
+                public boolean isAdmin() {
+                    return security && adminRole != null && !adminRole.isBlank()
+                            && SpringSecurityTenants.hasRole(adminRole);
+                }
+            };
+            return new MnemoEndpoint(users == null ? engine.getIfUnique() : null, users, storage.getIfUnique(),
+                    callers);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.mnemo.spring.boot;
 
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryStatus;
 import dev.mnemo.TenantHomes;
 import dev.mnemo.postgres.PostgresBackend;
 import dev.mnemo.spi.MemoryStore;
@@ -34,6 +35,18 @@ final class PostgresTenants {
             @Override
             public MemoryEngine.Builder builder(String tenantId, UnaryOperator<MemoryEngine.Builder> configure) {
                 return configure.apply(backend.engineBuilder(tenantId, TenantHomes.home(cacheRoot, tenantId)));
+            }
+
+            /** A read of the tenant's status: any thread, job, stage-1 output or consolidation counts as state. */
+            @Override
+            public boolean hasState(String tenantId) {
+                try (MemoryStore store = backend.store(tenantId)) {
+                    MemoryStatus status = store.status(Clock.systemUTC().instant());
+                    return status.threadCounts().values().stream().anyMatch(n -> n > 0)
+                            || status.jobCounts().values().stream().flatMap(m -> m.values().stream())
+                                    .anyMatch(n -> n > 0)
+                            || status.stage1Outputs() > 0 || status.lastPhase2Success().isPresent();
+                }
             }
 
             /** One read transaction of a tenant that has no rows: a round trip to the database every user shares. */

@@ -21,6 +21,12 @@ interface TenantStorage {
      */
     MemoryEngine.Builder builder(String tenantId, UnaryOperator<MemoryEngine.Builder> configure);
 
+    /**
+     * Whether the user has any state here (a home, rows), found without creating any: the endpoint
+     * answers 404 for a user without, rather than open an engine (and a home) for any name.
+     */
+    boolean hasState(String tenantId);
+
     /** Checks that the storage every user shares is usable; throws with the reason when it is not. */
     void probe();
 
@@ -33,6 +39,11 @@ interface TenantStorage {
             @Override
             public MemoryEngine.Builder builder(String tenantId, UnaryOperator<MemoryEngine.Builder> configure) {
                 return configure.apply(MemoryEngine.builder()).home(TenantHomes.home(root, tenantId));
+            }
+
+            @Override
+            public boolean hasState(String tenantId) {
+                return Files.isDirectory(TenantHomes.home(root, tenantId));
             }
 
             /** The folder must be a writable folder, or be creatable in the nearest folder that exists. */
