@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClient;
@@ -103,13 +104,15 @@ public class MnemoAutoConfiguration {
     @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
     public MemoryEngines mnemoMemoryEngines(MnemoProperties properties, ListableBeanFactory beans,
             ObjectProvider<TenantStorage> storages, ObjectProvider<MemoryEventListener> listeners,
-            ObjectProvider<MemoryEngineBuilderCustomizer> customizers) {
+            ObjectProvider<MemoryEngineBuilderCustomizer> customizers, ObjectProvider<Clock> clocks) {
         properties.getTenants().check();
         TenantStorage storage = storages.getObject();
         EngineSettings settings = settings(properties, beans, listeners, customizers);
         LOG.info("Mnemo keeps one memory per user: {}; at most {} open, each closed after {} idle",
                 storage.describe(), properties.getTenants().getMaxOpen(), properties.getTenants().getIdleTimeout());
-        return MemoryEngines.builder().engineFactory(user -> storage.builder(user, settings).build())
+        Function<String, MemoryEngine> factory = user -> storage.builder(user, settings).build();
+        Optional<DueTenants> due = dueTenants(storage, properties, clocks);
+        return MemoryEngines.builder().engineFactory(due.map(d -> DueWorkPass.marking(d, factory)).orElse(factory))
                 .maxOpen(properties.getTenants().getMaxOpen()).idleTimeout(properties.getTenants().getIdleTimeout())
                 .build();
     }
@@ -162,6 +165,17 @@ public class MnemoAutoConfiguration {
                 listeners.orderedStream().toList(), customizers.orderedStream().toList());
     }
 
+    /**
+     * How users with due work are found without opening their engines, in the storage's way; the
+     * time is the application's {@link Clock} bean when it has exactly one, else the system's.
+     */
+    private static Optional<DueTenants> dueTenants(TenantStorage storage, MnemoProperties properties,
+            ObjectProvider<Clock> clocks) {
+        var config = properties.getMemories().toConfig();
+        return storage.dueTenants(clocks.getIfUnique(Clock::systemUTC),
+                Duration.ofHours(config.minRolloutIdleHours()), config.maxRolloutsPerStartup());
+    }
+
     /** The application's PostgresBackend as users' storage, when it has one (memory-postgres on the class path). */
     private static Optional<TenantStorage> knownTenantStorage(ListableBeanFactory beans, Path root) {
         if (ClassUtils.isPresent(POSTGRES_BACKEND, MnemoAutoConfiguration.class.getClassLoader())) {
@@ -204,17 +218,24 @@ public class MnemoAutoConfiguration {
             matchIfMissing = true)
     @ConditionalOnMissingBean
     MnemoPipelineSchedule mnemoPipelineSchedule(MnemoProperties properties, ObjectProvider<MemoryEngine> engine,
-            ObjectProvider<MemoryEngines> engines) {
+            ObjectProvider<MemoryEngines> engines, ObjectProvider<TenantStorage> storages,
+            ObjectProvider<Clock> clocks) {
         properties.getPipeline().getSchedule().check();
         Duration interval = properties.getPipeline().getSchedule().getInterval();
         MemoryEngines users = engines.getIfUnique();
+        Clock clock = clocks.getIfUnique(Clock::systemUTC);
         if (users != null) {
-            return new MnemoPipelineSchedule(interval, visit -> users.forEachOpen((user, open) -> visit.accept(open)),
-                    "every open user's engine", Clock.systemUTC());
+            Optional<DueWorkPass> due = Optional.ofNullable(storages.getIfUnique())
+                    .flatMap(storage -> dueTenants(storage, properties, clocks))
+                    .map(d -> new DueWorkPass(users, d, clock, properties.getTenants().getMaxOpen()));
+            return new MnemoPipelineSchedule(interval, visit -> users.forEachOpen((user, open) -> {
+                due.ifPresent(pass -> pass.touch(user));
+                visit.accept(open);
+            }), "every open user's engine", clock, due.orElse(null));
         }
         MemoryEngine shared = engine.getIfUnique();
         return new MnemoPipelineSchedule(interval, visit -> Optional.ofNullable(shared).ifPresent(visit),
-                shared == null ? "no engine" : "the shared engine", Clock.systemUTC());
+                shared == null ? "no engine" : "the shared engine", clock);
     }
 
     /** Adds the advisor to every {@code ChatClient} built from Boot's {@code ChatClient.Builder}; opt-in. */

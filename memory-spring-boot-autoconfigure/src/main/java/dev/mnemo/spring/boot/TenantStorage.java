@@ -6,6 +6,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -27,6 +30,17 @@ interface TenantStorage {
      */
     boolean hasState(String tenantId);
 
+    /**
+     * How the schedule finds users with due work whose engines are closed; empty when this storage
+     * cannot tell (then only open engines are visited).
+     *
+     * @param window the idle time a conversation needs before extraction
+     * @param maxPerPass the most conversations one pass extracts
+     */
+    default Optional<DueTenants> dueTenants(Clock clock, Duration window, int maxPerPass) {
+        return Optional.empty();
+    }
+
     /** Checks that the storage every user shares is usable; throws with the reason when it is not. */
     void probe();
 
@@ -44,6 +58,11 @@ interface TenantStorage {
             @Override
             public boolean hasState(String tenantId) {
                 return Files.isDirectory(TenantHomes.home(root, tenantId));
+            }
+
+            @Override
+            public Optional<DueTenants> dueTenants(Clock clock, Duration window, int maxPerPass) {
+                return Optional.of(new HomeMarkers(root, clock, window, maxPerPass));
             }
 
             /** The folder must be a writable folder, or be creatable in the nearest folder that exists. */
