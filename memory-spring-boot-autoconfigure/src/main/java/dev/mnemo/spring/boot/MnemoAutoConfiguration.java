@@ -171,9 +171,7 @@ public class MnemoAutoConfiguration {
      */
     private static Optional<DueTenants> dueTenants(TenantStorage storage, MnemoProperties properties,
             ObjectProvider<Clock> clocks) {
-        var config = properties.getMemories().toConfig();
-        return storage.dueTenants(clocks.getIfUnique(Clock::systemUTC),
-                Duration.ofHours(config.minRolloutIdleHours()), config.maxRolloutsPerStartup());
+        return storage.dueTenants(clocks.getIfUnique(Clock::systemUTC), properties.getMemories().toConfig());
     }
 
     /** The application's PostgresBackend as users' storage, when it has one (memory-postgres on the class path). */

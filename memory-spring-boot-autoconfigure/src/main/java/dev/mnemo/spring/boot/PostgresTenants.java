@@ -6,7 +6,12 @@ import dev.mnemo.TenantHomes;
 import dev.mnemo.postgres.PostgresBackend;
 import dev.mnemo.spi.MemoryStore;
 import java.nio.file.Path;
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.StartupReport;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -28,6 +33,41 @@ final class PostgresTenants {
     static Optional<TenantStorage> find(ListableBeanFactory beans, Path cacheRoot) {
         PostgresBackend backend = beans.getBeanProvider(PostgresBackend.class).getIfUnique();
         return Optional.ofNullable(backend).map(b -> storage(b, cacheRoot));
+    }
+
+    /**
+     * Due work of the tenants of a {@link PostgresBackend}: the database is the record, so nothing is
+     * marked; each run asks one query over every tenant's threads
+     * ({@link PostgresBackend#tenantsWithDueExtraction}). A pass leaves nothing to update: the
+     * extraction's own rows say what is done. Two servers may find the same tenant; the Phase 1
+     * claims (a leased job row per conversation) let only one extract each conversation.
+     */
+    private static final class FleetDue implements DueTenants {
+        private final PostgresBackend backend;
+        private final MemoriesConfig config;
+
+        FleetDue(PostgresBackend backend, MemoriesConfig config) {
+            this.backend = backend;
+            this.config = config;
+        }
+
+        @Override
+        public void touch(String tenantId) {}
+
+        @Override
+        public List<Due> due(Instant now, int limit) {
+            return backend.tenantsWithDueExtraction(now, Duration.ofHours(config.minRolloutIdleHours()),
+                    Duration.ofDays(config.maxRolloutAgeDays()),
+                    config.memorySources(), limit).stream().map(tenant -> new Due(tenant, now)).toList();
+        }
+
+        @Override
+        public void passed(Due due, StartupReport report, Optional<Instant> again) {}
+
+        @Override
+        public String describe() {
+            return "tenants with due extractions in PostgreSQL schema " + backend.schema();
+        }
     }
 
     private static TenantStorage storage(PostgresBackend backend, Path cacheRoot) {
@@ -55,6 +95,11 @@ final class PostgresTenants {
                 try (MemoryStore store = backend.store(PROBE_TENANT)) {
                     store.status(Clock.systemUTC().instant());
                 }
+            }
+
+            @Override
+            public Optional<DueTenants> dueTenants(Clock clock, MemoriesConfig config) {
+                return Optional.of(new FleetDue(backend, config));
             }
 
             @Override

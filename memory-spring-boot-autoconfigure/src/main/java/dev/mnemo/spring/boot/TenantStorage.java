@@ -1,5 +1,6 @@
 package dev.mnemo.spring.boot;
 
+import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.TenantHomes;
 import java.io.IOException;
@@ -34,10 +35,9 @@ interface TenantStorage {
      * How the schedule finds users with due work whose engines are closed; empty when this storage
      * cannot tell (then only open engines are visited).
      *
-     * @param window the idle time a conversation needs before extraction
-     * @param maxPerPass the most conversations one pass extracts
+     * @param config the users' {@code mnemo.memories.*} settings (idle window, age, sources, per-pass limit)
      */
-    default Optional<DueTenants> dueTenants(Clock clock, Duration window, int maxPerPass) {
+    default Optional<DueTenants> dueTenants(Clock clock, MemoriesConfig config) {
         return Optional.empty();
     }
 
@@ -61,8 +61,9 @@ interface TenantStorage {
             }
 
             @Override
-            public Optional<DueTenants> dueTenants(Clock clock, Duration window, int maxPerPass) {
-                return Optional.of(new HomeMarkers(root, clock, window, maxPerPass));
+            public Optional<DueTenants> dueTenants(Clock clock, MemoriesConfig config) {
+                return Optional.of(new HomeMarkers(root, clock, Duration.ofHours(config.minRolloutIdleHours()),
+                        config.maxRolloutsPerStartup()));
             }
 
             /** The folder must be a writable folder, or be creatable in the nearest folder that exists. */
