@@ -9,8 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -101,6 +107,62 @@ public final class PostgresBackend implements AutoCloseable {
     public MemoryStore store(String tenantId) {
         return new PostgresMemoryStore(database, tenantKey(tenantId), new Phase2Lock());
     }
+
+    /**
+     * The tenants with conversations due for extraction (Phase 1) at {@code now}, oldest due first,
+     * at most {@code limit}: one read-only query over every tenant's threads, stage-1 outputs and
+     * jobs, so a schedule can open only the engines that have work. A thread is due when it is
+     * enabled, unarchived, has a first message, comes from one of {@code sources}, was last updated
+     * between {@code maxAge} and {@code minIdle} ago, and neither its stored memory nor its last
+     * successful extraction covers that update, and no live claim or retry backoff holds it (the
+     * rules of the Phase 1 claim, which still decides). Tenants whose ids are stored as a digest
+     * (ids longer than 200 characters or with a NUL) cannot be named back and are left out.
+     */
+    public List<String> tenantsWithDueExtraction(Instant now, Duration minIdle,
+            Duration maxAge, List<String> sources, int limit) {
+        long nowMs = now.toEpochMilli();
+        return database.readAcrossTenants("find tenants with due extractions", connection -> {
+            try (PreparedStatement query = connection.prepareStatement(DUE_EXTRACTION)) {
+                query.setArray(1, connection.createArrayOf("text", sources.toArray()));
+                query.setLong(2, nowMs - maxAge.toMillis());
+                query.setLong(3, nowMs - minIdle.toMillis());
+                query.setLong(4, now.getEpochSecond());
+                query.setLong(5, now.getEpochSecond());
+                query.setInt(6, limit);
+                List<String> tenants = new ArrayList<>();
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        String tenant = rows.getString(1);
+                        if (!tenant.startsWith(DIGEST_PREFIX)) {
+                            tenants.add(tenant);
+                        }
+                    }
+                }
+                return tenants;
+            }
+        });
+    }
+
+    /** Binds: sources, oldest update (ms), newest update (ms), now (s), now (s), limit. */
+    private static final String DUE_EXTRACTION = """
+            SELECT t.tenant_id FROM tenant_threads t
+            WHERE t.archived = 0 AND t.preview <> '' AND t.source = ANY (?) AND t.memory_mode = 'enabled'
+                AND t.updated_at_ms >= ? AND t.updated_at_ms <= ?
+                AND NOT EXISTS (SELECT 1 FROM tenant_stage1_outputs so
+                    WHERE so.tenant_id = t.tenant_id AND so.thread_id = t.id
+                    AND so.source_updated_at >= (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000)
+                AND NOT EXISTS (SELECT 1 FROM tenant_jobs j
+                    WHERE j.tenant_id = t.tenant_id AND j.kind = 'memory_stage1' AND j.job_key = t.id
+                    AND (COALESCE(j.last_success_watermark, -1)
+                            >= (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000
+                        OR (j.status = 'running' AND j.lease_until IS NOT NULL AND j.lease_until > ?)
+                        OR (COALESCE(j.input_watermark, -1)
+                                >= (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000
+                            AND ((j.retry_at IS NOT NULL AND j.retry_at > ?) OR j.retry_remaining <= 0))))
+            GROUP BY t.tenant_id
+            ORDER BY MIN(t.updated_at_ms), t.tenant_id
+            LIMIT ?
+            """;
 
     TenantDatabase database() {
         return database;
