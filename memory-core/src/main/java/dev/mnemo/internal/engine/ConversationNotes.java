@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>A note a person rejected is refused when the same conversation asks for it again
- *       (matched by {@link AdHocNoteFiles#fingerprint}; the store keeps the fingerprint, not the text).
+ *       (matched by {@link AdHocNoteFiles#fingerprint}; the store keeps the fingerprint, not the text),
+ *       and Phase 1 leaves lines repeating it out of that conversation's memory.
  *   <li>A note waits for a person when {@code approval = "ask"}, and also, whatever
  *       {@code approval} says, when its conversation had seen external context: a web page or a
  *       tool's output may have written it.
@@ -38,9 +39,10 @@ final class ConversationNotes implements LocalMemoryTools.NoteGate {
 
     @Override
     public Optional<String> admit(LocalMemoryTools.NoteRequest request) {
-        // 1. Rejected before in this conversation: refused.
+        // 1. Rejected before in this conversation: refused. (A note asked for outside any conversation
+        // is a person's own; it is not checked, so it needs no store when it is written at once.)
         String source = request.conversation().orElse("");
-        if (isRejected(source, request.note())) {
+        if (request.conversation().isPresent() && isRejected(source, request.note())) {
             LOG.info("Ad-hoc note {} refused: a person rejected the same note from {}", request.filename(),
                     source.isEmpty() ? "outside any conversation" : "conversation " + source);
             throw new ToolFailure("the user rejected this note before; it is not recorded. Do not ask to record it"
