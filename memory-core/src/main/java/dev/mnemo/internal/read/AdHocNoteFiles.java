@@ -104,8 +104,8 @@ public final class AdHocNoteFiles {
     }
 
     /**
-     * A note's scope, source and text from its file's text. Header lines are read only at the top
-     * and only when a blank line ends them; anything else is the note's text.
+     * A note's scope, source and text from its file's text. Header lines are read only at the top;
+     * the text starts after the blank line that ends them, or at the first line that is no header.
      */
     static Note parse(String name, String fileText) {
         Optional<String> project = Optional.empty();
@@ -126,8 +126,10 @@ public final class AdHocNoteFiles {
             } else if (conversation.isEmpty() && line.startsWith(SOURCE_PREFIX)
                     && !line.substring(SOURCE_PREFIX.length()).isBlank()) {
                 conversation = Optional.of(line.substring(SOURCE_PREFIX.length()).strip());
-            } else {
+            } else if (project.isEmpty() && conversation.isEmpty()) {
                 return new Note(name, Optional.empty(), fileText.strip());
+            } else {
+                break; // the text starts right after the headers (no blank line, as some hand-written notes)
             }
             if (lineEnd < 0) {
                 start = fileText.length();

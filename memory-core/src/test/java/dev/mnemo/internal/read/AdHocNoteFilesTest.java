@@ -34,6 +34,8 @@ class AdHocNoteFilesTest {
     void aNoteWithoutHeaders_readsAsBefore() {
         assertThat(AdHocNoteFiles.parse("n.md", "scope: project projects/app/\n\nUse yarn."))
                 .isEqualTo(new AdHocNoteFiles.Note("n.md", Optional.of("app"), "Use yarn."));
+        assertThat(AdHocNoteFiles.parse("n.md", "scope: project projects/app/\nUse yarn."))
+                .isEqualTo(new AdHocNoteFiles.Note("n.md", Optional.of("app"), "Use yarn."));
         assertThat(AdHocNoteFiles.parse("n.md", "Codex wrote this.\nsource: conversation x\n"))
                 .isEqualTo(new AdHocNoteFiles.Note("n.md", Optional.empty(), "Codex wrote this.\nsource: conversation x"));
     }
