@@ -83,7 +83,8 @@ final class ConversationNotes implements LocalMemoryTools.NoteGate {
 
     /**
      * The conversation was forgotten: its pending notes are dropped from the store and its written
-     * notes from the notes folder (and from the workspace's shared copy).
+     * notes from the notes folder (and from the workspace's shared copy). A failure is logged, not
+     * thrown, so the rest of the forget (the thread's memory in the workspace) still runs.
      */
     void forgetConversation(String threadId) {
         int pending = 0;
@@ -91,8 +92,19 @@ final class ConversationNotes implements LocalMemoryTools.NoteGate {
             pending = parts.store().takePendingNotesOf(threadId).size();
         } catch (UnsupportedOperationException e) {
             LOG.debug("{}; no pending note of thread {} dropped", e.getMessage(), threadId);
+        } catch (RuntimeException e) {
+            // The forget of the thread's memory goes on; the notes are named so a person can act.
+            LOG.warn("forgetting thread {}: its notes awaiting approval could not be dropped; reject them by hand"
+                    + " (mnemo pending)", threadId, e);
         }
-        int written = tools.get().removeNotesOf(threadId, parts.workspace()::noteRemoved);
+        int written;
+        try {
+            written = tools.get().removeNotesOf(threadId, parts.workspace()::noteRemoved);
+        } catch (RuntimeException e) {
+            LOG.warn("forgetting thread {}: its notes under extensions/ad_hoc/notes/ could not all be removed (those"
+                    + " with the header 'source: conversation {}' remain)", threadId, threadId, e);
+            return;
+        }
         if (pending + written > 0) {
             LOG.info("forgot thread {}: {} pending and {} written ad-hoc note(s) removed", threadId, pending, written);
         }
