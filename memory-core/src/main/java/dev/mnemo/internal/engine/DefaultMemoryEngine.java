@@ -1,6 +1,5 @@
 package dev.mnemo.internal.engine;
 
-import dev.mnemo.Approval;
 import dev.mnemo.AssistantMessage;
 import dev.mnemo.Citations;
 import dev.mnemo.MemoriesConfig;
@@ -13,7 +12,9 @@ import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.ThreadLogs;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemorySession;
+import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryTools;
+import dev.mnemo.ThreadInfo;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Report;
 import dev.mnemo.RecordedSession;
@@ -39,7 +40,6 @@ import dev.mnemo.internal.rollout.ContextualFragments;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.tools.LocalMemoryTools;
-import dev.mnemo.spi.PendingNote;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.ConsolidationAgent;
@@ -52,12 +52,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +81,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final AgentGraph agentGraph;
     private final EngineLogs logs;
     private final Forgetting forgetting;
+    private final ConversationNotes notes;
     private final OpenRecordings sessions;
     private final EngineHistory history;
     final ThreadRollouts rollouts;
@@ -101,6 +102,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         List<MemoryEventListener> allListeners = new ArrayList<>(parts.listeners());
         allListeners.addAll(logs.listeners(parts.wallClock()));
         this.listener = new SafeListener(List.copyOf(allListeners));
+        this.notes = new ConversationNotes(parts, this::localTools);
         this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
         this.history = new EngineHistory(parts.store().messageHistory().orElseGet(() -> new HistoryFile(parts.home())),
                 parts.history(), redactor(), parts.clock());
@@ -281,6 +283,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
      * used it now, so the next instructions, on this server or any other, carry none of its text.
      */
     private void forgetNow(String threadId) {
+        notes.forgetConversation(threadId);
         Forgetting.Outcome outcome = forgetting.afterForget(threadId);
         LOG.debug("forget of thread {} in the workspace: {}", threadId, outcome);
     }
@@ -440,20 +443,31 @@ final class DefaultMemoryEngine implements MemoryEngine {
     LocalMemoryTools localTools() {
         LocalMemoryTools made = localTools.get();
         if (made == null) {
-            LocalMemoryTools.ApprovalQueue queue = parts.config().approval() == Approval.ASK ? this::queueNote : null;
             localTools.compareAndSet(null, new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor(),
-                    parts.workspace()::noteAdded, queue));
+                    parts.workspace()::noteAdded, notes));
             made = localTools.get();
         }
         return made;
     }
 
-    private String queueNote(String filename, Optional<String> projectSlug, String note) {
-        String id = UUID.randomUUID().toString();
-        parts.store().addPendingNote(new PendingNote(id, filename, projectSlug, note, Optional.empty(),
-                parts.clock().instant()));
-        LOG.info("Ad-hoc note {} awaits approval as note:{}", filename, id);
-        return EngineAdmin.NOTE_PREFIX + id;
+    /**
+     * The memory tools of one recorded conversation, in its project: each note names the
+     * conversation, and waits for approval once {@code externalContext} says it saw external context.
+     */
+    MemoryTools toolsFor(Optional<String> project, String threadId, BooleanSupplier externalContext) {
+        LocalMemoryTools bound = localTools().inConversation(threadId, externalContext);
+        return refreshing(project.map(bound::inProject).orElse(bound));
+    }
+
+    /** Whether the store marks the thread polluted (it saw external context). */
+    boolean isPolluted(String threadId) {
+        return parts.store().thread(threadId).map(ThreadInfo::memoryMode).filter(MemoryMode.POLLUTED::equals)
+                .isPresent();
+    }
+
+    /** The note rules: rejections, holding for approval, forgetting with the conversation. */
+    ConversationNotes notes() {
+        return notes;
     }
 
     @Override

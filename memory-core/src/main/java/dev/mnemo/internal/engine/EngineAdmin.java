@@ -212,7 +212,7 @@ final class EngineAdmin implements MemoryAdmin {
         }
         PendingNote note = takeNote(pendingId);
         try {
-            engine.localTools().writeApprovedNote(note.filename(), note.projectSlug(), note.text());
+            engine.localTools().writeApprovedNote(note.filename(), note.projectSlug(), note.text(), note.threadId());
         } catch (RuntimeException e) {
             store.addPendingNote(note); // nothing lost: it waits again
             throw e;
@@ -235,8 +235,10 @@ final class EngineAdmin implements MemoryAdmin {
             LOG.info("memory {} rejected: thread {} disabled and its memory forgotten", pendingId, output.threadId());
             return;
         }
-        takeNote(pendingId);
-        LOG.info("note {} rejected and discarded", pendingId);
+        PendingNote note = takeNote(pendingId);
+        engine.notes().rejected(note);
+        LOG.info("note {} rejected and discarded; the same note from {} is refused from now on", pendingId,
+                note.threadId().map(id -> "conversation " + id).orElse("outside any conversation"));
     }
 
     private Stage1Output awaiting(String threadId) {

@@ -163,9 +163,10 @@ final class Phase1Job {
         if (result == null) {
             return Outcome.failed("invalid model reply: " + problem, usage);
         }
-        // 3. Redact, then store the memory or the absence of one.
+        // 3. Redact, leave out what repeats a rejected note, then store the memory or the absence of one.
         result = Stage1Reply.redact(result, deps.redactor());
         String threadId = claim.thread().id();
+        result = RejectedNoteLines.drop(deps.store(), threadId, result);
         Stage1Result stored = result;
         if (!Stage1Reply.hasOutput(result)) {
             boolean owned = record(usage, () -> deps.store().markStage1SucceededNoOutput(threadId,

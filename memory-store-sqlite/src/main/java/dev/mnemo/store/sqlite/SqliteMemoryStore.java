@@ -389,6 +389,36 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public List<PendingNote> takePendingNotesOf(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        List<PendingNote> taken = database.write("take the notes of thread " + threadId + " awaiting approval",
+                connection -> PendingNoteQueries.takeOf(connection, threadId));
+        if (!taken.isEmpty()) {
+            database.checkpointBestEffort(); // a forgotten conversation's notes should not linger in the WAL
+        }
+        return taken;
+    }
+
+    @Override
+    public void addNoteRejection(String threadId, String textHash, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(textHash, "textHash");
+        Objects.requireNonNull(now, "now");
+        database.write("record a rejected note of thread '" + threadId + "'", connection -> {
+            PendingNoteQueries.addRejection(connection, threadId, textHash, now);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean isNoteRejected(String threadId, String textHash) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(textHash, "textHash");
+        return database.read("look up a rejected note", connection -> PendingNoteQueries.isRejected(connection,
+                threadId, textHash));
+    }
+
+    @Override
     public boolean markStage1SucceededNoOutput(String threadId, String ownershipToken, Instant now) {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(ownershipToken, "ownershipToken");
