@@ -112,7 +112,7 @@ final class LogsCommand implements Callable<Integer> {
      * only for what already happened.
      */
     private String phase1Verdict(String threadId) {
-        try (TenantOption.OpenEngine opened = tenantOption.openExisting(root)) {
+        try (TenantOption.OpenEngine opened = tenantOption.openReadOnly(root)) {
             Phase1Preview preview = opened.engine().admin().previewPhase1(MnemoCli.CLI_THREAD_ID);
             return preview.candidates().stream().filter(c -> c.thread().id().equals(threadId)).findFirst()
                     .map(c -> (c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM ? "phase 1 would extract it"
@@ -124,7 +124,10 @@ final class LogsCommand implements Callable<Integer> {
         }
     }
 
-    /** Reads {@code <home>/logs.sqlite} itself, without opening an engine (which may be running elsewhere). */
+    /**
+     * Reads {@code <home>/logs.sqlite} itself, read-only, without opening an engine (which may be
+     * running elsewhere): nothing is created, migrated or aged out.
+     */
     private List<ThreadLogEntry> fromHome(ThreadLogQuery query) {
         Path home = root.resolveHome();
         Path file = home.resolve(SqliteThreadLogStore.FILE_NAME);
@@ -132,7 +135,7 @@ final class LogsCommand implements Callable<Integer> {
             throw new MnemoCli.Failure("no thread logs in " + home + " (" + file.getFileName()
                     + " is written by an engine that ran there)");
         }
-        try (SqliteThreadLogStore store = SqliteThreadLogStore.open(file)) {
+        try (SqliteThreadLogStore store = SqliteThreadLogStore.openReadOnly(file)) {
             return store.query(query);
         }
     }

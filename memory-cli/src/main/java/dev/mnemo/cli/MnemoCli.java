@@ -487,6 +487,21 @@ public final class MnemoCli {
         return openEngine(EngineOptions.plain(home));
     }
 
+    /**
+     * {@link #openExistingEngine()} for the commands that only look ({@code status}, {@code logs},
+     * {@code threads}, {@code inputs}): the engine is read-only, so an older home gets no new file
+     * ({@code logs.sqlite}, {@code goals.sqlite}), no migration and no retention delete.
+     */
+    MemoryEngine openReadOnlyEngine() {
+        Path home = resolveHome();
+        if (!Files.exists(home)) {
+            throw new Failure("the home " + home + " does not exist (check --home or $MNEMO_HOME;"
+                    + " `mnemo run` or an agent creates it)");
+        }
+        requireFolderIfPresent(home);
+        return MemoryEngine.builder().home(home).config(loadConfig(home)).readOnly(true).build();
+    }
+
     private static void requireFolderIfPresent(Path home) {
         if (Files.exists(home) && !Files.isDirectory(home)) {
             throw new Failure("the home " + home + " is not a folder");

@@ -73,6 +73,14 @@ final class TenantOption {
         return given() ? openTenant(root, Optional.empty()) : new OpenEngine(root.openExistingEngine(), null, null);
     }
 
+    /**
+     * {@link #openExisting}, for commands that only look: the home's engine is read-only
+     * ({@link MnemoCli#openReadOnlyEngine()}); a tenant's is opened as for {@link #openExisting}.
+     */
+    OpenEngine openReadOnly(MnemoCli root) {
+        return given() ? openTenant(Optional.empty()) : new OpenEngine(root.openReadOnlyEngine(), null, null);
+    }
+
     /** The tenant's engine, with {@code model} when present; requires {@link #given()}. */
     OpenEngine openTenant(MnemoCli root, Optional<LanguageModel> model) {
         PostgresBackend backend = backend(root);

@@ -98,6 +98,9 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     DefaultMemoryEngine(EngineParts parts) {
         this.parts = parts;
+        this.ownsExecutor = parts.executor() == null;
+        this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
+        this.workers = ownsExecutor ? EnginePools.workers() : parts.executor();
         this.logs = EngineLogs.open(parts);
         List<MemoryEventListener> allListeners = new ArrayList<>(parts.listeners());
         allListeners.addAll(logs.listeners(parts.wallClock()));
@@ -111,12 +114,9 @@ final class DefaultMemoryEngine implements MemoryEngine {
                         (threadId, message) -> logs.log(new ThreadLogEntry(threadId, parts.wallClock().instant(), "INFO",
                                 "mnemo::threads", message))));
         this.agentGraph = new StoreAgentGraph(parts.store());
-        this.ownsExecutor = parts.executor() == null;
-        this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
-        this.workers = ownsExecutor ? EnginePools.workers() : parts.executor();
         this.sessions = new OpenRecordings(new JsonlSessionRecorder(parts.sessionStore(), parts.store(),
                 parts.config(), parts.clock(), this::forgetAfterPollution), this::requireOpen, this::recordInput);
-        this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor());
+        this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor(), parts.home());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
         allSources.add(RolloutSources.codex(parts.home().resolve("sessions")));
@@ -130,7 +130,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 listener));
         this.startups = new StartupQueue(startup, executor);
         this.admin = new EngineAdmin(this);
-        this.conversations = new OpenConversations(parts.conversationIdleTimeout(), parts.maxOpenConversations());
+        this.conversations = new OpenConversations(parts.conversationIdleTimeout(), parts.maxOpenConversations(),
+                workers);
         LOG.debug("memory engine ready: home {}, memory root {}", parts.home(), parts.memoryRoot());
     }
 
@@ -606,6 +607,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 LOG.warn("memory engine closing: session {} did not close cleanly", session.threadId(), e);
             }
         }
+        conversations.finishPendingCloses(); // idle ones evicted whose close is still queued
     }
 
     private void closeOwnedParts() {

@@ -260,9 +260,18 @@ final class EngineSession implements MemorySession {
 
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        if (markClosed()) {
+            finishClose();
         }
+    }
+
+    /** Refuses every further use from now on; true for the call that closed it. */
+    boolean markClosed() {
+        return closed.compareAndSet(false, true);
+    }
+
+    /** After {@link #markClosed()}: abandons unfinished streams and ends the recording (the slow part). */
+    void finishClose() {
         try {
             for (Stream stream : List.copyOf(unfinished)) {
                 stream.abandon();
