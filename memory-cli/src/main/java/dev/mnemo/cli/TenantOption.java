@@ -78,7 +78,7 @@ final class TenantOption {
      * ({@link MnemoCli#openReadOnlyEngine()}); a tenant's is opened as for {@link #openExisting}.
      */
     OpenEngine openReadOnly(MnemoCli root) {
-        return given() ? openTenant(Optional.empty()) : new OpenEngine(root.openReadOnlyEngine(), null, null);
+        return given() ? openTenant(root, Optional.empty()) : new OpenEngine(root.openReadOnlyEngine(), null, null);
     }
 
     /** The tenant's engine, with {@code model} when present; requires {@link #given()}. */
