@@ -217,7 +217,8 @@ public interface MemoryStore extends AutoCloseable {
 
     /**
      * Removes every pending note whose {@link PendingNote#threadId()} is {@code threadId} and
-     * returns them, when that conversation is forgotten (deleted, polluted or disabled).
+     * returns them, oldest first as {@link #pendingNotes()} lists them, when that conversation is
+     * forgotten (deleted, polluted or disabled).
      */
     default List<PendingNote> takePendingNotesOf(String threadId) {
         throw new UnsupportedOperationException(getClass().getName() + " cannot remove the notes of a conversation");

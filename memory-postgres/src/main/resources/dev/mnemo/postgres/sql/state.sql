@@ -374,9 +374,14 @@ DELETE FROM notes_awaiting_approval WHERE id = ?
 RETURNING id, filename, project_slug, content, thread_id, created_at, external_context
 
 -- name: note.takeOfThread
--- Deletes the notes a conversation asked for (it was forgotten) and returns them. Binds: thread.
-DELETE FROM notes_awaiting_approval WHERE thread_id = ?
-RETURNING id, filename, project_slug, content, thread_id, created_at, external_context
+-- Deletes the notes a conversation asked for (it was forgotten) and returns them oldest first, as
+-- note.all lists them (DELETE ... RETURNING promises no order). Binds: thread.
+WITH taken AS (
+  DELETE FROM notes_awaiting_approval WHERE thread_id = ?
+  RETURNING id, filename, project_slug, content, thread_id, created_at, external_context
+)
+SELECT id, filename, project_slug, content, thread_id, created_at, external_context FROM taken
+ORDER BY created_at ASC, id ASC
 
 -- name: note.reject
 -- Records a rejected note; a rejection already recorded is kept. Binds: thread, text hash, rejected_at.
