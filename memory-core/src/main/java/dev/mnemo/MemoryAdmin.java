@@ -1,6 +1,9 @@
 package dev.mnemo;
 
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Operations for tools and operators: run phases on demand, look inside, roll back, forget. */
@@ -79,6 +82,35 @@ public interface MemoryAdmin {
 
     /** The stored memory of a conversation with its provenance and usage, or empty when it has none. */
     Optional<ThreadMemory> memory(String threadId);
+
+    /**
+     * The stored memories of these conversations, by thread id (a conversation without one is left
+     * out), read in one pass: what {@link #memory} gives for each, without reading the approval
+     * queue once per conversation. For a list page.
+     */
+    default Map<String, ThreadMemory> memories(Collection<String> threadIds) {
+        Map<String, ThreadMemory> memories = new LinkedHashMap<>();
+        for (String threadId : threadIds) {
+            memory(threadId).ifPresent(memory -> memories.put(threadId, memory));
+        }
+        return memories;
+    }
+
+    /**
+     * Whether this engine can run Phase 1 (it has an extraction model). Without one,
+     * {@link #consolidateNow()} consolidates what is stored and extracts nothing.
+     */
+    default boolean canExtract() {
+        return true;
+    }
+
+    /**
+     * Whether this engine can run Phase 2 (it has a consolidation model or agent). Without one,
+     * {@link #runPhase2()} and {@link #consolidateNow()} throw {@link IllegalStateException}.
+     */
+    default boolean canConsolidate() {
+        return true;
+    }
 
     /**
      * The conversation as recorded, readable and redacted (user, assistant and developer messages,

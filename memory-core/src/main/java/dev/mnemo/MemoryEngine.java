@@ -262,6 +262,18 @@ public interface MemoryEngine extends AutoCloseable {
         Builder closeTimeout(Duration timeout);
 
         /**
+         * An engine that only looks, for tools that report on a home ({@code mnemo status},
+         * {@code logs}, {@code threads}, {@code inputs}): the store the engine discovers is opened
+         * read-only (nothing created, nothing migrated), its thread logs, goals and message history
+         * are read only where they already exist, and no retention or other clean-up runs. Writes
+         * through it fail. Off by default. Implementations that have no such mode throw
+         * {@link UnsupportedOperationException}.
+         */
+        default Builder readOnly(boolean readOnly) {
+            throw new UnsupportedOperationException(getClass().getName() + " has no read-only mode");
+        }
+
+        /**
          * Builds the engine.
          *
          * @throws MemoryConfigurationException when a setting is invalid or a default part cannot be found

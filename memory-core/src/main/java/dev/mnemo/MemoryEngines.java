@@ -80,6 +80,27 @@ public interface MemoryEngines extends AutoCloseable {
      */
     int forEachOpen(BiConsumer<String, MemoryEngine> visit);
 
+    /**
+     * Calls {@code visit} with the tenant's engine and returns what it returns, holding the engine
+     * open for the call as a lease does but without counting as use. An engine that was open stays
+     * as it was (its idle time runs on); an engine opened for the visit is closed, in the background,
+     * right after it, unless a caller asked for the tenant meanwhile. What a schedule that runs a
+     * user's due pipeline, or an operator's look at one user, does without keeping engines open.
+     * A visit never closes another tenant's engine to make room: for its duration the set may hold
+     * more than {@code maxOpen} engines.
+     *
+     * <p>The default holds a {@link #lease} for the call (which counts as use); the built-in set
+     * does as described.
+     *
+     * @throws IllegalArgumentException when the tenant id is blank
+     * @throws IllegalStateException when the set is closed
+     */
+    default <T> T visit(String tenantId, Function<MemoryEngine, T> visit) {
+        try (Lease lease = lease(tenantId)) {
+            return visit.apply(lease.engine());
+        }
+    }
+
     /** A request's hold on one tenant's engine; closing it twice is harmless. */
     interface Lease extends AutoCloseable {
 

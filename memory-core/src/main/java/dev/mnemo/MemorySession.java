@@ -122,7 +122,10 @@ public interface MemorySession extends AutoCloseable {
 
     /**
      * Content from outside the conversation reached it (web search, an MCP tool, a fetched page);
-     * with {@code disable_on_external_context} the conversation is marked polluted.
+     * with {@code disable_on_external_context} the conversation is marked polluted. Either way, every
+     * ad-hoc note the conversation asks for from then on waits for a person's approval (see
+     * {@link MemoryAdmin#pending()}), even with {@code approval = "auto"}: the outside text may have
+     * written it. Report it before handing the model the content.
      */
     void externalContext(String kind);
 

@@ -2,6 +2,7 @@ package dev.mnemo;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A memory waiting for a person's decision ({@code approval = "ask"}).
@@ -12,8 +13,11 @@ import java.util.Objects;
  * @param threadId the conversation it came from; for a note, empty when not known
  * @param text what would be remembered: the raw memory, or the note (redacted)
  * @param createdAt when it was made
+ * @param projectSlug the scope it is for: the project folder ({@code projects/<slug>}, see
+ *     {@link ProjectKeys#slug}); empty for global memory
  */
-public record PendingMemory(String id, String kind, String threadId, String text, Instant createdAt) {
+public record PendingMemory(String id, String kind, String threadId, String text, Instant createdAt,
+        Optional<String> projectSlug) {
 
     /** The kind of a Phase 1 output. */
     public static final String STAGE1 = "stage1";
@@ -26,8 +30,14 @@ public record PendingMemory(String id, String kind, String threadId, String text
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(projectSlug, "projectSlug");
         if (!kind.equals(STAGE1) && !kind.equals(NOTE)) {
             throw new IllegalArgumentException("kind must be stage1 or note, was " + kind);
         }
+    }
+
+    /** A pending memory of global scope (the form of earlier releases). */
+    public PendingMemory(String id, String kind, String threadId, String text, Instant createdAt) {
+        this(id, kind, threadId, text, createdAt, Optional.empty());
     }
 }

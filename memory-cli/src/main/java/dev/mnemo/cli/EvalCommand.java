@@ -21,6 +21,9 @@ import picocli.CommandLine.ParentCommand;
         + "extracted, consolidated and probed, beside a no-memory and a raw-transcripts baseline.")
 final class EvalCommand implements Callable<Integer> {
 
+    /** The most scenario users {@code --concurrency} may run at once (as {@code MemoryEval} allows). */
+    static final int MAX_CONCURRENCY = 64;
+
     @ParentCommand
     MnemoCli root;
 
@@ -46,6 +49,13 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (limit != null && limit < 1) {
+            throw new MnemoCli.UsageProblem("--limit must be a whole number of at least 1, was " + limit);
+        }
+        if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+            throw new MnemoCli.UsageProblem("--concurrency must be a whole number from 1 to " + MAX_CONCURRENCY
+                    + ", was " + concurrency);
+        }
         LanguageModel model = root.requireModel("mnemo eval");
         String name = root.modelName();
         MemoryEval.Builder eval = MemoryEval.builder().model(model, name).modelSettings(root.modelSettings())

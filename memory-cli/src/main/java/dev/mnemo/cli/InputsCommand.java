@@ -40,7 +40,7 @@ final class InputsCommand implements Callable<Integer> {
         if (limit < 1) {
             throw new MnemoCli.UsageProblem("--limit must be at least 1, was " + limit);
         }
-        try (TenantOption.OpenEngine opened = tenantOption.openExisting(root)) {
+        try (TenantOption.OpenEngine opened = tenantOption.openReadOnly(root)) {
             List<HistoryEntry> entries = read(opened.engine());
             PrintWriter out = root.out();
             if (json) {

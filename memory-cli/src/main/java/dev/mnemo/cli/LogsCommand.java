@@ -11,9 +11,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -75,13 +75,14 @@ final class LogsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (limit < 1) {
-            throw new MnemoCli.Failure("--limit must be at least 1, was " + limit);
+            throw new MnemoCli.UsageProblem("--limit must be a whole number of at least 1, was " + limit);
         }
         Set<String> levels;
         try {
             levels = level == null ? Set.of() : ThreadLogQuery.atLeast(level);
         } catch (IllegalArgumentException e) {
-            throw new MnemoCli.Failure("--level: " + e.getMessage());
+            throw new MnemoCli.UsageProblem("--level must be TRACE, DEBUG, INFO, WARN or ERROR (any letter case),"
+                    + " was '" + level + "'");
         }
         ThreadLogQuery query = new ThreadLogQuery(Optional.ofNullable(thread), Optional.ofNullable(since)
                 .map(this::parseSince), levels, limit);
@@ -111,7 +112,7 @@ final class LogsCommand implements Callable<Integer> {
      * only for what already happened.
      */
     private String phase1Verdict(String threadId) {
-        try (TenantOption.OpenEngine opened = tenantOption.openExisting(root)) {
+        try (TenantOption.OpenEngine opened = tenantOption.openReadOnly(root)) {
             Phase1Preview preview = opened.engine().admin().previewPhase1(MnemoCli.CLI_THREAD_ID);
             return preview.candidates().stream().filter(c -> c.thread().id().equals(threadId)).findFirst()
                     .map(c -> (c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM ? "phase 1 would extract it"
@@ -123,7 +124,10 @@ final class LogsCommand implements Callable<Integer> {
         }
     }
 
-    /** Reads {@code <home>/logs.sqlite} itself, without opening an engine (which may be running elsewhere). */
+    /**
+     * Reads {@code <home>/logs.sqlite} itself, read-only, without opening an engine (which may be
+     * running elsewhere): nothing is created, migrated or aged out.
+     */
     private List<ThreadLogEntry> fromHome(ThreadLogQuery query) {
         Path home = root.resolveHome();
         Path file = home.resolve(SqliteThreadLogStore.FILE_NAME);
@@ -131,14 +135,14 @@ final class LogsCommand implements Callable<Integer> {
             throw new MnemoCli.Failure("no thread logs in " + home + " (" + file.getFileName()
                     + " is written by an engine that ran there)");
         }
-        try (SqliteThreadLogStore store = SqliteThreadLogStore.open(file)) {
+        try (SqliteThreadLogStore store = SqliteThreadLogStore.openReadOnly(file)) {
             return store.query(query);
         }
     }
 
     /** A tenant's logs, read from its store as {@link #fromHome} reads the file; a store that keeps none fails. */
     private List<ThreadLogEntry> fromTenant(ThreadLogQuery query) {
-        return tenantOption.readStore(store -> store.threadLogs()
+        return tenantOption.readStore(root, store -> store.threadLogs()
                 .orElseThrow(() -> new MnemoCli.Failure("no thread logs for " + tenantOption.label() + ": its store "
                         + "keeps none"))
                 .query(query));
@@ -162,9 +166,9 @@ final class LogsCommand implements Callable<Integer> {
                 return clock.instant().minus(Duration.parse(value));
             }
             return Instant.parse(value);
-        } catch (DateTimeParseException | ArithmeticException e) {
-            throw new MnemoCli.Failure("--since must be a duration (30m, 2h, 3d, PT2H) or an ISO instant "
-                    + "(2026-06-01T12:00:00Z), was " + text);
+        } catch (DateTimeException | ArithmeticException | NumberFormatException e) {
+            throw new MnemoCli.UsageProblem("--since must be a duration back from now (30m, 2h, 3d, or ISO PT2H) or an"
+                    + " ISO instant (2026-06-01T12:00:00Z), was '" + text + "'");
         }
     }
 }

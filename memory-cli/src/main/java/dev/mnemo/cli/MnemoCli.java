@@ -7,11 +7,14 @@ import dev.mnemo.RolloutSources;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.openai.OpenAiLanguageModel;
 import dev.mnemo.spi.MemoryEventListener;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
@@ -121,17 +124,24 @@ public final class MnemoCli {
     private final Map<String, String> environment;
     private final String userHome;
     private final ModelFactory modelFactory;
+    private final InputStream stdin;
 
     /** The CLI as {@code java -jar mnemo.jar} runs it: the process environment and an OpenAI-compatible model. */
     public MnemoCli() {
-        this(System.getenv(), System.getProperty("user.home"), MnemoCli::modelFromEnvironment);
+        this(System.getenv(), System.getProperty("user.home"), MnemoCli::modelFromEnvironment, System.in);
     }
 
     /** For tests: another environment, user home and model. */
     MnemoCli(Map<String, String> environment, String userHome, ModelFactory modelFactory) {
+        this(environment, userHome, modelFactory, InputStream.nullInputStream());
+    }
+
+    /** For tests: another environment, user home, model and standard input. */
+    MnemoCli(Map<String, String> environment, String userHome, ModelFactory modelFactory, InputStream stdin) {
         this.environment = Map.copyOf(environment);
         this.userHome = userHome;
         this.modelFactory = modelFactory;
+        this.stdin = stdin;
     }
 
     /**
@@ -241,7 +251,7 @@ public final class MnemoCli {
         if (cmd.getParent() != null || cmd.getSubcommands().size() == COMMANDS.size()) {
             return cmd;
         }
-        return commandLine(new MnemoCli(cli.environment, cli.userHome, cli.modelFactory));
+        return commandLine(new MnemoCli(cli.environment, cli.userHome, cli.modelFactory, cli.stdin));
     }
 
     /** A new instance of the command called {@code name}; a switch, so only that command's class is loaded. */
@@ -289,6 +299,39 @@ public final class MnemoCli {
 
     PrintWriter err() {
         return spec.commandLine().getErr();
+    }
+
+    /** The environment the CLI runs in (the process's, or a test's). */
+    Map<String, String> environment() {
+        return environment;
+    }
+
+    /** The user's home folder (where {@code ~/.pgpass} is). */
+    String userHome() {
+        return userHome;
+    }
+
+    /** Prints {@code message} on stderr as a warning, also under {@code -q}: something the user must fix. */
+    void warn(String message) {
+        err().println("mnemo: warning: " + message);
+        err().flush();
+    }
+
+    /**
+     * The first line of standard input, without its line end: a password piped in
+     * ({@code --password-stdin}). Empty input is a usage problem.
+     */
+    String readPasswordFromStdin() {
+        try {
+            String line = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8)).readLine();
+            if (line == null || line.isEmpty()) {
+                throw new UsageProblem("--password-stdin: standard input holds no password (pipe it in, e.g."
+                        + " `printf %s \"$PW\" | mnemo … --password-stdin`)");
+            }
+            return line;
+        } catch (IOException e) {
+            throw new Failure("--password-stdin: cannot read standard input: " + e.getMessage());
+        }
     }
 
     /** --home, else $MNEMO_HOME, else ~/.mnemo. */
@@ -442,6 +485,21 @@ public final class MnemoCli {
                     + " `mnemo run` or an agent creates it)");
         }
         return openEngine(EngineOptions.plain(home));
+    }
+
+    /**
+     * {@link #openExistingEngine()} for the commands that only look ({@code status}, {@code logs},
+     * {@code threads}, {@code inputs}): the engine is read-only, so an older home gets no new file
+     * ({@code logs.sqlite}, {@code goals.sqlite}), no migration and no retention delete.
+     */
+    MemoryEngine openReadOnlyEngine() {
+        Path home = resolveHome();
+        if (!Files.exists(home)) {
+            throw new Failure("the home " + home + " does not exist (check --home or $MNEMO_HOME;"
+                    + " `mnemo run` or an agent creates it)");
+        }
+        requireFolderIfPresent(home);
+        return MemoryEngine.builder().home(home).config(loadConfig(home)).readOnly(true).build();
     }
 
     private static void requireFolderIfPresent(Path home) {

@@ -47,7 +47,7 @@ final class StatusCommand implements Callable<Integer> {
             reportWithoutState(home);
             return 0;
         }
-        try (MemoryEngine engine = root.openExistingEngine()) {
+        try (MemoryEngine engine = root.openReadOnlyEngine()) {
             MemoryStatus status = engine.admin().status();
             List<Consolidation> history = engine.admin().history();
             Optional<Consolidation> newest = history.isEmpty() ? Optional.empty() : Optional.of(history.get(0));

@@ -41,7 +41,8 @@ final class ThreadsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (TenantOption.OpenEngine opened = tenantOption.openExisting(root)) {
+        // --sync registers new sessions: a write; without it the listing only looks.
+        try (TenantOption.OpenEngine opened = sync ? tenantOption.openExisting(root) : tenantOption.openReadOnly(root)) {
             MemoryEngine engine = opened.engine();
             if (sync) {
                 engine.admin().syncThreads();

@@ -60,7 +60,7 @@ final class UiCommand implements Callable<Integer> {
     /** The console over one tenant of a PostgreSQL backend (its local cache deleted when it stops). */
     private Integer serveTenant() {
         Optional<LanguageModel> model = root.model();
-        try (TenantOption.OpenEngine opened = tenantOption.openTenant(model)) {
+        try (TenantOption.OpenEngine opened = tenantOption.openTenant(root, model)) {
             return serve(opened.engine(), tenantOption.label(), model.isPresent());
         }
     }
@@ -78,7 +78,8 @@ final class UiCommand implements Callable<Integer> {
                         + " this memory: keep it to yourself.");
                 if (!hasModel) {
                     err.println("No model is configured, so Refresh now extracts and consolidates nothing; everything"
-                            + " else works. " + MnemoCli.MODEL_HELP.lines().findFirst().orElse(""));
+                            + " else works.");
+                    err.println(MnemoCli.MODEL_HELP);
                 }
                 err.flush();
             }

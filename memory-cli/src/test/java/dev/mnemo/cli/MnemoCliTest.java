@@ -9,6 +9,7 @@ import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.testkit.ProjectMemories;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -43,7 +44,13 @@ class MnemoCliTest {
 
     /** Runs the CLI as {@code main} does, with {@code temp/user} as the user's home and {@code model} (may be null). */
     static Result run(Path temp, LanguageModel model, String... args) {
-        MnemoCli cli = new MnemoCli(Map.of(), temp.resolve("user").toString(), env -> Optional.ofNullable(model));
+        return run(temp, Map.of(), "", model, args);
+    }
+
+    /** {@link #run(Path, LanguageModel, String...)} with {@code environment} and {@code stdin} as standard input. */
+    static Result run(Path temp, Map<String, String> environment, String stdin, LanguageModel model, String... args) {
+        MnemoCli cli = new MnemoCli(environment, temp.resolve("user").toString(), env -> Optional.ofNullable(model),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
         CommandLine commandLine = MnemoCli.commandLineFor(cli, StartupWarmUp.none(), args); // as main() builds it
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -139,4 +139,45 @@ class StateLayerCliTest {
                 + " \"dropped_by_this_process\" : 0, \"newest_report\" : { \"ts\" : \"" + newest + "\","
                 + " \"message\" : \"7 log entries lost; 10 in all\" } }");
     }
+
+    /**
+     * Issue 36: on a home from before thread logs and goals, the read-only commands created
+     * {@code logs.sqlite} and ran a retention delete. Now they create, migrate and change nothing.
+     */
+    @Test
+    void readOnlyCommands_onAnOlderHome_createNothing_andChangeNoFile() throws Exception {
+        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
+            record(engine, SessionContext.root("chat-1"), true);
+        }
+        for (String name : List.of("logs.sqlite", "goals.sqlite")) { // what an older Mnemo never wrote
+            for (String suffix : List.of("", "-wal", "-shm", ".migration-lock")) {
+                java.nio.file.Files.deleteIfExists(home().resolve(name + suffix));
+            }
+        }
+        java.util.Map<String, String> before = snapshot(home());
+        String h = home().toString();
+
+        assertThat(mnemo("--home", h, "status").exitCode()).isZero();
+        assertThat(mnemo("--home", h, "threads").exitCode()).isZero();
+        assertThat(mnemo("--home", h, "threads", "--tree").exitCode()).isZero();
+        assertThat(mnemo("--home", h, "inputs").exitCode()).isZero();
+        mnemo("--home", h, "logs"); // says there are no logs
+        mnemo("--home", h, "logs", "--thread", "chat-1");
+
+        assertThat(snapshot(home())).isEqualTo(before);
+        assertThat(home().resolve("logs.sqlite")).doesNotExist();
+    }
+
+    /** Every file and folder under {@code root} with its size and modification time. */
+    private static java.util.Map<String, String> snapshot(Path root) throws java.io.IOException {
+        java.util.Map<String, String> files = new java.util.TreeMap<>();
+        try (var walk = java.nio.file.Files.walk(root)) {
+            for (Path p : walk.toList()) {
+                boolean folder = java.nio.file.Files.isDirectory(p);
+                files.put(root.relativize(p).toString(), (folder ? "dir " : java.nio.file.Files.size(p) + " bytes ")
+                        + java.nio.file.Files.getLastModifiedTime(p).toMillis());
+            }
+        }
+        return files;
+    }
 }

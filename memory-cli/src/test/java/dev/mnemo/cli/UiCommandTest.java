@@ -79,7 +79,9 @@ class UiCommandTest {
         assertThat(memory.body()).contains("The project builds with gradle 8");
         assertThat(serving.isAlive()).isFalse();
         assertThat(exit.get()).as(err.toString()).isZero();
-        assertThat(err.toString()).contains("until stopped").contains("No model is configured");
+        assertThat(err.toString()).contains("until stopped").contains("No model is configured")
+                .contains(MnemoCli.MODEL_HELP); // the whole hint, not its first line
+
         assertThatThrownBy(() -> new Socket("127.0.0.1", Integer.parseInt(line.group(2))).close())
                 .isInstanceOf(ConnectException.class);
     }

@@ -6,12 +6,17 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Who may use the console, as Jupyter decides it: the random access token of the start-up URL,
@@ -19,14 +24,23 @@ import java.util.TreeSet;
  * has its own CSRF token that every POST must carry; a POST must come from the console's own
  * origin (its {@code Origin}, else its {@code Referer}); and the {@code Host} header must name the
  * console, so a page whose domain was re-pointed at 127.0.0.1 (DNS rebinding) gets nothing.
- * Sessions are kept in memory, at most {@value #MAX_SESSIONS}, the least recently used dropped.
+ * Sessions are kept in memory, at most {@value #MAX_SESSIONS}, the least recently used dropped,
+ * and end after the idle timeout (read on the console's clock). Data fetched by script (JSON) also
+ * needs the session's CSRF token, in the {@value #CSRF_HEADER} header: the cookie alone reads no
+ * memory data but the pages.
  */
 final class AccessGuard {
 
+    private static final Logger LOG = LoggerFactory.getLogger(AccessGuard.class);
+
     static final int MAX_SESSIONS = 64;
+    /** The header a script's data read carries the session's CSRF token in. */
+    static final String CSRF_HEADER = "X-Mnemo-Csrf";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final String token;
+    private final Clock clock;
+    private final Duration idleTimeout;
     private final String cookieName;
     private final Set<String> hosts;
     private final Set<String> origins;
@@ -44,9 +58,13 @@ final class AccessGuard {
      * @param bindAddress the address the console listens on
      * @param port the port it listens on; cookies are not kept per port, so the cookie's name
      *     carries it, and two consoles on one machine never read each other's cookie
+     * @param clock when sessions are used and expire
+     * @param idleTimeout how long a session may go unused before it ends
      */
-    AccessGuard(String token, InetAddress bindAddress, int port) {
+    AccessGuard(String token, InetAddress bindAddress, int port, Clock clock, Duration idleTimeout) {
         this.token = token;
+        this.clock = clock;
+        this.idleTimeout = idleTimeout;
         this.cookieName = "mnemo_console_" + port;
         Set<String> names = new TreeSet<>(Set.of("127.0.0.1", "localhost", "[::1]"));
         names.add(hostLiteral(bindAddress));
@@ -79,25 +97,40 @@ final class AccessGuard {
 
     /** A new session, for a request that showed the token. */
     synchronized ConsoleSession newSession() {
-        ConsoleSession session = new ConsoleSession(newToken(), newToken());
+        ConsoleSession session = new ConsoleSession(newToken(), newToken(), clock.instant());
         sessions.put(session.id(), session);
         return session;
     }
 
-    /** The session of the request's cookie, if it has a live one. */
-    synchronized Optional<ConsoleSession> session(Headers headers) {
+    /**
+     * The live session of the request's cookie, now marked used.
+     *
+     * @throws HttpProblem 401 when the request has no session cookie, an unknown one, or one whose
+     *     session went unused past the idle timeout (that session ends)
+     */
+    synchronized ConsoleSession session(Headers headers) {
+        Instant now = clock.instant();
+        boolean expired = false;
         for (String header : headers.getOrDefault("Cookie", java.util.List.of())) {
             for (String cookie : header.split(";")) {
                 int eq = cookie.indexOf('=');
                 if (eq > 0 && cookie.substring(0, eq).strip().equals(cookieName)) {
-                    ConsoleSession session = sessions.get(cookie.substring(eq + 1).strip());
-                    if (session != null) {
-                        return Optional.of(session);
+                    String id = cookie.substring(eq + 1).strip();
+                    ConsoleSession session = sessions.get(id);
+                    if (session != null && session.expired(now, idleTimeout)) {
+                        sessions.remove(id);
+                        LOG.info("a console session ended after more than {} unused", Times.span(idleTimeout));
+                        expired = true;
+                    } else if (session != null) {
+                        session.touch(now);
+                        return session;
                     }
                 }
             }
         }
-        return Optional.empty();
+        throw new HttpProblem(401, (expired ? "this console session ended after " + Times.span(idleTimeout)
+                + " unused: open the address `mnemo ui` printed again" : "this console needs its access token: open"
+                + " the address `mnemo ui` printed") + " (http://127.0.0.1:<port>/?token=...)");
     }
 
     /** The {@code Set-Cookie} value that hands {@code session} to the browser. */
@@ -138,11 +171,28 @@ final class AccessGuard {
      * @throws HttpProblem 403
      */
     static void checkCsrf(ConsoleSession session, Params form) {
-        String sent = form.get(Params.CSRF).orElse("");
-        if (!MessageDigest.isEqual(sent.getBytes(StandardCharsets.UTF_8),
-                session.csrf().getBytes(StandardCharsets.UTF_8))) {
+        if (!sameToken(form.get(Params.CSRF).orElse(""), session)) {
             throw HttpProblem.forbidden("the form's CSRF token is missing or stale: reload the page and try again");
         }
+    }
+
+    /**
+     * Refuses a data read (JSON for the page's script) whose {@value #CSRF_HEADER} header is not
+     * its session's CSRF token: the token is on the session's pages only, so a holder of the
+     * cookie alone cannot fetch data.
+     *
+     * @throws HttpProblem 403
+     */
+    static void checkCsrfHeader(ConsoleSession session, Headers headers) {
+        if (!sameToken(Optional.ofNullable(headers.getFirst(CSRF_HEADER)).orElse(""), session)) {
+            throw HttpProblem.forbidden("this data is read by the console's own pages only: the request lacks the"
+                    + " page's CSRF token (" + CSRF_HEADER + " header)");
+        }
+    }
+
+    private static boolean sameToken(String sent, ConsoleSession session) {
+        return MessageDigest.isEqual(sent.getBytes(StandardCharsets.UTF_8),
+                session.csrf().getBytes(StandardCharsets.UTF_8));
     }
 
     private static String hostLiteral(InetAddress address) {

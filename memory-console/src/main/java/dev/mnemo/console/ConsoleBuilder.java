@@ -3,6 +3,7 @@ package dev.mnemo.console;
 import dev.mnemo.MemoryEngine;
 import java.net.InetAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -16,6 +17,7 @@ final class ConsoleBuilder implements MnemoConsole.Builder {
     private String label = "Mnemo";
     private ExecutorService executor;
     private Clock clock = Clock.systemUTC();
+    private Duration sessionIdleTimeout = MnemoConsole.DEFAULT_SESSION_IDLE_TIMEOUT;
 
     @Override
     public MnemoConsole.Builder engine(MemoryEngine engine) {
@@ -61,12 +63,23 @@ final class ConsoleBuilder implements MnemoConsole.Builder {
     }
 
     @Override
+    public MnemoConsole.Builder sessionIdleTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("sessionIdleTimeout must be positive, was " + timeout);
+        }
+        this.sessionIdleTimeout = timeout;
+        return this;
+    }
+
+    @Override
     public MnemoConsole build() {
         Objects.requireNonNull(engine, "engine: MnemoConsole.builder().engine(...) is required");
-        return new ConsoleServer(new Settings(engine, port, bindAddress, label, Optional.ofNullable(executor), clock));
+        return new ConsoleServer(new Settings(engine, port, bindAddress, label, Optional.ofNullable(executor), clock,
+                sessionIdleTimeout));
     }
 
     /** What a console is built with. */
     record Settings(MemoryEngine engine, int port, InetAddress bindAddress, String label,
-            Optional<ExecutorService> executor, Clock clock) {}
+            Optional<ExecutorService> executor, Clock clock, Duration sessionIdleTimeout) {}
 }

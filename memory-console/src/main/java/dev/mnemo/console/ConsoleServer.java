@@ -49,7 +49,7 @@ final class ConsoleServer implements MnemoConsole {
         this.settings = settings;
         this.ownRefreshExecutor = settings.executor().isPresent() ? null
                 : Executors.newSingleThreadExecutor(daemonThreads("mnemo-console-refresh"));
-        this.refresh = new Refresh(settings.engine().admin(),
+        this.refresh = new Refresh(settings.engine(),
                 settings.executor().orElse(ownRefreshExecutor), settings.clock());
     }
 
@@ -64,7 +64,8 @@ final class ConsoleServer implements MnemoConsole {
             throw new UncheckedIOException("cannot listen on " + settings.bindAddress().getHostAddress() + ":"
                     + settings.port() + ": " + e.getMessage(), e);
         }
-        guard = new AccessGuard(token, settings.bindAddress(), server.getAddress().getPort());
+        guard = new AccessGuard(token, settings.bindAddress(), server.getAddress().getPort(), settings.clock(),
+                settings.sessionIdleTimeout());
         routes = Pages.routes(settings, refresh);
         httpExecutor = Executors.newFixedThreadPool(HTTP_THREADS, daemonThreads("mnemo-console-http"));
         server.setExecutor(httpExecutor);
@@ -130,10 +131,12 @@ final class ConsoleServer implements MnemoConsole {
 
     /**
      * 1. The Host must name the console (403). 2. A GET with the access token gets a session cookie
-     * and is sent on without the token; anything else needs a live session cookie (401). 3. The path
-     * must be a route (404) and the method its method (405). 4. Query parameters are parsed and
-     * checked (400). 5. A POST must come from the console's origin (403), hold a form (415, 413,
-     * 400) and carry the session's CSRF token (403). 6. The route answers.
+     * and is sent on without the token; anything else needs a live session cookie, used within the
+     * idle timeout (401). 3. The path must be a route (404) and the method its method (405). 4. Query
+     * parameters are parsed and checked (400). 5. A data read (JSON for the page's script) must
+     * carry the session's CSRF token in its header (403); a POST must come from the console's
+     * origin (403), hold a form (415, 413, 400) and carry the session's CSRF token (403). 6. The
+     * route answers.
      */
     private Reply dispatch(HttpExchange exchange) {
         Headers headers = exchange.getRequestHeaders();
@@ -151,9 +154,7 @@ final class ConsoleServer implements MnemoConsole {
             exchange.getResponseHeaders().add("Set-Cookie", guard.cookieFor(session));
             return Reply.redirect(Pages.isPage(path) ? path : "/");
         }
-        ConsoleSession session = guard.session(headers).orElseThrow(() -> new HttpProblem(401,
-                "this console needs its access token: open the address `mnemo ui` printed"
-                        + " (http://127.0.0.1:<port>/?token=...)"));
+        ConsoleSession session = guard.session(headers);
         // 3. Route and method
         Route route = routes.get(path);
         if (route == null) {
@@ -166,7 +167,10 @@ final class ConsoleServer implements MnemoConsole {
         // 4. Query
         Params query = Params.parse(rawQuery);
         Params form = Params.none();
-        // 5. POST: origin, form, CSRF
+        // 5. Data read: CSRF header. POST: origin, form, CSRF
+        if (route.data()) {
+            AccessGuard.checkCsrfHeader(session, headers);
+        }
         if (method.equals("POST")) {
             guard.checkOrigin(headers);
             form = Params.parse(readForm(exchange));
@@ -245,8 +249,16 @@ final class ConsoleServer implements MnemoConsole {
         };
     }
 
-    /** A page or action: the one method it answers to, and what answers. */
-    record Route(String method, Handler handler) {}
+    /**
+     * A page or action: the one method it answers to, and what answers.
+     *
+     * @param data true for data a page's script fetches (JSON): it needs the CSRF header too
+     */
+    record Route(String method, Handler handler, boolean data) {
+        Route(String method, Handler handler) {
+            this(method, handler, false);
+        }
+    }
 
     /** Answers a request that passed the guard. */
     @FunctionalInterface

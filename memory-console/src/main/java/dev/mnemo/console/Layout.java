@@ -30,6 +30,8 @@ final class Layout {
         html.open("html", "lang", "en").open("head");
         html.open("meta", "charset", "utf-8");
         html.open("meta", "name", "viewport", "content", "width=device-width, initial-scale=1");
+        // The session's CSRF token, for the script's data reads (sent in a header, never in a URL).
+        html.open("meta", "name", "mnemo-csrf", "content", request.session().csrf());
         html.element("title", title + " · Mnemo console");
         html.open("link", "rel", "stylesheet", "href", Assets.CSS);
         html.open("link", "rel", "icon", "href", Assets.ICON);

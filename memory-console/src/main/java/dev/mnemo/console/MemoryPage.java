@@ -1,5 +1,6 @@
 package dev.mnemo.console;
 
+import dev.mnemo.MemoryEngine;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -18,16 +19,18 @@ final class MemoryPage {
     /** How a rollout summary names its conversation, and how {@code raw_memories.md} heads each one. */
     private static final Pattern THREAD_IDS = Pattern.compile("(?m)^thread_id: (\\S+)$|^## Thread `([^`]+)`$");
 
+    private final MemoryEngine engine;
     private final MemoryFolder folder;
     private final Layout layout;
 
-    MemoryPage(MemoryFolder folder, Layout layout) {
+    MemoryPage(MemoryEngine engine, MemoryFolder folder, Layout layout) {
+        this.engine = engine;
         this.folder = folder;
         this.layout = layout;
     }
 
     Reply render(Request request) {
-        Optional<String> query = request.query().get("q");
+        Optional<String> query = request.query().get(Params.SEARCH);
         Optional<String> path = request.query().get("path");
         List<MemoryFolder.Entry> tree = folder.tree();
         Html html = new Html();
@@ -38,7 +41,7 @@ final class MemoryPage {
             html.element("p", "The memory folder is empty: nothing has been consolidated yet.", "class", "muted");
         }
         String shown = path.orElseGet(() -> defaultFile(tree));
-        treeLinks(html, tree, shown);
+        treeLinks(html, tree, shown, ProjectNames.of(engine));
         html.close("nav");
         html.open("article", "class", "file");
         if (query.isPresent()) {
@@ -57,17 +60,21 @@ final class MemoryPage {
 
     private static void searchForm(Html html, String query) {
         html.open("form", "method", "get", "action", Layout.MEMORY.route(), "class", "search", "role", "search");
-        html.open("input", "type", "search", "name", "q", "value", query, "placeholder", "Search the memory folder",
+        html.open("input", "type", "search", "name", Params.SEARCH, "value", query, "placeholder", "Search the memory folder",
                 "aria-label", "search the memory folder");
         html.element("button", "Search", "type", "submit");
         html.close("form");
     }
 
-    private static void treeLinks(Html html, List<MemoryFolder.Entry> tree, String shown) {
+    private static void treeLinks(Html html, List<MemoryFolder.Entry> tree, String shown, ProjectNames projects) {
         html.open("ul");
         for (MemoryFolder.Entry entry : tree) {
             html.open("li", "class", "depth-" + Math.min(entry.depth(), 3) + (entry.directory() ? " folder" : ""));
-            if (entry.directory()) {
+            if (entry.directory() && entry.path().equals(MemoryFolder.PROJECTS + "/" + entry.name())) {
+                // A project folder: its readable name, the whole slug on hover.
+                html.element("span", projects.name(entry.name()) + "/", "class", "project", "title",
+                        projects.title(entry.name()));
+            } else if (entry.directory()) {
                 html.element("span", entry.name() + "/");
             } else {
                 html.link(Urls.of(Layout.MEMORY.route(), "path", entry.path()), entry.name(), "class",

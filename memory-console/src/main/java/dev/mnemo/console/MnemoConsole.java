@@ -4,6 +4,7 @@ import dev.mnemo.MemoryEngine;
 import java.net.InetAddress;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -30,6 +31,9 @@ import java.util.concurrent.ExecutorService;
  * <p>The console never closes the engine; close the engine after the console.
  */
 public interface MnemoConsole extends AutoCloseable {
+
+    /** How long a browser session may go unused before it ends, unless the builder says otherwise. */
+    Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(30);
 
     /** A builder; only {@link Builder#engine} is required. */
     static Builder builder() {
@@ -88,8 +92,19 @@ public interface MnemoConsole extends AutoCloseable {
          */
         Builder executor(ExecutorService executor);
 
-        /** The clock for how long a refresh has run and how long ago things happened; default the system UTC clock. */
+        /**
+         * The clock for how long a refresh has run, how long ago things happened and when a session
+         * expires; default the system UTC clock.
+         */
         Builder clock(Clock clock);
+
+        /**
+         * How long a browser session may go unused before it ends (then the start-up address must be
+         * opened again); default {@link MnemoConsole#DEFAULT_SESSION_IDLE_TIMEOUT}, 30 minutes.
+         *
+         * @throws IllegalArgumentException when not positive
+         */
+        Builder sessionIdleTimeout(Duration timeout);
 
         /**
          * The console, not yet serving: {@link MnemoConsole#start()} binds the port.

@@ -5,12 +5,10 @@ import dev.mnemo.Consolidation;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
-import dev.mnemo.ProjectKeys;
-import dev.mnemo.ThreadInfo;
+import dev.mnemo.Phase2FailureReason;
 import dev.mnemo.llm.TokenUsage;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -103,7 +101,14 @@ final class OverviewPage {
         Instant now = clock.instant();
         html.open("dl", "class", "facts");
         html.element("dt", "Last consolidation");
-        html.element("dd", status.lastPhase2Success().map(at -> Times.withDistance(at, now)).orElse("never"));
+        html.element("dd", lastConsolidation(status, history, now), "class", "last-consolidation");
+        forgetPending(status).ifPresent(forgotten -> {
+            html.element("dt", "Re-consolidation");
+            html.element("dd", "pending after a forget" + forgotten + ": the forgotten text is already out of the memory"
+                    + " folder, which is back as it was before that conversation was first used; the next consolidation,"
+                    + " due now, brings back the other conversations' memories (Refresh now runs it)", "class",
+                    "forget-pending");
+        });
         if (!history.isEmpty()) {
             Consolidation newest = history.get(0);
             html.element("dt", "Newest history entry");
@@ -120,6 +125,37 @@ final class OverviewPage {
         html.close("dl");
     }
 
+    /**
+     * When the last consolidation succeeded: the store's record, else the newest consolidation kept
+     * in the folder's history (after a forget, the store's job row holds the pending forget, not
+     * the last success); "never" only when neither has one.
+     */
+    static String lastConsolidation(MemoryStatus status, List<Consolidation> history, Instant now) {
+        if (status.lastPhase2Success().isPresent()) {
+            return Times.withDistance(status.lastPhase2Success().get(), now);
+        }
+        if (!history.isEmpty()) {
+            return Times.withDistance(history.get(0).at(), now) + ", the newest kept in the history";
+        }
+        return "never";
+    }
+
+    /**
+     * When the consolidation job's last error is a forget waiting for its re-consolidation
+     * ({@link Phase2FailureReason#FORGET_PENDING}): what follows the code (which conversations),
+     * as {@code " of [chat-x]"}, or {@code ""}.
+     */
+    static Optional<String> forgetPending(MemoryStatus status) {
+        return status.lastPhase2Failure().filter(OverviewPage::isForgetPending).map(failure -> {
+            int at = failure.indexOf("forgetting ");
+            return at < 0 ? "" : " of " + failure.substring(at + "forgetting ".length()).strip();
+        });
+    }
+
+    static boolean isForgetPending(String failure) {
+        return failure.startsWith(Phase2FailureReason.FORGET_PENDING.code());
+    }
+
     /** When Phase 2 may run next, and why not sooner. */
     static String nextRun(MemoryStatus status, Instant now) {
         Optional<MemoryStatus.Lease> running = status.runningLeases().stream()
@@ -127,6 +163,10 @@ final class OverviewPage {
         if (running.isPresent()) {
             return "running now (worker " + running.get().workerId() + ", lease until "
                     + Times.format(running.get().leaseUntil()) + "); Refresh now waits for it, never past it";
+        }
+        if (forgetPending(status).isPresent()) {
+            return "now: a forget made the next consolidation due at once; it runs when a session starts, a"
+                    + " scheduler calls the pipeline, or you refresh";
         }
         if (status.phase2NotBefore().isPresent()) {
             Instant opens = status.phase2NotBefore().get();
@@ -150,8 +190,10 @@ final class OverviewPage {
             html.close("tr").close("thead").open("tbody");
             new TreeMap<>(status.jobCounts()).forEach((kind, counts) -> {
                 html.open("tr").element("td", kind, "class", "mono");
+                // A consolidation job in error only because a forget waits for its re-consolidation is no failure.
+                boolean bad = !(kind.equals(CONSOLIDATION_JOB) && forgetPending(status).isPresent());
                 states.forEach(state -> html.element("td", Integer.toString(counts.getOrDefault(state, 0)), "class",
-                        "num" + ("error".equals(state) && counts.getOrDefault(state, 0) > 0 ? " bad" : "")));
+                        "num" + (bad && "error".equals(state) && counts.getOrDefault(state, 0) > 0 ? " bad" : "")));
                 html.close("tr");
             });
             html.close("tbody").close("table");
@@ -171,36 +213,35 @@ final class OverviewPage {
         html.close("ul");
     }
 
+    /**
+     * Each scope against the limit it gets: the global summary against the whole limit in sessions
+     * of no project; each project's summary against the whole limit, and the global one against
+     * what that project's sessions leave it (the project's summary comes first).
+     */
     private void budgets(Html html) {
         long limit = engine.config().summaryTokenLimit();
-        html.element("p", "Each scope's " + MemoryFolder.SUMMARY + " against summary_token_limit (" + limit
-                + " tokens, about four bytes each); every session reads its scope's summary.", "class", "muted");
-        Optional<MemoryFolder.FileText> global = folder.read(MemoryFolder.SUMMARY);
-        html.append(BudgetBar.of("global", global.map(f -> BudgetBar.tokens(f.content())).orElse(0L), limit));
-        Map<String, String> projectNames = projectNames();
+        html.element("p", "Each scope's " + MemoryFolder.SUMMARY + " against the part of summary_token_limit ("
+                + limit + " tokens, about four bytes each) it gets: a session in a project reads the project's"
+                + " summary first, and the global one gets what is left.", "class", "muted");
+        long global = folder.read(MemoryFolder.SUMMARY).map(f -> BudgetBar.tokens(f.content())).orElse(0L);
+        html.append(BudgetBar.of("global, in sessions of no project", global, limit));
+        ProjectNames names = ProjectNames.of(engine);
         for (String project : folder.projectFolders()) {
             String slug = project.substring(project.lastIndexOf('/') + 1);
-            Optional<MemoryFolder.FileText> summary = folder.read(project + "/" + MemoryFolder.SUMMARY);
-            String name = projectNames.getOrDefault(slug, slug);
-            html.append(BudgetBar.of("project " + name, summary.map(f -> BudgetBar.tokens(f.content())).orElse(0L),
-                    limit));
+            long tokens = folder.read(project + "/" + MemoryFolder.SUMMARY).map(f -> BudgetBar.tokens(f.content()))
+                    .orElse(0L);
+            String name = names.name(slug);
+            html.append(BudgetBar.of("project " + name, names.title(slug), tokens, limit));
+            html.append(BudgetBar.of("global, in " + name + "'s sessions", names.title(slug), global,
+                    BudgetBar.globalLimitInProject(limit, tokens)));
         }
-    }
-
-    /** Project folder slugs to the project keys the conversations name. */
-    private Map<String, String> projectNames() {
-        Map<String, String> names = new HashMap<>();
-        for (ThreadInfo thread : engine.threads().list()) {
-            thread.project().ifPresent(key -> names.putIfAbsent(ProjectKeys.slug(key), key));
-        }
-        return names;
     }
 
     private static void failures(Html html, MemoryStatus status) {
         html.element("h2", "Failures");
         boolean any = false;
         html.open("ul", "class", "plain failures");
-        if (status.lastPhase2Failure().isPresent()) {
+        if (status.lastPhase2Failure().isPresent() && !isForgetPending(status.lastPhase2Failure().get())) {
             any = true;
             html.open("li").element("strong", "Consolidation failed: ")
                     .element("span", status.lastPhase2Failure().get(), "class", "mono").close("li");

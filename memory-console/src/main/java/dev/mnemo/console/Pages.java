@@ -17,7 +17,7 @@ final class Pages {
         Layout layout = new Layout(settings.label());
         MemoryFolder folder = new MemoryFolder(engine.tools());
         OverviewPage overview = new OverviewPage(engine, folder, refresh, layout, clock);
-        MemoryPage memory = new MemoryPage(folder, layout);
+        MemoryPage memory = new MemoryPage(engine, folder, layout);
         ProvenancePage provenance = new ProvenancePage(engine, layout, clock);
         HistoryPage history = new HistoryPage(engine, layout, clock);
         ConversationsPage conversations = new ConversationsPage(engine, layout, clock);
@@ -39,7 +39,7 @@ final class Pages {
         routes.put("/pending/reject", post(pending::reject));
         routes.put(Layout.REFRESH.route(), get(refreshPage::render));
         routes.put("/refresh/start", post(refreshPage::start));
-        routes.put(RefreshPage.STATUS_ROUTE, get(refreshPage::status));
+        routes.put(RefreshPage.STATUS_ROUTE, data(refreshPage::status));
         return Map.copyOf(routes);
     }
 
@@ -64,6 +64,11 @@ final class Pages {
 
     private static ConsoleServer.Route get(ConsoleServer.Handler handler) {
         return new ConsoleServer.Route("GET", handler);
+    }
+
+    /** Data for a page's script: a GET that must carry the session's CSRF token in its header. */
+    private static ConsoleServer.Route data(ConsoleServer.Handler handler) {
+        return new ConsoleServer.Route("GET", handler, true);
     }
 
     private static ConsoleServer.Route post(ConsoleServer.Handler handler) {

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -15,6 +16,10 @@ import java.util.regex.Pattern;
  * or drive ({@code C:/}), a backslash, a control character, and percent-encoding left after decoding
  * (double-encoded traversal such as {@code %252e%252e%252f}). Names are lower-case words; each may
  * appear once.
+ *
+ * <p>Free-text parameters ({@link #FREE_TEXT}: the memory search) are the exception: they name no
+ * file, so any text is taken ({@code /usr/bin}, {@code ..\\x}, {@code %2e}), checked for length
+ * only ({@value #MAX_FREE_TEXT_CHARS} characters); pages encode them on output like any text.
  */
 final class Params {
 
@@ -23,8 +28,14 @@ final class Params {
     /** The access token of the start-up URL. */
     static final String TOKEN = "token";
 
+    /** The memory search's query. */
+    static final String SEARCH = "q";
+    /** Parameters that hold free text, never a path: any text up to {@link #MAX_FREE_TEXT_CHARS}. */
+    static final Set<String> FREE_TEXT = Set.of(SEARCH);
+
     static final int MAX_PARAMS = 32;
     static final int MAX_VALUE_CHARS = 8_192;
+    static final int MAX_FREE_TEXT_CHARS = 1_000;
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z_]{0,31}");
     private static final Pattern DRIVE = Pattern.compile("^[A-Za-z]:[/\\\\].*", Pattern.DOTALL);
@@ -113,8 +124,18 @@ final class Params {
         }
     }
 
-    /** Refuses a value that could name a place outside the memory folder, or that no form sends. */
+    /**
+     * Refuses a value that could name a place outside the memory folder, or that no form sends; a
+     * free-text value only when it is too long.
+     */
     static void checkValue(String name, String value) {
+        if (FREE_TEXT.contains(name)) {
+            if (value.length() > MAX_FREE_TEXT_CHARS) {
+                throw HttpProblem.badRequest("parameter " + name + " is too long (at most " + MAX_FREE_TEXT_CHARS
+                        + " characters)");
+            }
+            return;
+        }
         if (value.length() > MAX_VALUE_CHARS) {
             throw HttpProblem.badRequest("parameter " + name + " is too long");
         }

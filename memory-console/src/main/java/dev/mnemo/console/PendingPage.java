@@ -9,7 +9,8 @@ import java.util.Optional;
 
 /**
  * Pending: with {@code approval = "ask"}, the extracted memories and notes that wait for a
- * decision, each with approve and reject. An approved memory is consolidated by the next run
+ * decision, each with its scope (global, or the project's name with its folder on hover), approve
+ * and reject. An approved memory is consolidated by the next run
  * (Refresh now runs it at once); a rejected one is forgotten as deleting forgets.
  */
 final class PendingPage {
@@ -32,6 +33,7 @@ final class PendingPage {
                     "class", "muted");
         }
         List<PendingMemory> pending = engine.admin().pending();
+        ProjectNames projects = ProjectNames.of(engine);
         if (pending.isEmpty()) {
             html.element("p", "Nothing is waiting for a decision.", "class", "muted");
         }
@@ -41,6 +43,9 @@ final class PendingPage {
             html.open("div", "class", "entry-head");
             html.element("span", PendingMemory.NOTE.equals(memory.kind()) ? "note" : "extracted memory", "class",
                     "badge kind-" + memory.kind());
+            html.element("span", memory.projectSlug().map(slug -> "project " + projects.name(slug)).orElse("global"),
+                    "class", "badge scope", "title", memory.projectSlug().map(projects::title)
+                            .orElse("global memory: every session reads it"));
             html.element("time", Times.withDistance(memory.createdAt(), clock.instant()), "datetime",
                     memory.createdAt().toString());
             if (!memory.threadId().isEmpty()) {

@@ -7,6 +7,7 @@ import dev.mnemo.TranscriptLine;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -44,17 +45,20 @@ final class ProvenancePage {
         }
         html.close("tr").close("thead").open("tbody");
         int rows = 0;
-        for (ThreadInfo info : engine.threads().list()) {
-            Optional<ThreadMemory> memory = engine.admin().memory(info.id());
-            if (memory.isEmpty()) {
+        List<ThreadInfo> threads = engine.threads().list();
+        // One pass over the stored memories, not one lookup (and approval-queue read) per conversation.
+        Map<String, ThreadMemory> memories = engine.admin().memories(threads.stream().map(ThreadInfo::id).toList());
+        for (ThreadInfo info : threads) {
+            ThreadMemory m = memories.get(info.id());
+            if (m == null) {
                 continue;
             }
             rows++;
-            ThreadMemory m = memory.get();
             html.open("tr");
             html.open("td").link(Urls.of(Layout.PROVENANCE.route(), "thread", info.id()), preview(info),
                     "class", "provenance").element("div", info.id(), "class", "mono small").close("td");
-            html.element("td", m.project().orElse("—"));
+            html.element("td", m.project().map(ProjectNames::shortKey).orElse("—"), "title",
+                    m.project().map(key -> "project " + key).orElse(null));
             html.element("td", Times.format(m.generatedAt()));
             html.element("td", Integer.toString(m.usageCount()), "class", "num");
             html.element("td", m.lastUsage().map(Times::format).orElse("never"));

@@ -9,6 +9,7 @@ import dev.mnemo.Phase2Report;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.StringJoiner;
 
 /**
@@ -39,13 +40,22 @@ final class RefreshPage {
         html.element("p", "Extracts every idle conversation that may be extracted, then consolidates at once: past"
                 + " the six-hour cooldown and any retry backoff, never past a consolidation that is running.",
                 "class", "muted");
-        if (state.running()) {
+        Optional<String> missing = refresh.missing();
+        if (missing.isPresent() && !state.running()) {
+            html.element("p", missing.get(), "class", "flash failed missing-model", "role", "status");
+            html.open("p").element("button", "Refresh now", "type", "button", "class", "primary refresh", "disabled", "")
+                    .close("p");
+        } else if (state.running()) {
             html.open("div", "id", "refresh-progress", "class", "progress panel", "data-status", STATUS_ROUTE,
                     "role", "status", "aria-live", "polite");
             html.element("span", "", "class", "spinner", "aria-hidden", "true");
             html.element("span", progress(state), "class", "progress-text");
             html.close("div");
         } else {
+            if (!engine.admin().canExtract()) {
+                html.element("p", "This engine has no extraction model: Refresh now consolidates what is stored and"
+                        + " extracts no conversation.", "class", "muted no-extraction");
+            }
             html.postButton("/refresh/start", request.session().csrf(), "Refresh now", "primary refresh", null);
         }
         state.last().ifPresent(last -> lastRun(html, last));
@@ -58,9 +68,12 @@ final class RefreshPage {
         html.open("dl", "class", "facts");
         html.element("dt", "Finished").element("dd", Times.format(last.finishedAt()) + " after "
                 + Times.span(last.took()).replace("now", "under a second"));
+        if (last.failure().isEmpty()) {
+            html.element("dt", "Extraction (Phase 1)").element("dd", last.extraction().describe(), "class", "extraction");
+        }
         if (last.report().isPresent()) {
             Phase2Report report = last.report().get();
-            html.element("dt", "Consolidation").element("dd", outcome(report), "class", "outcome");
+            html.element("dt", "Consolidation (Phase 2)").element("dd", outcome(report), "class", "outcome");
             html.element("dt", "Memories in it").element("dd", Integer.toString(report.inputs()));
             html.element("dt", "Tokens (consolidation)").element("dd", String.format(Locale.ROOT,
                     "%,d in, %,d out", report.usage().inputTokens(), report.usage().outputTokens()));
@@ -101,8 +114,13 @@ final class RefreshPage {
         return line.toString();
     }
 
-    /** POST /refresh. */
+    /** POST /refresh: starts nothing, and says what is missing, when the engine has no model. */
     Reply start(Request request) {
+        Optional<String> missing = refresh.missing();
+        if (missing.isPresent()) {
+            request.session().flash(false, "Nothing was started: this engine has no model (see below).");
+            return Reply.redirect(Layout.REFRESH.route());
+        }
         boolean started = refresh.start();
         request.session().flash(started, started ? "Refresh started." : "A refresh is already running.");
         return Reply.redirect(Layout.REFRESH.route());

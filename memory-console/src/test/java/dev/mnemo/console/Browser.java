@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -26,6 +27,11 @@ final class Browser implements AutoCloseable {
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     static final String ABSENT = "skipped: no browser at /usr/bin/chromium; install Debian's chromium and"
             + " chromium-driver packages (apt-get install chromium chromium-driver) to run the console's browser tests";
+
+    /** The window's width, and the heights a whole-page screenshot may take. */
+    static final int WIDTH = 1280;
+    static final int MIN_HEIGHT = 600;
+    static final int MAX_HEIGHT = 8_000;
 
     final ChromeDriver driver;
     private final ChromeDriverService service;
@@ -52,13 +58,28 @@ final class Browser implements AutoCloseable {
         return new WebDriverWait(driver, Duration.ofSeconds(30));
     }
 
-    /** Saves the window as {@code console-<page>.png} under {@code -Dmnemo.screenshots}, when it is set. */
+    /**
+     * Saves the whole page (not only what the window shows) as {@code console-<page>.png} under
+     * {@code -Dmnemo.screenshots}, when it is set.
+     */
     void screenshot(String page) {
         Optional<Path> folder = screenshotFolder();
         if (folder.isEmpty()) {
             return;
         }
-        File shot = driver.getScreenshotAs(OutputType.FILE);
+        // The whole page, not the window's first screen: the viewport is made as tall as the page
+        // for the shot, then given back.
+        long height = ((Number) driver.executeScript(
+                "return Math.ceil(Math.max(document.documentElement.scrollHeight, document.body.scrollHeight))"))
+                .longValue();
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", WIDTH, "height",
+                Math.max(MIN_HEIGHT, Math.min(height, MAX_HEIGHT)), "deviceScaleFactor", 1, "mobile", false));
+        File shot;
+        try {
+            shot = driver.getScreenshotAs(OutputType.FILE);
+        } finally {
+            driver.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+        }
         try {
             Files.createDirectories(folder.get());
             Files.copy(shot.toPath(), folder.get().resolve("console-" + page + ".png"),

@@ -28,4 +28,23 @@ class BudgetBarTest {
         assertThat(over.select("div.budget").hasClass("over")).isTrue();
         assertThat(over.select(".scope").text()).isEqualTo("project <x>");
     }
+
+    @Test
+    void globalLimitInAProject_isWhatTheProjectsSummaryLeaves_andNoneBelowTheMinimum() {
+        assertThat(BudgetBar.globalLimitInProject(2_500, 0)).isEqualTo(2_500);
+        assertThat(BudgetBar.globalLimitInProject(2_500, 2_000)).isEqualTo(500);
+        assertThat(BudgetBar.globalLimitInProject(2_500, 2_436)).isEqualTo(BudgetBar.MIN_GLOBAL_TOKENS);
+        assertThat(BudgetBar.globalLimitInProject(2_500, 2_450)).isZero();
+        assertThat(BudgetBar.globalLimitInProject(2_500, 9_000)).isZero();
+    }
+
+    @Test
+    void bar_withNoBudgetLeft_saysTheSummaryIsLeftOut() {
+        Element leftOut = Jsoup.parseBodyFragment(BudgetBar.of("global, in x's sessions", "projects/x-0123456789abcdef",
+                120, 0).toString()).body();
+
+        assertThat(leftOut.select(".figures").text()).isEqualTo("120 tokens, left out: no budget is left");
+        assertThat(leftOut.select(".scope").attr("title")).isEqualTo("projects/x-0123456789abcdef");
+        assertThat(leftOut.select("div.budget").hasClass("over")).isTrue();
+    }
 }

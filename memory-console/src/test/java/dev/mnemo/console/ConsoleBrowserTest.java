@@ -85,7 +85,8 @@ class ConsoleBrowserTest {
         assertThat(browser.driver.getTitle()).isEqualTo("Overview · Mnemo console");
         assertThat(text(".cards")).containsIgnoringCase("Conversations").containsIgnoringCase("Consolidations");
         assertThat(browser.driver.findElements(By.cssSelector(".budget .scope"))).extracting(WebElement::getText)
-                .containsExactly("global", "project acme-shop");
+                .containsExactly("global, in sessions of no project", "project acme-shop",
+                        "global, in acme-shop's sessions");
         browser.screenshot("overview");
     }
 
@@ -100,7 +101,10 @@ class ConsoleBrowserTest {
         assertThat(browser.driver.findElement(By.cssSelector("article .markdown h1")).getText())
                 .isEqualTo("Task Group: everything");
         assertThat(text("article .markdown")).contains("The user indents with tabs, never spaces; four columns wide.");
+        home.plant("projects/" + ProjectKeys.slug("acme-shop") + "/memory_summary.md",
+                "## What's in Memory\n- The shop's database is PostgreSQL 16.\n");
         open("/memory");
+        assertThat(text("nav.tree span.project")).isEqualTo("acme-shop/");
         browser.screenshot("memory");
     }
 
@@ -192,6 +196,34 @@ class ConsoleBrowserTest {
         browser.driver.findElement(By.cssSelector("button.refresh")).click();
         browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".last-refresh")));
         browser.waiting().until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("button.refresh")));
+    }
+
+    @Test
+    void aLinkToThisMachine_isNoLink_andTheCookieAloneReadsNoData() {
+        homeWithHistory();
+        home.plant("skills/local.md", """
+                # Links
+
+                Open [the admin page](http://127.0.0.1:9/steal) or <http://localhost:9/> or [public](https://example.com/).
+                """);
+        browser.driver.get(home.console.url().toString());
+        open("/memory?path=skills/local.md");
+
+        assertThat(browser.driver.findElements(By.cssSelector("article .markdown a"))).extracting(e -> e.getAttribute("href"))
+                .containsExactly("https://example.com/");
+        assertThat(browser.driver.findElements(By.cssSelector("article .markdown span.link-local")))
+                .extracting(WebElement::getText).containsExactly("the admin page", "http://localhost:9/");
+        browser.driver.findElement(By.cssSelector("span.link-local")).click();
+        assertThat(browser.driver.getCurrentUrl()).endsWith("/memory?path=skills/local.md");
+
+        Object withoutToken = browser.driver.executeAsyncScript("var done = arguments[arguments.length - 1];"
+                + " fetch('/refresh/status', {credentials: 'same-origin'}).then(function (r) { done(r.status); });");
+        Object withToken = browser.driver.executeAsyncScript("var done = arguments[arguments.length - 1];"
+                + " var csrf = document.querySelector('meta[name=\"mnemo-csrf\"]').getAttribute('content');"
+                + " fetch('/refresh/status', {credentials: 'same-origin', headers: {'X-Mnemo-Csrf': csrf}})"
+                + ".then(function (r) { done(r.status); });");
+        assertThat(((Number) withoutToken).intValue()).isEqualTo(403);
+        assertThat(((Number) withToken).intValue()).isEqualTo(200);
     }
 
     @Test

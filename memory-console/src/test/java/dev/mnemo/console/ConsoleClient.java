@@ -52,6 +52,16 @@ final class ConsoleClient {
         return send(request(pathAndQuery).GET());
     }
 
+    /** GET of data, as the console's script reads it: with the cookie and the page's CSRF token in its header. */
+    HttpResponse<String> getData(String pathAndQuery) {
+        return send(request(pathAndQuery).header(AccessGuard.CSRF_HEADER, csrf()).GET());
+    }
+
+    /** GET with the cookie and one more header. */
+    HttpResponse<String> getWithHeader(String pathAndQuery, String name, String value) {
+        return send(request(pathAndQuery).header(name, value).GET());
+    }
+
     /** GET with no cookie and no token. */
     HttpResponse<String> getAnonymously(String pathAndQuery) {
         return send(HttpRequest.newBuilder(URI.create(base + pathAndQuery)).GET());
@@ -101,7 +111,7 @@ final class ConsoleClient {
     /** The session's CSRF token, as its pages carry it. */
     String csrf() {
         if (csrf == null) {
-            csrf = page("/refresh").select("input[name=csrf]").attr("value");
+            csrf = page("/").select("meta[name=mnemo-csrf]").attr("content");
         }
         return csrf;
     }

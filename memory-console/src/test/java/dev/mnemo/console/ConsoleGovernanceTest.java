@@ -9,6 +9,7 @@ import dev.mnemo.PendingMemory;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.jsoup.nodes.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -120,7 +121,7 @@ class ConsoleGovernanceTest {
 
         HttpResponse<String> started = client.post("/refresh/start");
         Document running = client.page("/refresh");
-        String status = client.get("/refresh/status").body();
+        String status = client.getData("/refresh/status").body();
         client.post("/refresh/start");
         Document again = client.page("/refresh");
         refreshes.runHeld();
@@ -133,8 +134,71 @@ class ConsoleGovernanceTest {
         assertThat(again.select("p.flash.failed").text()).isEqualTo("A refresh is already running.");
         assertThat(done.select(".last-refresh .outcome").text()).startsWith("succeeded");
         assertThat(done.select("button.refresh")).hasSize(1);
-        assertThat(client.get("/refresh/status").body()).isEqualTo("{\"running\":false}");
+        assertThat(client.getData("/refresh/status").body()).isEqualTo("{\"running\":false}");
         assertThat(client.page("/memory?path=MEMORY.md").text()).contains("The user indents with tabs");
         assertThat(client.page("/").select("a.card[href=/refresh] .figure").text()).isNotEqualTo("0");
+    }
+
+    @Test
+    void pending_showsEachItemsScope_aProjectByItsName() {
+        open(MemoriesConfig.builder().approval(Approval.ASK).build());
+        home.remember("Postgres", "- The shop's database is PostgreSQL 16.");
+        home.recordSession("chat-tabs", "Please remember: tabs, never spaces.");
+        home.recordSession(dev.mnemo.SessionContext.root("chat-shop").inProject("acme-shop"), "The shop runs on Postgres 16.");
+        home.idle();
+        home.engine.admin().runPhase1("console-test");
+
+        Document page = client.page("/pending");
+
+        org.jsoup.nodes.Element shop = page.select("li.pending-item[data-pending=stage1:chat-shop]").first();
+        org.jsoup.nodes.Element tabs = page.select("li.pending-item[data-pending=stage1:chat-tabs]").first();
+        assertThat(shop.select(".badge.scope").text()).isEqualTo("project acme-shop");
+        assertThat(shop.select(".badge.scope").attr("title")).isEqualTo("project acme-shop · projects/"
+                + dev.mnemo.ProjectKeys.slug("acme-shop"));
+        assertThat(tabs.select(".badge.scope").text()).isEqualTo("global");
+    }
+
+    @Test
+    void refreshNow_saysWhatPhaseOneDid_aMemoryNowWaitingForApproval() {
+        open(MemoriesConfig.builder().approval(Approval.ASK).build());
+        home.recordSession("chat-tabs", "Please remember: tabs, never spaces.");
+        home.idle();
+
+        client.post("/refresh/start");
+        refreshes.runHeld();
+        Document done = client.page("/refresh");
+
+        assertThat(done.select(".last-refresh dd.extraction").text())
+                .isEqualTo("1 conversation extracted; 1 memory now waiting for approval on the Pending page");
+        assertThat(done.select(".last-refresh dt").eachText()).contains("Extraction (Phase 1)", "Consolidation (Phase 2)");
+    }
+
+    @Test
+    void refreshNow_withoutAModel_saysWhatIsMissing_andStartsNothing() throws java.io.IOException {
+        open(MemoriesConfig.defaults());
+        Path bare = java.nio.file.Files.createDirectories(temp.resolve("bare"));
+        HeldExecutor held = new HeldExecutor();
+        try (dev.mnemo.MemoryEngine engine = dev.mnemo.MemoryEngine.builder().home(bare).clock(home.clock).build();
+                MnemoConsole console = MnemoConsole.builder().engine(engine).clock(home.clock).executor(held).build()
+                        .start()) {
+            ConsoleClient owner = new ConsoleClient(console);
+
+            Document before = owner.page("/refresh");
+            HttpResponse<String> started = owner.post("/refresh/start");
+            held.runHeld();
+            Document after = owner.page("/refresh");
+
+            assertThat(before.select("p.missing-model").text()).contains("Refresh now needs a model")
+                    .contains("nothing was started").contains("--model").doesNotContain("builder().model(..), ");
+            assertThat(before.select("button.refresh[disabled]")).hasSize(1);
+            assertThat(before.select("form[action=/refresh/start]")).isEmpty();
+            assertThat(started.statusCode()).isEqualTo(303);
+            assertThat(after.select("p.flash.failed").text()).startsWith("Nothing was started");
+            assertThat(after.select(".last-refresh")).isEmpty();
+            assertThat(after.select("#refresh-progress")).isEmpty();
+            assertThat(engine.admin().status().jobCounts().getOrDefault(OverviewPage.CONSOLIDATION_JOB, Map.of())
+                    .getOrDefault("error", 0)).isZero();
+            assertThat(engine.admin().status().lastPhase2Failure()).isEmpty();
+        }
     }
 }

@@ -8,6 +8,7 @@ import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
+import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.store.sqlite.SqliteMemoryStore;
 import dev.mnemo.testkit.ScriptedLanguageModel;
 import dev.mnemo.testkit.TestClock;
@@ -21,6 +22,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -66,7 +68,20 @@ final class ConsoleHome implements AutoCloseable {
         return new ConsoleHome(home, MemoriesConfig.defaults(), null, true);
     }
 
+    /**
+     * A home whose engine is given {@code wrap(store)}: the real SQLite store seen through a
+     * wrapper, such as one that counts what the console asks of it.
+     */
+    static ConsoleHome withStoreSeenThrough(Path home, UnaryOperator<MemoryStore> wrap) {
+        return new ConsoleHome(home, MemoriesConfig.defaults(), null, false, wrap);
+    }
+
     private ConsoleHome(Path home, MemoriesConfig config, ExecutorService refreshExecutor, boolean engineOpensStore) {
+        this(home, config, refreshExecutor, engineOpensStore, UnaryOperator.identity());
+    }
+
+    private ConsoleHome(Path home, MemoriesConfig config, ExecutorService refreshExecutor, boolean engineOpensStore,
+            UnaryOperator<MemoryStore> wrap) {
         this.home = home;
         this.model = ScriptedLanguageModel.builder().extraction(this::extract).build();
         this.store = engineOpensStore ? null : SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
@@ -74,11 +89,14 @@ final class ConsoleHome implements AutoCloseable {
         MemoryEngine.Builder engineBuilder = MemoryEngine.builder().home(home).config(config).model(model).clock(clock)
                 .workspace(workspace).closeTimeout(Duration.ofSeconds(2));
         if (store != null) {
-            engineBuilder.store(store);
+            engineBuilder.store(wrap.apply(store));
         }
         this.engine = engineBuilder.build();
         // Labelled as a default home is, so that the screenshots look as a user's console does.
-        MnemoConsole.Builder builder = MnemoConsole.builder().engine(engine).label("~/.mnemo").clock(clock);
+        // The tests move the clock by hours to pass the idle window; sessions here outlive that
+        // (the idle expiry has its own test, on a console with the default timeout).
+        MnemoConsole.Builder builder = MnemoConsole.builder().engine(engine).label("~/.mnemo").clock(clock)
+                .sessionIdleTimeout(Duration.ofDays(3650));
         if (refreshExecutor != null) {
             builder.executor(refreshExecutor);
         }

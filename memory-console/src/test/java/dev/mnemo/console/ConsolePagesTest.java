@@ -47,11 +47,52 @@ class ConsolePagesTest {
         assertThat(page.select("table.grid td.mono").eachText()).contains("memory_stage1", "memory_consolidate_global");
         assertThat(page.select("dl.facts").text()).contains("Last consolidation", "2026-11-01 23:00 UTC")
                 .contains("not before").contains("six-hour cooldown after the last success");
-        assertThat(page.select(".budget .scope").eachText()).containsExactly("global", "project acme-shop");
+        assertThat(page.select(".budget .scope").eachText()).containsExactly("global, in sessions of no project",
+                "project acme-shop", "global, in acme-shop's sessions");
         Element project = page.select(".budget").get(1);
         assertThat(project.select(".figures").text()).startsWith("100 / 2,500 tokens");
         assertThat(project.select("svg rect.fill").attr("width")).isEqualTo("16");
+        assertThat(project.select(".scope").attr("title")).contains("projects/" + slug);
         assertThat(page.select(".card .figure").eachText()).startsWith("3", "3", "2");
+    }
+
+    @Test
+    void overview_measuresTheGlobalSummaryInAProjectsSessions_againstWhatTheProjectLeavesIt() {
+        String slug = ProjectKeys.slug("acme-shop");
+        home.plant("memory_summary.md", "g".repeat(2_000));
+        home.plant("projects/" + slug + "/memory_summary.md", "p".repeat(8_000));
+        String big = ProjectKeys.slug("/srv/big");
+        home.plant("projects/" + big + "/memory_summary.md", "b".repeat(10_000));
+
+        Document page = client.page("/");
+
+        assertThat(page.select(".budget .scope").eachText()).contains("global, in sessions of no project",
+                "global, in acme-shop's sessions", "project big", "global, in big's sessions");
+        Element globalAlone = page.select(".budget").get(0);
+        Element globalInShop = budget(page, "global, in acme-shop's sessions");
+        Element globalInBig = budget(page, "global, in big's sessions");
+        assertThat(globalAlone.select(".figures").text()).isEqualTo("500 / 2,500 tokens (20 %)");
+        assertThat(globalInShop.select(".figures").text()).isEqualTo("500 / 500 tokens (100 %)");
+        assertThat(globalInShop.hasClass("over")).isTrue();
+        assertThat(globalInBig.select(".figures").text()).isEqualTo("500 tokens, left out: no budget is left");
+    }
+
+    private static Element budget(Document page, String scope) {
+        return page.select(".budget").stream().filter(e -> e.select(".scope").text().equals(scope)).findFirst()
+                .orElseThrow(() -> new AssertionError("no budget bar for " + scope));
+    }
+
+    @Test
+    void memory_showsProjectFoldersByName_withTheWholeSlugOnHover() {
+        String slug = ProjectKeys.slug("acme-shop");
+        home.plant("projects/" + slug + "/memory_summary.md", "# Shop\n");
+
+        Document page = client.page("/memory");
+
+        Element folder = page.select("nav.tree span.project").first();
+        assertThat(folder.text()).isEqualTo("acme-shop/");
+        assertThat(folder.attr("title")).isEqualTo("project acme-shop · projects/" + slug);
+        assertThat(page.select("nav.tree").text()).doesNotContain(slug.substring(slug.length() - 16));
     }
 
     @Test
@@ -147,6 +188,66 @@ class ConsolePagesTest {
                 .containsExactlyInAnyOrder("chat-tabs", "chat-shop");
         assertThat(client.page("/memory?path=MEMORY.md").text()).doesNotContain("pytest -q").contains("tabs");
         assertThat(client.page("/memory?q=pytest").select("ol.matches li")).isEmpty();
+    }
+
+    @Test
+    void conversations_theForgetConfirmationSaysWhatAForgetDoesToOtherMemories() {
+        Document page = client.page("/conversations");
+
+        String confirm = page.select("tr[data-thread=chat-tabs] form[action=/conversations/forget]").attr("data-confirm");
+        assertThat(confirm).contains("Forget this conversation?", "leaves the memory folder at once",
+                "the consolidations that used it, and every later one, are dropped from the folder's history",
+                "the files go back to how they were before it was first used",
+                "other conversations' memories consolidated since are not lost",
+                "come back at the next consolidation, which is due at once",
+                "Until then every session reads the restored, older summary");
+        assertThat(page.select("p.forget-effect").text()).contains(ConversationsPage.FORGET_EFFECT);
+    }
+
+    @Test
+    void conversations_theForgetResultNamesWhatWasDroppedAndWhatComesBack() {
+        client.post("/conversations/forget", "thread", "chat-tabs");
+
+        String result = client.page("/conversations").select("p.flash.ok").text();
+
+        assertThat(result).contains("Conversation chat-tabs is forgotten", "2 consolidations",
+                "dropped from the history", "restored to an empty memory folder",
+                "The memories of 2 other conversations (chat-pytest, chat-shop) are kept and come back at the next"
+                        + " consolidation, which is due now");
+    }
+
+    @Test
+    void overview_afterAForget_showsAPendingReconsolidation_notAFailureOrNever() {
+        client.post("/conversations/forget", "thread", "chat-pytest");
+        assertThat(home.engine.admin().status().lastPhase2Failure()).hasValueSatisfying(failure ->
+                assertThat(failure).startsWith(dev.mnemo.Phase2FailureReason.FORGET_PENDING.code()));
+
+        Document page = client.page("/");
+
+        assertThat(page.select("dd.last-consolidation").text()).isNotEqualTo("never").isNotEmpty();
+        assertThat(page.select("dd.forget-pending").text()).startsWith("pending after a forget of [chat-pytest]")
+                .contains("due now");
+        assertThat(page.select("ul.failures").text()).doesNotContain("Consolidation failed")
+                .doesNotContain("forget_pending");
+        assertThat(page.select("dl.facts").text()).contains("Next possible run").contains("a forget made the next"
+                + " consolidation due at once");
+        assertThat(page.select("table.grid td.bad")).isEmpty();
+    }
+
+    @Test
+    void overview_lastConsolidation_fallsBackOnTheHistory_whenTheStoreHasNoSuccess() {
+        dev.mnemo.MemoryStatus status = home.engine.admin().status();
+        dev.mnemo.MemoryStatus noSuccess = new dev.mnemo.MemoryStatus(status.jobCounts(), status.runningLeases(),
+                java.util.Optional.empty(), java.util.Optional.of("forget_pending: re-consolidating after forgetting"
+                        + " [chat-x]"), status.threadCounts(), status.stage1Outputs(), status.lastStartupSkip(),
+                status.checkedAt(), status.unreadableRollouts());
+        java.util.List<dev.mnemo.Consolidation> history = home.engine.admin().history();
+
+        assertThat(OverviewPage.lastConsolidation(noSuccess, history, home.clock.instant()))
+                .startsWith(Times.format(history.get(0).at())).contains("newest kept in the history");
+        assertThat(OverviewPage.lastConsolidation(noSuccess, java.util.List.of(), home.clock.instant()))
+                .isEqualTo("never");
+        assertThat(OverviewPage.forgetPending(noSuccess)).hasValue(" of [chat-x]");
     }
 
     @Test

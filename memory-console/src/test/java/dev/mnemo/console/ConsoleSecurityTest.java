@@ -193,7 +193,8 @@ class ConsoleSecurityTest {
                 "..%5csecret.txt", "%2fetc%2fpasswd", "/etc/passwd", "~/secret.txt", "C:/secret.txt",
                 temp.resolve("secret.txt").toString(), "MEMORY.md%00.txt");
         for (String route : List.of("/", "/memory", "/provenance", "/history", "/conversations", "/pending")) {
-            for (String name : List.of("path", "q", "thread", "id")) {
+            // Not q: the search takes any text, it names no file (see anySearchText_isTaken...).
+            for (String name : List.of("path", "thread", "id")) {
                 for (String value : values) {
                     String query = route + "?" + name + "=" + value;
                     HttpResponse<String> response = client.get(query);
@@ -210,6 +211,76 @@ class ConsoleSecurityTest {
         }
         HttpResponse<String> form = client.post("/conversations/forget", "thread", "../chat-tabs");
         assertThat(form.statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void anySearchText_isTaken_namesNoFile_andIsShownEncoded() {
+        for (String query : List.of("/usr/bin", "../secret.txt", "C:%5CUsers", "%252e%252e", "~/x",
+                temp.resolve("secret.txt").toString(), "%3Cscript%3Ealert(1)%3C/script%3E")) {
+            HttpResponse<String> response = client.get("/memory?q=" + query);
+            Document page = org.jsoup.Jsoup.parse(response.body());
+
+            assertThat(response.statusCode()).as(query).isEqualTo(200);
+            assertThat(response.body()).as(query).doesNotContain(SECRET).doesNotContain("<script>alert");
+            assertThat(page.select("input[name=q]").attr("value")).as(query)
+                    .isEqualTo(java.net.URLDecoder.decode(query, StandardCharsets.UTF_8));
+        }
+        Document found = client.page("/memory?q=" + "pytest");
+        assertThat(found.select("ol.matches li")).isNotEmpty();
+        assertThat(client.get("/memory?q=" + "a".repeat(Params.MAX_FREE_TEXT_CHARS + 1)).statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void dataRead_withoutThePagesCsrfToken_isRefused_evenWithTheCookie() {
+        String othersToken = new ConsoleClient(home.console).csrf();
+        Document page = client.page("/refresh");
+
+        HttpResponse<String> withCookieOnly = client.get("/refresh/status");
+        HttpResponse<String> withAnotherSessionsToken = client.getWithHeader("/refresh/status", AccessGuard.CSRF_HEADER,
+                othersToken);
+        HttpResponse<String> asThePageReadsIt = client.getData("/refresh/status");
+
+        assertThat(page.select("meta[name=mnemo-csrf]").attr("content")).isEqualTo(client.csrf());
+        assertThat(withCookieOnly.statusCode()).isEqualTo(403);
+        assertThat(withCookieOnly.body()).doesNotContain("running");
+        assertThat(withAnotherSessionsToken.statusCode()).isEqualTo(403);
+        assertThat(asThePageReadsIt.statusCode()).isEqualTo(200);
+        assertThat(asThePageReadsIt.body()).isEqualTo("{\"running\":false}");
+    }
+
+    @Test
+    void aSessionUnusedPastTheIdleTimeout_isRefused_untilTheTokenIsShownAgain() {
+        try (MnemoConsole console = MnemoConsole.builder().engine(home.engine).clock(home.clock).build().start()) {
+            ConsoleClient owner = new ConsoleClient(console);
+            assertThat(owner.get("/memory").statusCode()).isEqualTo(200);
+            home.clock.advance(java.time.Duration.ofMinutes(29));
+            assertThat(owner.get("/memory").statusCode()).as("used within 30 min").isEqualTo(200);
+            home.clock.advance(java.time.Duration.ofMinutes(29));
+            assertThat(owner.getData("/refresh/status").statusCode()).as("each use starts the idle time again")
+                    .isEqualTo(200);
+            home.clock.advance(java.time.Duration.ofMinutes(31));
+
+            HttpResponse<String> expired = owner.get("/memory");
+            HttpResponse<String> expiredData = owner.getData("/refresh/status");
+
+            assertThat(expired.statusCode()).isEqualTo(401);
+            assertThat(expired.body()).contains("ended after 30 min unused").doesNotContain("tabs, never spaces");
+            assertThat(expiredData.statusCode()).isEqualTo(401);
+            owner.logIn();
+            assertThat(owner.get("/memory").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theIdleTimeout_isConfigurable() {
+        try (MnemoConsole console = MnemoConsole.builder().engine(home.engine).clock(home.clock)
+                .sessionIdleTimeout(java.time.Duration.ofMinutes(5)).build().start()) {
+            ConsoleClient owner = new ConsoleClient(console);
+            assertThat(owner.get("/").statusCode()).isEqualTo(200);
+            home.clock.advance(java.time.Duration.ofMinutes(6));
+
+            assertThat(owner.get("/").statusCode()).isEqualTo(401);
+        }
     }
 
     @Test
@@ -235,7 +306,7 @@ class ConsoleSecurityTest {
 
                 [open me](javascript:document.title='clicked') and [data](data:text/html,<script>alert(1)</script>)
                 and <javascript:alert(1)> and [fine](https://example.com) and [handbook](../MEMORY.md)
-                and [escape](../../secret.txt)
+                and [escape](../../secret.txt) and [local](http://127.0.0.1:9000/grab) and <http://localhost:8080/>
                 """);
 
         HttpResponse<String> response = client.get("/memory?path=skills/planted.md");
@@ -250,6 +321,7 @@ class ConsoleSecurityTest {
         assertThat(markdown.select("a[href]").eachAttr("href"))
                 .containsExactly("https://example.com", "/memory?path=MEMORY.md");
         assertThat(markdown.select("a.link-removed")).hasSize(4);
+        assertThat(markdown.select("span.link-local").eachText()).containsExactly("local", "http://localhost:8080/");
     }
 
     @Test

@@ -51,6 +51,30 @@ class MarkdownViewTest {
     }
 
     @Test
+    void linksAutolinksAndImagesToLocalHosts_arePlainTextNotAnchors() {
+        Element html = render("[admin](http://127.0.0.1:9000/admin) and <http://localhost:8888/?token=x> and"
+                + " [meta](http://169.254.169.254/) and [v6](http://[::1]:9000/) and [dec](http://2130706433/) and"
+                + " [bs](http:\\\\127.0.0.1:9000/) and [lan](https://192.168.1.10/) and ![pixel](http://10.0.0.1/p.png)"
+                + " and [fine](https://example.com/)", null);
+
+        assertThat(html.select("a[href]").eachAttr("href")).containsExactly("https://example.com/");
+        assertThat(html.select("a")).hasSize(1);
+        assertThat(html.select("img")).isEmpty();
+        assertThat(html.select("span.link-local").eachText()).containsExactly("admin", "http://localhost:8888/?token=x",
+                "meta", "v6", "dec", "bs", "lan", "pixel");
+        assertThat(html.select("span.link-local").first().attr("title")).contains("http://127.0.0.1:9000/admin");
+    }
+
+    @Test
+    void aLocalLinkKeepsItsFormattedText() {
+        Element html = render("See [the **local** admin](http://127.0.0.1:9000/).", null);
+
+        assertThat(html.select("a")).isEmpty();
+        assertThat(html.select("span.link-local strong").text()).isEqualTo("local");
+        assertThat(html.text()).isEqualTo("See the local admin.");
+    }
+
+    @Test
     void tables_areRendered() {
         Element html = render("| a | b |\n|---|---|\n| 1 | <i>2</i> |\n", null);
 

@@ -20,6 +20,14 @@ class MnemoConsoleBuilderTest {
     }
 
     @Test
+    void sessionIdleTimeout_mustBePositive_andDefaultsToThirtyMinutes() {
+        assertThatThrownBy(() -> MnemoConsole.builder().sessionIdleTimeout(java.time.Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("sessionIdleTimeout must be positive, was PT0S");
+        org.assertj.core.api.Assertions.assertThat(MnemoConsole.DEFAULT_SESSION_IDLE_TIMEOUT)
+                .isEqualTo(java.time.Duration.ofMinutes(30));
+    }
+
+    @Test
     void label_mustNotBeBlank() {
         assertThatThrownBy(() -> MnemoConsole.builder().label(" ")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("label must not be blank");

@@ -22,7 +22,7 @@ class ParamsTest {
     @ParameterizedTest
     @ValueSource(strings = {"path=..", "path=../x", "path=a/../../x", "path=a/..", "path=..%2Fx", "path=%2E%2E%2Fx",
         "path=%252e%252e%252fx", "path=%2Fetc%2Fpasswd", "path=/etc/passwd", "path=~/x", "path=C:/x", "path=a%5Cb",
-        "path=a%00b", "path=a%0Ab", "q=%25u002e%25u002e", "path=%25%32%65"})
+        "path=a%00b", "path=a%0Ab", "path=%25u002e%25u002e", "path=%25%32%65"})
     void parse_refusesEveryWayOutOfTheFolder(String query) {
         assertThatThrownBy(() -> Params.parse(query)).isInstanceOf(HttpProblem.class)
                 .satisfies(e -> assertThat(((HttpProblem) e).status()).isEqualTo(400));
@@ -33,6 +33,22 @@ class ParamsTest {
         "thread=user%40example.com%2F7"})
     void parse_acceptsValuesThatOnlyLookOdd(String query) {
         assertThat(Params.parse(query).isEmpty()).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"q=%2Fusr%2Fbin", "q=/usr/bin", "q=..", "q=../../etc/passwd", "q=C:%5CUsers",
+        "q=~/notes", "q=%25u002e", "q=%252e%252e", "q=line%0Anext", "q=tab%09x"})
+    void parse_takesAnyTextInTheSearch_whichNamesNoFile(String query) {
+        String expected = java.net.URLDecoder.decode(query.substring(2), java.nio.charset.StandardCharsets.UTF_8);
+
+        assertThat(Params.parse(query).get(Params.SEARCH)).hasValue(expected);
+    }
+
+    @Test
+    void parse_refusesASearchLongerThanItsLimit() {
+        assertThat(Params.parse("q=" + "a".repeat(Params.MAX_FREE_TEXT_CHARS)).get("q")).isPresent();
+        assertThatThrownBy(() -> Params.parse("q=" + "a".repeat(Params.MAX_FREE_TEXT_CHARS + 1)))
+                .isInstanceOf(HttpProblem.class).hasMessageContaining("too long");
     }
 
     @Test

@@ -218,6 +218,30 @@ public interface MemoryStore extends AutoCloseable {
     }
 
     /**
+     * Removes every pending note whose {@link PendingNote#threadId()} is {@code threadId} and
+     * returns them, oldest first as {@link #pendingNotes()} lists them, when that conversation is
+     * forgotten (deleted, polluted or disabled).
+     */
+    default List<PendingNote> takePendingNotesOf(String threadId) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot remove the notes of a conversation");
+    }
+
+    /**
+     * Records that a person rejected a note, so the same note from the same conversation is refused
+     * from now on: {@code threadId} is the conversation ({@code ""} for a note asked for outside
+     * any) and {@code textHash} the note's fingerprint (the engine's hash of its normalised text; the
+     * store keeps no text). Recording a rejection twice keeps one.
+     */
+    default void addNoteRejection(String threadId, String textHash, Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot record rejected notes");
+    }
+
+    /** Whether {@link #addNoteRejection} recorded this conversation and fingerprint. */
+    default boolean isNoteRejected(String threadId, String textHash) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot record rejected notes");
+    }
+
+    /**
      * Completes an owned job whose rollout held nothing worth remembering: deletes an older memory
      * (enqueueing Phase 2 only if one existed).
      */

@@ -1,6 +1,7 @@
 package dev.mnemo.spi;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 /** Opens the default {@link MemoryStore}; registered for {@link java.util.ServiceLoader}. */
 public interface MemoryStoreProvider {
@@ -19,5 +20,23 @@ public interface MemoryStoreProvider {
     default ThreadLogStore openThreadLogs(Path home) {
         throw new UnsupportedOperationException(getClass().getName() + " keeps no thread logs, so the engine's "
                 + "events are not stored per thread");
+    }
+
+    /**
+     * Opens the existing store in {@code home} for reading only: nothing may be created, migrated
+     * or deleted. The default opens it as {@link #open} does, for providers that have no read-only
+     * mode.
+     */
+    default MemoryStore openReadOnly(Path home) {
+        return open(home);
+    }
+
+    /**
+     * The thread logs kept beside the store in {@code home}, opened for reading only, when they
+     * exist; empty when they do not (nothing is created) or when this provider keeps none (the
+     * default).
+     */
+    default Optional<ThreadLogStore> openExistingThreadLogsReadOnly(Path home) {
+        return Optional.empty();
     }
 }

@@ -52,6 +52,17 @@ public interface MemoryWorkspace extends AutoCloseable {
         return true;
     }
 
+    /**
+     * Called after the engine deleted an ad-hoc note under {@link #root()} because the conversation
+     * that asked for it was forgotten. A workspace shared by several servers drops the note from its
+     * shared copy, so no server brings it back. The default does nothing: the local files are the
+     * only copy.
+     *
+     * @param note the deleted note's file, under {@link #root()}
+     */
+    default void noteRemoved(Path note) {
+    }
+
     /** What changed in the working files since the baseline (never the history folder or the diff file). */
     WorkspaceDiff diff();
 

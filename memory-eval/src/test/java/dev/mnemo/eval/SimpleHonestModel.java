@@ -12,8 +12,6 @@ import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolCall;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -44,7 +42,7 @@ class SimpleHonestModel implements LanguageModel {
 
     static final TokenUsage USAGE = new TokenUsage(100, 0, 20, 0);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern MEMORY_ROOT = Pattern.compile("Memory root: (.+)");
+    private static final String READ_RAW = "read-raw-memories";
     private static final String SUMMARY_BEGINS = "========= MEMORY_SUMMARY BEGINS =========";
     private static final String SUMMARY_ENDS = "========= MEMORY_SUMMARY ENDS =========";
     private static final Pattern PROJECT_LINE = Pattern.compile("^project: (projects/[^/\\s]+/)\\s*$");
@@ -99,18 +97,22 @@ class SimpleHonestModel implements LanguageModel {
         return reply.toString();
     }
 
+    /**
+     * Reads {@code raw_memories.md} with the agent's {@code read_file} tool (the prompt names no
+     * server path), then writes the artifacts from it, then stops.
+     */
     private ModelResponse consolidate(ModelRequest request) {
         ModelMessage last = request.messages().get(request.messages().size() - 1);
-        if (last.role() == Role.TOOL) {
-            return ModelResponse.ofText("consolidated", USAGE);
+        if (last.role() != Role.TOOL) {
+            return ModelResponse.ofToolCalls(List.of(new ToolCall(READ_RAW, "read_file",
+                    "{\"path\":\"raw_memories.md\",\"max_lines\":1000000}")), USAGE);
         }
-        Matcher root = MEMORY_ROOT.matcher(request.messages().get(0).text());
-        if (!root.find()) {
-            throw new AssertionError("the consolidation prompt names no memory root");
+        if (!last.toolCallId().equals(java.util.Optional.of(READ_RAW))) {
+            return ModelResponse.ofText("consolidated", USAGE);
         }
         String raw;
         try {
-            raw = Files.readString(Path.of(root.group(1).trim()).resolve("raw_memories.md"));
+            raw = JSON.readTree(last.text()).path("content").asText("");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -187,6 +187,73 @@ class ConversationsTest {
         }
     }
 
+    /** Issue 36: opening moved out of the map's lock; the same id is still opened exactly once. */
+    @Test
+    void concurrentOpensOfOneConversation_openItOnce() throws Exception {
+        MemoriesConfig quiet = MemoriesConfig.builder().generateMemories(false).build();
+        try (MemoryEngine memory = engine().config(quiet).build()) {
+            int callers = 16;
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(callers);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
+            try {
+                List<java.util.concurrent.Future<MemorySession>> opened = new ArrayList<>();
+                for (int i = 0; i < callers; i++) {
+                    opened.add(pool.submit(() -> {
+                        start.await();
+                        return memory.conversation("same-chat");
+                    }));
+                }
+                MemorySession first = opened.get(0).get(30, TimeUnit.SECONDS);
+                for (java.util.concurrent.Future<MemorySession> each : opened) {
+                    assertThat(each.get(30, TimeUnit.SECONDS)).isSameAs(first);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            first(memory).userMessage("one rollout");
+            try (var files = Files.walk(home.resolve("sessions"))) {
+                List<Path> rollouts = files.filter(f -> f.toString().endsWith(".jsonl")).toList();
+                assertThat(rollouts).singleElement();
+                assertThat(Files.readAllLines(rollouts.get(0)).stream().filter(l -> l.contains("\"session_meta\"")))
+                        .as("one session_meta line: opened once").hasSize(1);
+            }
+        }
+    }
+
+    private static MemorySession first(MemoryEngine memory) {
+        return memory.conversation("same-chat");
+    }
+
+    /**
+     * Issue 36: an idle conversation evicted by a sweep was closed on the thread of whichever
+     * request swept. Now the sweep only marks it closed (further use fails at once) and the close
+     * itself (here: the sub-agent's spawn edge set to CLOSED in the store) runs on the executor.
+     */
+    @Test
+    void anEvictedConversation_isClosedOnTheExecutor_notOnTheSweepingCallersThread() {
+        ManualExecutor executor = new ManualExecutor();
+        MemoriesConfig quiet = MemoriesConfig.builder().generateMemories(false).build();
+        try (MemoryEngine memory = engine().config(quiet).executor(executor)
+                .conversationIdleTimeout(Duration.ofMinutes(30)).build()) {
+            MemorySession child = memory.conversation(dev.mnemo.SessionContext.root("child").spawnedBy("root"));
+            child.userMessage("a sub-agent's question");
+            executor.runAll();
+            clock.advance(Duration.ofMinutes(31));
+
+            memory.conversation("someone-else"); // this caller sweeps
+
+            assertThatThrownBy(() -> child.userMessage("late")).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("closed");
+            assertThat(memory.agentGraph().children("root", java.util.Optional.of(dev.mnemo.SpawnEdgeStatus.CLOSED)))
+                    .as("not closed on the caller's thread").isEmpty();
+
+            executor.runAll();
+
+            assertThat(memory.agentGraph().children("root", java.util.Optional.of(dev.mnemo.SpawnEdgeStatus.CLOSED)))
+                    .containsExactly("child");
+        }
+    }
+
     private static long usedHeapAfterGc() {
         long used = Long.MAX_VALUE;
         for (int i = 0; i < 3; i++) {

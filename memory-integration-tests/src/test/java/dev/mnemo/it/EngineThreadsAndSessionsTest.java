@@ -99,6 +99,40 @@ class EngineThreadsAndSessionsTest {
         }
     }
 
+    /**
+     * Issue 36: each engine's thread logs used to start a {@code mnemo-thread-logs} thread of their
+     * own, so 500 tenants held 500 threads even with an executor given. Now one timer and a write
+     * pool of two serve the process: opening 500 engines (SQLite homes, thread logs on) adds at most
+     * those three threads, however many engines.
+     */
+    @Test
+    void fiveHundredOpenEngines_withAnExecutorGiven_holdNoThreadEach() throws Exception {
+        List<MemoryEngine> engines = new java.util.ArrayList<>();
+        ((java.util.concurrent.ThreadPoolExecutor) given).prestartAllCoreThreads(); // the given threads are not the engines'
+        int before = liveThreads();
+        try {
+            for (int i = 0; i < 500; i++) {
+                MemoryEngine engine = MemoryEngine.builder().home(home.resolve("tenant-" + i)).executor(given).build();
+                engines.add(engine);
+                engine.threadLogs().append(new dev.mnemo.ThreadLogEntry("chat-" + i, Pipeline.T0, "INFO", "test",
+                        "opened"));
+            }
+            int after = liveThreads();
+
+            assertThat(after - before).as("threads added by 500 open engines").isLessThanOrEqualTo(3);
+            assertThat(engines.get(499).threadLogs().query("chat-499", 10)).singleElement()
+                    .satisfies(e -> assertThat(e.message()).isEqualTo("opened")); // a reader gets what was queued
+        } finally {
+            for (MemoryEngine engine : engines) {
+                engine.close();
+            }
+        }
+    }
+
+    private static int liveThreads() {
+        return (int) Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).count();
+    }
+
     @Test
     void close_closesSessionsStartedThroughTheRecorder() {
         MemoryEngine engine = MemoryEngine.builder().home(home).model(new ScriptedModel()).build();

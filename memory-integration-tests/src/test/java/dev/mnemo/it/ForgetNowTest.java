@@ -471,7 +471,7 @@ class ForgetNowTest {
                     ? ScriptedModel.reply("- " + SECRET, "# " + SECRET, "codename")
                     : ScriptedModel.reply("- " + KEPT, "# build notes", "build");
             model.consolidation = request -> {
-                Optional<Path> root = ScriptedLanguageModel.memoryRoot(request);
+                Optional<Path> root = Optional.of(memoryRoot()); // the test reads the disk; a model would use read_file
                 String raw = root.map(r -> r.resolve("raw_memories.md")).filter(Files::isRegularFile)
                         .map(Scenario::read).orElse("");
                 return writeSummary(request, "v1\n\n## What's in Memory\n" + raw);

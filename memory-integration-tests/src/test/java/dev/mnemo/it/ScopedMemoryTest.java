@@ -118,7 +118,7 @@ class ScopedMemoryTest {
                         : "the user wants short answers";
                 return ScriptedModel.reply("- " + fact, "# " + fact, "fact");
             };
-            model.consolidation = Projects::fileEachGroupWhereItBelongs;
+            model.consolidation = request -> fileEachGroupWhereItBelongs(request, memoryRoot());
             appThread = recordSession(SessionContext.root(uuidV7(clock.instant())).inProject(APP),
                     "set up the build with pnpm on Java 17");
             recordSession(SessionContext.root(uuidV7(clock.instant())).inProject(WEB),
@@ -141,11 +141,11 @@ class ScopedMemoryTest {
          * First turn: reads raw_memories.md and writes each scope's facts into its own pair of
          * files (global facts into the global pair) with the agent's write tool; then stops.
          */
-        private static ModelResponse fileEachGroupWhereItBelongs(ModelRequest request) {
+        private static ModelResponse fileEachGroupWhereItBelongs(ModelRequest request, Path memoryRoot) {
             if (ScriptedLanguageModel.afterToolResults(request)) {
                 return ModelResponse.ofText("consolidated", ScriptedModel.USAGE);
             }
-            String raw = read(ScriptedModel.memoryRoot(request).resolve("raw_memories.md"));
+            String raw = read(memoryRoot.resolve("raw_memories.md")); // the test reads the disk; a model would use read_file
             Map<String, StringBuilder> byFolder = new LinkedHashMap<>();
             Matcher group = GROUP.matcher(raw);
             List<int[]> starts = new ArrayList<>();

@@ -19,7 +19,7 @@ import java.util.function.Function;
  * formats and the default consolidation come from the test kit's {@link ScriptedLanguageModel}.
  * Extraction requests (those with an output schema) are answered by {@link #extraction};
  * consolidation requests (those with tools) by {@link #consolidation}: the default script reads
- * {@code raw_memories.md} from the memory root named in the prompt and writes {@code MEMORY.md} and
+ * {@code raw_memories.md} with the agent's {@code read_file} tool and writes {@code MEMORY.md} and
  * {@code memory_summary.md} from it with the agent's {@code write_file} tool, then stops.
  */
 final class ScriptedModel implements LanguageModel {
@@ -81,7 +81,6 @@ final class ScriptedModel implements LanguageModel {
 
     /** First turn: write both artifacts from raw_memories.md; after the tool results: stop. */
     static ModelResponse writeArtifactsFromRawMemories(ModelRequest request) {
-        memoryRoot(request);
         return ScriptedLanguageModel.writeArtifactsFromRawMemories(request, USAGE);
     }
 

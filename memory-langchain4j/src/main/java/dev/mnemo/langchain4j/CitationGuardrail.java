@@ -32,7 +32,7 @@ final class CitationGuardrail implements OutputGuardrail {
             return success();
         }
         String raw = answer.text();
-        Optional<String> visible = exchanges.withExchange(invocation.chatMemoryId(), exchange -> {
+        Optional<String> visible = exchanges.withExchange(invocation, invocation.chatMemoryId(), false, exchange -> {
             if (exchange.streamed()) {
                 return Optional.empty(); // the visible token stream takes this answer
             }

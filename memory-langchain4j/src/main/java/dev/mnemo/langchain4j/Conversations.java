@@ -18,20 +18,26 @@ import org.slf4j.LoggerFactory;
 interface Conversations {
 
     /**
-     * Opens the conversation for one use (an exchange, or one hook call): resolves the tenant, holds
-     * its engine open until {@link Opened#close()}, and gives the session, opened in the conversation's
-     * project.
+     * The key of this call's conversation: resolves the tenant (once per exchange, or once per hook
+     * call for a hook used alone).
      *
      * @param conversationId {@code MemoryIds.conversationId(memoryId)}
      */
-    Opened open(Object memoryId, String conversationId);
+    ConversationKey key(Object memoryId, String conversationId);
+
+    /**
+     * Opens the conversation {@code key} names for one use (an exchange, or one hook call): holds its
+     * tenant's engine open until {@link Opened#close()}, and gives the session, opened in the
+     * conversation's project. The tenant is the key's, never resolved again.
+     */
+    Opened open(ConversationKey key, Object memoryId);
 
     /**
      * Closes the conversation's session in its engine now ({@code MemoryEngine.closeConversation}).
      *
      * @return false when it had none open
      */
-    boolean close(Object memoryId, String conversationId);
+    boolean close(ConversationKey key);
 
     /**
      * A conversation held open: the session, {@code null} when the call has no tenant (memory off).
@@ -57,13 +63,18 @@ interface Conversations {
         Objects.requireNonNull(projects, "projectResolver");
         return new Conversations() {
             @Override
-            public Opened open(Object memoryId, String conversationId) {
-                return new Opened(session(engine, memoryId, conversationId, projects), () -> {});
+            public ConversationKey key(Object memoryId, String conversationId) {
+                return new ConversationKey(ConversationKey.SHARED, conversationId);
             }
 
             @Override
-            public boolean close(Object memoryId, String conversationId) {
-                return engine.closeConversation(conversationId);
+            public Opened open(ConversationKey key, Object memoryId) {
+                return new Opened(session(engine, memoryId, key.conversationId(), projects), () -> {});
+            }
+
+            @Override
+            public boolean close(ConversationKey key) {
+                return engine.closeConversation(key.conversationId());
             }
         };
     }
@@ -75,16 +86,24 @@ interface Conversations {
         Logger log = LoggerFactory.getLogger(Conversations.class);
         return new Conversations() {
             @Override
-            public Opened open(Object memoryId, String conversationId) {
+            public ConversationKey key(Object memoryId, String conversationId) {
                 String tenant = tenants.tenantOf(memoryId);
                 if (tenant == null || tenant.isBlank()) {
                     log.debug("no tenant for conversation {}: the call runs without memory and records nothing",
                             conversationId);
+                    return new ConversationKey(null, conversationId);
+                }
+                return new ConversationKey(tenant, conversationId);
+            }
+
+            @Override
+            public Opened open(ConversationKey key, Object memoryId) {
+                if (!key.hasMemory()) {
                     return Opened.OFF;
                 }
-                MemoryEngines.Lease lease = engines.lease(tenant);
+                MemoryEngines.Lease lease = engines.lease(key.tenant());
                 try {
-                    return new Opened(session(lease.engine(), memoryId, conversationId, projects), lease);
+                    return new Opened(session(lease.engine(), memoryId, key.conversationId(), projects), lease);
                 } catch (RuntimeException e) {
                     lease.close();
                     throw e;
@@ -92,13 +111,12 @@ interface Conversations {
             }
 
             @Override
-            public boolean close(Object memoryId, String conversationId) {
-                String tenant = tenants.tenantOf(memoryId);
-                if (tenant == null || tenant.isBlank() || !engines.openTenants().contains(tenant)) {
+            public boolean close(ConversationKey key) {
+                if (!key.hasMemory() || !engines.openTenants().contains(key.tenant())) {
                     return false; // an engine that is not open has no open conversation
                 }
-                try (MemoryEngines.Lease lease = engines.lease(tenant)) {
-                    return lease.engine().closeConversation(conversationId);
+                try (MemoryEngines.Lease lease = engines.lease(key.tenant())) {
+                    return lease.engine().closeConversation(key.conversationId());
                 }
             }
         };

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  * One call of a service method on one conversation, from the claim to the answer: it holds the
  * conversation's {@link MemorySession.Turn} (so no other request records into it meanwhile) and
  * its engine, and knows which hook records the answer, so the answer is recorded exactly once.
- * Hooks reach it through {@link Exchanges} by the memory id LangChain4j hands them.
+ * It carries its {@link ConversationKey}, the tenant resolved when it began with the conversation
+ * id: hooks reach it through {@link Exchanges} by the LangChain4j invocation it is bound to, or the
+ * thread that is running it, never by the memory id alone.
  */
 final class Exchange {
 
@@ -33,7 +35,7 @@ final class Exchange {
         HOOK
     }
 
-    private final String conversationId;
+    private final ConversationKey key;
     private final Conversations.Opened opened;
     private final MemorySession.Turn turn;
     private final Owner owner;
@@ -43,17 +45,26 @@ final class Exchange {
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean streamed;
 
-    Exchange(String conversationId, Conversations.Opened opened, MemorySession.Turn turn, Owner owner,
+    Exchange(ConversationKey key, Conversations.Opened opened, MemorySession.Turn turn, Owner owner,
             Runnable unregister) {
-        this.conversationId = conversationId;
+        this.key = key;
         this.opened = opened;
         this.turn = turn;
         this.owner = owner;
         this.unregister = unregister;
     }
 
+    ConversationKey key() {
+        return key;
+    }
+
     String conversationId() {
-        return conversationId;
+        return key.conversationId();
+    }
+
+    /** The LangChain4j invocation this exchange is bound to; null until the started listener binds it. */
+    UUID invocation() {
+        return invocation.get();
     }
 
     Owner owner() {
@@ -178,7 +189,7 @@ final class Exchange {
      */
     private void whileOpen(Runnable step) {
         if (ended.get()) {
-            LOG.debug("conversation {} was ended during its call; not recording the rest", conversationId);
+            LOG.debug("{} was ended during its call; not recording the rest", key);
             return;
         }
         try {
@@ -187,7 +198,7 @@ final class Exchange {
             if (!ended.get()) {
                 throw e;
             }
-            LOG.debug("conversation {} was ended during its call; not recording the rest", conversationId);
+            LOG.debug("{} was ended during its call; not recording the rest", key);
         }
     }
 }

@@ -13,6 +13,11 @@ import java.util.function.BiFunction;
  * instructions are the tool audience's ({@code MemorySession.developerInstructions()}): they name
  * the memory tools and paths inside the memory folder, never a path on this machine, whatever
  * {@code dedicated_tools} says.
+ *
+ * <p>LangChain4j hands it only the memory id. It finds the exchange of this call on its thread: the
+ * one running there (the service proxy's call, a visible stream's start) or the one a listener event
+ * of this call announced just before; only a transformer used without either resolves the tenant
+ * itself. Never the exchange of another tenant that picked the same memory id.
  */
 final class InstructionsTransformer implements BiFunction<ChatRequest, Object, ChatRequest> {
 
@@ -24,7 +29,7 @@ final class InstructionsTransformer implements BiFunction<ChatRequest, Object, C
 
     @Override
     public ChatRequest apply(ChatRequest request, Object memoryId) {
-        String instructions = exchanges.withExchange(memoryId, Exchange::instructions);
+        String instructions = exchanges.withExchange(null, memoryId, true, Exchange::instructions);
         if (instructions.isEmpty()) {
             return request;
         }

@@ -3,6 +3,7 @@ package dev.mnemo.langchain4j;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.invocation.InvocationContext;
+import dev.langchain4j.service.tool.ToolExecutionResult;
 import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.service.tool.ToolProviderRequest;
@@ -37,14 +38,15 @@ final class MemoryToolProvider implements ToolProvider {
     public ToolProviderResult provideTools(ToolProviderRequest request) {
         InvocationContext call = request.invocationContext();
         UUID invocationId = call == null ? null : call.invocationId();
-        if (requireProxy && exchanges.find(request.chatMemoryId()).map(Exchange::owner).orElse(null)
-                != Exchange.Owner.PROXY) {
+        String conversationId = MemoryIds.conversationId(request.chatMemoryId());
+        if (requireProxy && exchanges.ofInvocation(call).or(() -> exchanges.runningHere(conversationId))
+                .map(Exchange::owner).orElse(null) != Exchange.Owner.PROXY) {
             throw new IllegalStateException("this AI service was set up with MnemoLangChain4j.configure(..) but"
                     + " built from another builder: build it from the AiServices that configure(..) returns, whose"
                     + " build() claims each conversation for one call at a time and keeps citation markup out of"
                     + " streamed answers");
         }
-        List<ToolSpec> specs = exchanges.withExchange(request.chatMemoryId(), exchange -> {
+        List<ToolSpec> specs = exchanges.withExchange(call, request.chatMemoryId(), false, exchange -> {
             if (!exchange.belongsTo(invocationId)) {
                 throw new ConversationBusyException(exchange.conversationId());
             }
@@ -74,7 +76,23 @@ final class MemoryToolProvider implements ToolProvider {
             // Some providers send no call id; the rollout still pairs the call with its output.
             String callId = request.id() == null || request.id().isBlank() ? "call_" + UUID.randomUUID() : request.id();
             String arguments = request.arguments() == null ? "{}" : request.arguments();
-            return exchanges.withExchange(memoryId, exchange -> exchange.callTool(callId, request.name(), arguments));
+            return exchanges.withExchange(null, memoryId, false,
+                    exchange -> exchange.callTool(callId, request.name(), arguments));
+        }
+
+        /**
+         * LangChain4j 1.19 hands the invocation too: the call then runs in the exchange bound to it,
+         * on whatever thread (tools executed concurrently run on an executor's).
+         */
+        @Override
+        public ToolExecutionResult executeWithContext(ToolExecutionRequest request, InvocationContext call) {
+            Exchange own = exchanges.ofInvocation(call).orElse(null);
+            if (own == null) {
+                return ToolExecutor.super.executeWithContext(request, call);
+            }
+            try (Exchanges.Scope here = exchanges.enter(own)) {
+                return ToolExecutor.super.executeWithContext(request, call);
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ import dev.langchain4j.observability.api.listener.AiServiceListener;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.TokenStream;
 import dev.langchain4j.service.tool.ToolProvider;
+import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.llm.LanguageModel;
@@ -53,10 +54,14 @@ import java.util.function.BiFunction;
  * <p>Each hook also works alone; {@link #configure} applies them all. The hooks are thin:
  * instructions, tools, citations and recording are {@link dev.mnemo.MemorySession}'s, used through it.
  *
- * <p><b>Concurrency.</b> One instance serves any number of conversations at once: every hook finds
- * its conversation from the memory id LangChain4j hands it, never from thread-local state, so two
- * conversations never see each other's instructions, tool calls or recordings. Memory ids must be
- * unique across users, as LangChain4j's own {@code ChatMemory} requires.
+ * <p><b>Concurrency and tenancy.</b> One instance serves any number of conversations at once. A
+ * conversation is the pair of the tenant resolved for the call and the memory id: every hook finds
+ * the exchange of its own call (by the LangChain4j invocation it is handed, or the thread its call
+ * runs on; a hook used alone by the tenant it resolves for that call), never by the memory id alone,
+ * so two conversations, also two tenants' conversations with the same memory id, never see each
+ * other's instructions, tool calls or recordings, and one is never refused because the other is
+ * busy. LangChain4j's own {@code ChatMemory} keys history by the memory id alone: wrap its store with
+ * {@link #chatMemoryStore(ChatMemoryStore)}.
  */
 public final class MnemoLangChain4j {
 
@@ -235,6 +240,29 @@ public final class MnemoLangChain4j {
         }
         MemoryIds.conversationId(memoryId);
         return new VisibleTokenStream(stream, memoryId, exchanges);
+    }
+
+    /**
+     * The application's own short-term chat memory, kept apart per tenant: a decorator over
+     * {@code store} that hands it a {@link TenantScopedChatMemoryStore.Key} of the tenant and the
+     * memory id, so two tenants that pick the same memory id never read or extend each other's
+     * history. Each read and write finds its tenant as the hooks do (the exchange of the call running
+     * on the thread, on the HTTP client's thread of a stream too when {@link #listeners()} are
+     * registered, as {@link #configure} does; else this instance's {@link TenantResolver}); one whose
+     * tenant cannot be found is refused with
+     * {@link IllegalStateException}. Use it for every {@code ChatMemory} of a service made with
+     * {@link #create(MemoryEngines, TenantResolver)}: a plain store keys history by the memory id
+     * alone.
+     *
+     * <pre>{@code
+     * ChatMemoryStore history = mnemo.chatMemoryStore(new InMemoryChatMemoryStore());
+     * builder.chatMemoryProvider(id -> MessageWindowChatMemory.builder().id(id).maxMessages(20)
+     *         .chatMemoryStore(history).build());
+     * }</pre>
+     */
+    public ChatMemoryStore chatMemoryStore(ChatMemoryStore store) {
+        Objects.requireNonNull(store, "store");
+        return new TenantScopedChatMemoryStore(store, exchanges::tenantOf);
     }
 
     /**

@@ -68,11 +68,11 @@ final class ServiceProxy implements InvocationHandler {
         }
         Exchange exchange = exchanges.begin(args[plan.memoryIdIndex()], Exchange.Owner.PROXY);
         boolean streamEndsIt = false;
-        try {
+        try (Exchanges.Scope here = exchanges.enter(exchange)) {
             Object result = call(method, args);
             if (plan.kind() == ServiceMethods.Kind.STREAM) {
                 streamEndsIt = true;
-                return new VisibleTokenStream((TokenStream) result, exchange);
+                return new VisibleTokenStream((TokenStream) result, exchange, exchanges);
             }
             return plan.stripsAnswer() ? visible(result) : result;
         } finally {

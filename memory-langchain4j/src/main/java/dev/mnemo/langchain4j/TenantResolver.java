@@ -14,12 +14,15 @@ package dev.mnemo.langchain4j;
  * <p>Never derive the tenant from text the client sent, such as a prefix of a memory id the client
  * chose: a user could then name another user's tenant and read and write that user's memory.
  *
- * <p>It is called once per exchange (one call of a service method, streamed or not), on the thread
- * that calls the service method, before anything is recorded; every hook of that exchange, on
- * whatever thread LangChain4j runs it, then uses the same tenant. A hook used on its own, without
- * {@link MnemoLangChain4j#configure} or {@link MnemoLangChain4j#listeners()}, calls it where
- * LangChain4j calls that hook. {@link MnemoLangChain4j#endConversation} calls it on its caller's
- * thread.
+ * <p>It is called when an exchange begins (one call of a service method, streamed or not), on the
+ * thread that calls the service method, before anything is recorded; every hook of that exchange,
+ * on whatever thread LangChain4j runs it, then uses the same tenant. A hook that finds no exchange
+ * of its own call on its thread or invocation (a hook used on its own, without
+ * {@link MnemoLangChain4j#configure} or {@link MnemoLangChain4j#listeners()}; the first request of a
+ * call the listeners alone claimed; a read or write of the
+ * {@linkplain MnemoLangChain4j#chatMemoryStore tenant-scoped chat memory}) calls it where
+ * LangChain4j calls that hook, and only ever joins a running exchange of the tenant it answers.
+ * {@link MnemoLangChain4j#endConversation} calls it on its caller's thread.
  */
 @FunctionalInterface
 public interface TenantResolver {

@@ -8,10 +8,12 @@ import dev.langchain4j.invocation.InvocationContext;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.observability.api.event.AiServiceCompletedEvent;
 import dev.langchain4j.observability.api.event.AiServiceErrorEvent;
+import dev.langchain4j.observability.api.event.AiServiceResponseReceivedEvent;
 import dev.langchain4j.observability.api.event.AiServiceStartedEvent;
 import dev.langchain4j.observability.api.listener.AiServiceCompletedListener;
 import dev.langchain4j.observability.api.listener.AiServiceErrorListener;
 import dev.langchain4j.observability.api.listener.AiServiceListener;
+import dev.langchain4j.observability.api.listener.AiServiceResponseReceivedListener;
 import dev.langchain4j.observability.api.listener.AiServiceStartedListener;
 import dev.langchain4j.service.Result;
 import dev.mnemo.ConversationBusyException;
@@ -49,14 +51,16 @@ final class TurnListeners {
         AiServiceStartedListener started = this::started;
         AiServiceCompletedListener completed = this::completed;
         AiServiceErrorListener failed = this::failed;
-        return List.of(started, completed, failed);
+        AiServiceResponseReceivedListener responded = this::responded;
+        return List.of(started, responded, completed, failed);
     }
 
     private void started(AiServiceStartedEvent event) {
         InvocationContext call = event.invocationContext();
         Exchange exchange;
         try {
-            exchange = exchanges.find(call.chatMemoryId()).orElse(null);
+            String conversationId = MemoryIds.conversationId(call.chatMemoryId());
+            exchange = exchanges.ofInvocation(call).or(() -> exchanges.runningHere(conversationId)).orElse(null);
             if (exchange == null && !claims) {
                 return; // not through configure's service: its tool provider refuses the call
             }
@@ -68,12 +72,23 @@ final class TurnListeners {
                     call.interfaceName(), call.methodName());
             return;
         }
-        if (!exchange.bind(call.invocationId())) {
+        if (!exchanges.bind(exchange, call.invocationId())) {
             LOG.warn("conversation '{}' is still answering another call: nothing of call {} is recorded",
                     exchange.conversationId(), call.invocationId());
             return;
         }
+        // Not announced here: a stream's call returns before its first request, so an announcement could
+        // outlive the call on this thread. The first request finds the exchange by the tenant resolved again.
         exchange.userMessage(text(event.userMessage()));
+    }
+
+    /**
+     * A model response of the call arrived: the follow-up request of its tool loop, if any, is
+     * transformed next on this thread (for a stream, the HTTP client's), so announce the call's
+     * exchange there.
+     */
+    private void responded(AiServiceResponseReceivedEvent event) {
+        exchanges.ofInvocation(event.invocationContext()).ifPresent(exchanges::announce);
     }
 
     private void completed(AiServiceCompletedEvent event) {
@@ -86,6 +101,7 @@ final class TurnListeners {
                     answerText(event.result()).ifPresent(exchange::assistantMessage);
                 }
             } finally {
+                exchanges.withdraw(exchange);
                 if (exchange.owner() == Exchange.Owner.LISTENER) {
                     exchange.end();
                 }
@@ -95,19 +111,16 @@ final class TurnListeners {
 
     private void failed(AiServiceErrorEvent event) {
         ownExchange(event.invocationContext()).ifPresent(exchange -> {
+            exchanges.withdraw(exchange);
             if (!exchange.streamed() && exchange.owner() == Exchange.Owner.LISTENER) {
                 exchange.end();
             }
         });
     }
 
-    /** The exchange of this call, not one another call holds on the same conversation. */
+    /** The exchange the started listener bound to this call; none when it could not claim one (logged there). */
     private Optional<Exchange> ownExchange(InvocationContext call) {
-        try {
-            return exchanges.find(call.chatMemoryId()).filter(exchange -> exchange.belongsTo(call.invocationId()));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty(); // refused when it started; logged there
-        }
+        return exchanges.ofInvocation(call);
     }
 
     /** The text of the answer, for results that carry one (not for a structured object or void). */

@@ -68,10 +68,10 @@ final class VisibleTokenStream implements TokenStream {
     }
 
     /** For the service proxy: the stream of the call that opened {@code exchange}, which it now ends. */
-    VisibleTokenStream(TokenStream delegate, Exchange exchange) {
+    VisibleTokenStream(TokenStream delegate, Exchange exchange, Exchanges exchanges) {
         this.delegate = delegate;
         this.memoryId = null;
-        this.exchanges = null;
+        this.exchanges = exchanges;
         this.exchange = exchange;
         exchange.streamTakesAnswer();
         this.releaseIfDropped = UNSTARTED.register(this, exchange::end);
@@ -178,7 +178,7 @@ final class VisibleTokenStream implements TokenStream {
         }
         if (exchange == null) {
             // The exchange the listeners opened for this call, else one of its own (no listener saw the call).
-            Exchange found = exchanges.find(memoryId).orElse(null);
+            Exchange found = exchanges.forStream(memoryId).orElse(null);
             if (found != null && found.streamed()) {
                 throw new ConversationBusyException(found.conversationId()); // another stream is answering
             }
@@ -193,8 +193,8 @@ final class VisibleTokenStream implements TokenStream {
         }
         delegate.onCompleteResponse(this::completed);
         delegate.onError(this::failed);
-        try {
-            delegate.start();
+        try (Exchanges.Scope here = exchanges.enter(exchange)) {
+            delegate.start(); // the first request is transformed here, on this thread
         } catch (RuntimeException e) {
             failed(e, false);
             throw e;

@@ -20,7 +20,7 @@ final class PendingNoteRows {
     /** @return false, adding nothing, when a note with that id is already kept */
     static boolean add(Tx tx, PendingNote note) throws SQLException {
         return tx.update("note.add", note.id(), note.filename(), note.projectSlug().orElse(null), note.text(),
-                note.threadId().orElse(null), note.createdAt().getEpochSecond()) > 0;
+                note.threadId().orElse(null), note.createdAt().getEpochSecond(), note.externalContext() ? 1 : 0) > 0;
     }
 
     static List<PendingNote> all(Tx tx) throws SQLException {
@@ -32,6 +32,19 @@ final class PendingNoteRows {
         return tx.first("note.take", PendingNoteRows::map, id);
     }
 
+    /** Deletes the notes a conversation asked for and returns them, in one statement. */
+    static List<PendingNote> takeOf(Tx tx, String threadId) throws SQLException {
+        return tx.query("note.takeOfThread", PendingNoteRows::map, threadId);
+    }
+
+    static void addRejection(Tx tx, String threadId, String textHash, Instant now) throws SQLException {
+        tx.update("note.reject", threadId, textHash, now.getEpochSecond());
+    }
+
+    static boolean isRejected(Tx tx, String threadId, String textHash) throws SQLException {
+        return tx.first("note.isRejected", row -> true, threadId, textHash).isPresent();
+    }
+
     static int deleteAll(Tx tx) throws SQLException {
         return tx.update("note.deleteAll");
     }
@@ -39,6 +52,7 @@ final class PendingNoteRows {
     private static PendingNote map(ResultSet row) throws SQLException {
         return new PendingNote(row.getString("id"), row.getString("filename"),
                 Optional.ofNullable(row.getString("project_slug")), row.getString("content"),
-                Optional.ofNullable(row.getString("thread_id")), Instant.ofEpochSecond(row.getLong("created_at")));
+                Optional.ofNullable(row.getString("thread_id")), Instant.ofEpochSecond(row.getLong("created_at")),
+                row.getInt("external_context") != 0);
     }
 }

@@ -9,8 +9,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -102,6 +108,62 @@ public final class PostgresBackend implements AutoCloseable {
         return new PostgresMemoryStore(database, tenantKey(tenantId), new Phase2Lock());
     }
 
+    /**
+     * The tenants with conversations due for extraction (Phase 1) at {@code now}, oldest due first,
+     * at most {@code limit}: one read-only query over every tenant's threads, stage-1 outputs and
+     * jobs, so a schedule can open only the engines that have work. A thread is due when it is
+     * enabled, unarchived, has a first message, comes from one of {@code sources}, was last updated
+     * between {@code maxAge} and {@code minIdle} ago, and neither its stored memory nor its last
+     * successful extraction covers that update, and no live claim or retry backoff holds it (the
+     * rules of the Phase 1 claim, which still decides). Tenants whose ids are stored as a digest
+     * (ids longer than 200 characters or with a NUL) cannot be named back and are left out.
+     */
+    public List<String> tenantsWithDueExtraction(Instant now, Duration minIdle,
+            Duration maxAge, List<String> sources, int limit) {
+        long nowMs = now.toEpochMilli();
+        return database.readAcrossTenants("find tenants with due extractions", connection -> {
+            try (PreparedStatement query = connection.prepareStatement(DUE_EXTRACTION)) {
+                query.setArray(1, connection.createArrayOf("text", sources.toArray()));
+                query.setLong(2, nowMs - maxAge.toMillis());
+                query.setLong(3, nowMs - minIdle.toMillis());
+                query.setLong(4, now.getEpochSecond());
+                query.setLong(5, now.getEpochSecond());
+                query.setInt(6, limit);
+                List<String> tenants = new ArrayList<>();
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        String tenant = rows.getString(1);
+                        if (!tenant.startsWith(DIGEST_PREFIX)) {
+                            tenants.add(tenant);
+                        }
+                    }
+                }
+                return tenants;
+            }
+        });
+    }
+
+    /** Binds: sources, oldest update (ms), newest update (ms), now (s), now (s), limit. */
+    private static final String DUE_EXTRACTION = """
+            SELECT t.tenant_id FROM tenant_threads t
+            WHERE t.archived = 0 AND t.preview <> '' AND t.source = ANY (?) AND t.memory_mode = 'enabled'
+                AND t.updated_at_ms >= ? AND t.updated_at_ms <= ?
+                AND NOT EXISTS (SELECT 1 FROM tenant_stage1_outputs so
+                    WHERE so.tenant_id = t.tenant_id AND so.thread_id = t.id
+                    AND so.source_updated_at >= (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000)
+                AND NOT EXISTS (SELECT 1 FROM tenant_jobs j
+                    WHERE j.tenant_id = t.tenant_id AND j.kind = 'memory_stage1' AND j.job_key = t.id
+                    AND (COALESCE(j.last_success_watermark, -1)
+                            >= (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000
+                        OR (j.status = 'running' AND j.lease_until IS NOT NULL AND j.lease_until > ?)
+                        OR (COALESCE(j.input_watermark, -1)
+                                >= (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000
+                            AND ((j.retry_at IS NOT NULL AND j.retry_at > ?) OR j.retry_remaining <= 0))))
+            GROUP BY t.tenant_id
+            ORDER BY MIN(t.updated_at_ms), t.tenant_id
+            LIMIT ?
+            """;
+
     TenantDatabase database() {
         return database;
     }
@@ -140,10 +202,14 @@ public final class PostgresBackend implements AutoCloseable {
         }
     }
 
-    /** Configures a {@link PostgresBackend}; {@link #build()} migrates the schema. */
+    /**
+     * Configures a {@link PostgresBackend}; {@link #build()} migrates the schema, or with
+     * {@link #validateOnly()} only checks it.
+     */
     public static final class Builder {
         private DataSource dataSource;
         private String schema = "mnemo";
+        private boolean validateOnly;
 
         private Builder() {
         }
@@ -166,28 +232,48 @@ public final class PostgresBackend implements AutoCloseable {
         }
 
         /**
+         * Check the schema instead of migrating it: {@link #build()} then runs no DDL (creates no
+         * schema, table or history row) and fails unless the schema exists at the newest version
+         * this module knows. For tools that share a database with the application that owns the
+         * schema (the {@code mnemo} command line): only a writer, whose {@code build()} migrates,
+         * changes it. A schema newer than this module is accepted with a warning, as a migrating
+         * build accepts it.
+         */
+        public Builder validateOnly() {
+            this.validateOnly = true;
+            return this;
+        }
+
+        /**
          * Migrates the schema to the newest version (Flyway, this module's migrations, history
-         * table {@code mnemo_schema_history}) and returns the backend.
+         * table {@code mnemo_schema_history}), or with {@link #validateOnly()} checks that it is
+         * there, and returns the backend.
          *
          * @throws MemoryConfigurationException when no data source was given
-         * @throws MemoryStoreException when the database cannot be reached or migrated
+         * @throws MemoryStoreException when the database cannot be reached or migrated, or, with
+         *     {@link #validateOnly()}, when the schema is missing, behind or damaged (the message
+         *     says which and how to migrate it)
          */
         public PostgresBackend build() {
             if (dataSource == null) {
                 throw new MemoryConfigurationException("PostgresBackend needs a dataSource(..)");
             }
-            try {
-                Flyway.configure(PostgresBackend.class.getClassLoader())
-                        .dataSource(dataSource)
-                        .schemas(schema)
-                        .defaultSchema(schema)
-                        .table("mnemo_schema_history")
-                        .locations("classpath:dev/mnemo/postgres/migration")
-                        .load()
-                        .migrate();
-            } catch (FlywayException e) {
-                throw new MemoryStoreException("cannot migrate Mnemo's PostgreSQL schema " + schema + ": "
-                        + e.getMessage(), e);
+            Flyway flyway = Flyway.configure(PostgresBackend.class.getClassLoader())
+                    .dataSource(dataSource)
+                    .schemas(schema)
+                    .defaultSchema(schema)
+                    .table(SchemaCheck.HISTORY_TABLE)
+                    .locations("classpath:dev/mnemo/postgres/migration")
+                    .load();
+            if (validateOnly) {
+                SchemaCheck.requireCurrent(dataSource, schema, flyway);
+            } else {
+                try {
+                    flyway.migrate();
+                } catch (FlywayException e) {
+                    throw new MemoryStoreException("cannot migrate Mnemo's PostgreSQL schema " + schema + ": "
+                            + e.getMessage(), e);
+                }
             }
             return new PostgresBackend(new TenantDatabase(dataSource, schema));
         }

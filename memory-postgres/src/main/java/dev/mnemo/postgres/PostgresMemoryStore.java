@@ -350,6 +350,35 @@ final class PostgresMemoryStore implements MemoryStore {
     }
 
     @Override
+    public List<PendingNote> takePendingNotesOf(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        List<PendingNote> taken = write("take the notes of thread " + threadId + " awaiting approval",
+                tx -> PendingNoteRows.takeOf(tx, threadId));
+        if (!taken.isEmpty()) {
+            database.vacuumLater(NOTE_TABLES, "forgetting the notes of a conversation of tenant " + tenant);
+        }
+        return taken;
+    }
+
+    @Override
+    public void addNoteRejection(String threadId, String textHash, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(textHash, "textHash");
+        Objects.requireNonNull(now, "now");
+        write("record a rejected note of thread '" + threadId + "'", tx -> {
+            PendingNoteRows.addRejection(tx, threadId, textHash, now);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean isNoteRejected(String threadId, String textHash) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(textHash, "textHash");
+        return read("look up a rejected note", tx -> PendingNoteRows.isRejected(tx, threadId, textHash));
+    }
+
+    @Override
     public boolean markStage1SucceededNoOutput(String threadId, String ownershipToken, Instant now) {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(ownershipToken, "ownershipToken");

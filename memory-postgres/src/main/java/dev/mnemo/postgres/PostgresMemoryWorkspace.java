@@ -213,6 +213,22 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
         }
     }
 
+    /** {@inheritDoc} Drops it from the pending notes every server shares. */
+    @Override
+    public synchronized void noteRemoved(Path note) {
+        Objects.requireNonNull(note, "note");
+        try {
+            String path = local.relativePath(note);
+            if (!LocalFiles.isNote(path)) {
+                throw new IllegalArgumentException("an ad-hoc note must be under " + local.root().resolve(
+                        LocalFiles.NOTES) + ", was " + note);
+            }
+            notes.removed(path);
+        } catch (IOException e) {
+            throw failure("remove ad-hoc note " + note + " of tenant " + tenant + " from", e);
+        }
+    }
+
     @Override
     public synchronized WorkspaceDiff diff() {
         prepare();

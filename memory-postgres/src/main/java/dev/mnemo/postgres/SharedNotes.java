@@ -196,6 +196,25 @@ final class SharedNotes {
         });
     }
 
+    /**
+     * Drops a note the engine deleted locally (its conversation was forgotten) from the pending
+     * notes, so every other server's next refresh deletes its copy too (it knew the note, and the
+     * database has it no more). A note already in the baseline leaves it with the next commit.
+     */
+    void removed(String path) {
+        long version = database.write(tenant, PostgresMemoryWorkspace.SQL, "remove ad-hoc note " + path, tx -> {
+            if (tx.update("notes.delete", tx.textArray(List.of(path))) == 0) {
+                return -1L;
+            }
+            return tx.first("workspace.bumpNotes", row -> row.getLong(1)).orElseThrow();
+        });
+        pending.remove(path);
+        if (version >= 0 && version == seenVersion + 1) {
+            seenVersion = version; // no other server changed the notes since this one last looked
+        }
+        LOG.info("removed ad-hoc note {} of tenant {}: its conversation was forgotten", path, tenant);
+    }
+
     /** The pending notes a commit of {@code files} takes: the ones this server had, and every local note. */
     List<String> takenBy(SortedMap<String, byte[]> files) {
         Set<String> taken = new TreeSet<>(pending);

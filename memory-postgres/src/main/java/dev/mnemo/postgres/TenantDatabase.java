@@ -108,6 +108,39 @@ final class TenantDatabase implements AutoCloseable {
         }
     }
 
+    /** A read over every tenant's rows (the tenant_* tables, never the views). */
+    @FunctionalInterface
+    interface AcrossTenants<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} in one read-only transaction bound to no tenant (the tenant views refuse to
+     * answer in it): for the few maintenance reads that must see every tenant at once.
+     */
+    <T> T readAcrossTenants(String what, AcrossTenants<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(false);
+            try {
+                try (PreparedStatement bind = connection.prepareStatement("SELECT set_config('search_path', ?, true),"
+                        + " set_config('jit', 'off', true)")) {
+                    bind.setString(1, quoted(schema));
+                    bind.execute();
+                }
+                try (Statement statement = connection.createStatement()) {
+                    statement.execute("SET TRANSACTION READ ONLY");
+                }
+                return work.run(connection);
+            } finally {
+                rollbackQuietly(connection);
+                connection.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException e) {
+            throw new MemoryStoreException("PostgreSQL schema " + schema + ": cannot " + what + ": " + e.getMessage(), e);
+        }
+    }
+
     private MemoryStoreException failure(String tenant, String what, SQLException e) {
         return new MemoryStoreException("PostgreSQL schema " + schema + ", tenant " + tenant + ": cannot " + what
                 + ": " + e.getMessage(), e);

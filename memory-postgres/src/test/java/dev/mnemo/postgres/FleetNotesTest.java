@@ -3,6 +3,7 @@ package dev.mnemo.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemorySession;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
@@ -197,6 +198,35 @@ class FleetNotesTest {
         for (String path : a.keySet()) {
             assertThat(new String(a.get(path), StandardCharsets.UTF_8)).as(path)
                     .isEqualTo(new String(b.get(path), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void forgettingAConversationOnA_removesItsNoteFromTheDatabase_andFromBsFolder(@TempDir Path temp)
+            throws Exception {
+        TestClock clock = new TestClock(Fleet.START);
+        NoteTakingAgent agent = new NoteTakingAgent();
+        Path cacheA = temp.resolve("server-a");
+        Path cacheB = temp.resolve("server-b");
+        try (MemoryEngine a = engine(backend, "user-forget", cacheA, clock, agent);
+                MemoryEngine b = engine(backend, "user-forget", cacheB, clock, agent)) {
+            try (MemorySession session = a.openSession(SessionContext.root("conversation-forgotten"))) {
+                session.startupTask().completion().join();
+                assertThat(session.callTool("call-1", "memories_add_ad_hoc_note",
+                        "{\"filename\":\"2026-06-01T08-00-00-forgotten.md\",\"note\":\"NOTE: use pnpm\"}"))
+                        .isEqualTo("{}");
+            }
+            addNote(a, "2026-06-01T08-01-00-kept.md", "NOTE: user prefers tabs");
+            assertThat(b.buildDeveloperInstructions()).contains("use pnpm");
+            assertThat(pendingNotes("user-forget")).containsExactly(NOTES + "2026-06-01T08-00-00-forgotten.md",
+                    NOTES + "2026-06-01T08-01-00-kept.md");
+
+            a.threads().delete("conversation-forgotten");
+
+            assertThat(pendingNotes("user-forget")).containsExactly(NOTES + "2026-06-01T08-01-00-kept.md");
+            assertThat(cacheA.resolve("memories/" + NOTES + "2026-06-01T08-00-00-forgotten.md")).doesNotExist();
+            assertThat(b.buildDeveloperInstructions()).doesNotContain("use pnpm").contains("user prefers tabs");
+            assertThat(cacheB.resolve("memories/" + NOTES + "2026-06-01T08-00-00-forgotten.md")).doesNotExist();
         }
     }
 

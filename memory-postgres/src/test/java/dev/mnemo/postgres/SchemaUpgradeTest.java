@@ -3,6 +3,7 @@ package dev.mnemo.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.PendingNote;
 import dev.mnemo.testkit.contract.ApprovalUpgradeContract;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,9 +13,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -34,7 +37,7 @@ class SchemaUpgradeTest extends ApprovalUpgradeContract {
     private static final String TENANT = "tenant-of-schema-5";
     /** Every migration applied, successfully, once: what an upgraded schema's history must say. */
     private static final List<String> EVERY_VERSION = List.of("1:true", "2:true", "3:true", "4:true", "5:true",
-            "6:true", "7:true", "8:true", "9:true", "10:true");
+            "6:true", "7:true", "8:true", "9:true", "10:true", "11:true");
 
     private PostgresBackend backend;
 
@@ -53,6 +56,23 @@ class SchemaUpgradeTest extends ApprovalUpgradeContract {
         if (backend != null) {
             backend.close();
         }
+    }
+
+    @Test
+    void aNoteKeptAtSchema9_readsAsHeldForApprovalAlone_andGoesWithItsConversation() throws SQLException {
+        String schema = "before_note_sources_" + SCHEMAS.incrementAndGet();
+        migrate(schema, "9");
+        insert("INSERT INTO " + schema + ".tenant_notes_awaiting_approval (tenant_id, id, filename, project_slug,"
+                + " content, thread_id, created_at) VALUES (?, ?, ?, NULL, ?, ?, ?)", TENANT, "note-1",
+                "2026-06-01T12-00-00-tabs.md", "tabs", "chat-1", WRITTEN_AT.getEpochSecond());
+        backend = DB.backend(schema);
+        assertThat(appliedVersions(schema)).containsExactlyElementsOf(EVERY_VERSION);
+
+        MemoryStore store = backend.store(TENANT);
+        assertThat(store.pendingNotes()).containsExactly(new PendingNote("note-1", "2026-06-01T12-00-00-tabs.md",
+                Optional.empty(), "tabs", Optional.of("chat-1"), WRITTEN_AT, false));
+        assertThat(store.takePendingNotesOf("chat-1")).hasSize(1);
+        assertThat(store.pendingNotes()).isEmpty();
     }
 
     /** The schema as a Mnemo whose newest migration was {@code version} left it. */

@@ -128,6 +128,13 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
 
     private static final Logger LOG = LoggerFactory.getLogger(MnemoAdvisor.class);
 
+    /**
+     * The request-context key a Mnemo advisor sets on the request it passes down the chain: a second
+     * Mnemo advisor on the same client (added twice, or once by the application and once by
+     * {@code mnemo.chat-client.advisor.enabled}) sees it and passes the request on untouched.
+     */
+    static final String HANDLED = "mnemo.advisor.handled";
+
     private final @Nullable MemoryEngine engine;
     private final @Nullable MemoryEngines engines;
     private final MnemoTenantResolver tenants;
@@ -137,6 +144,7 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
     private final AtomicBoolean toldNoConversation = new AtomicBoolean();
     private final AtomicBoolean toldNoUser = new AtomicBoolean();
     private final AtomicBoolean toldNoTools = new AtomicBoolean();
+    private final AtomicBoolean toldSecond = new AtomicBoolean();
 
     private MnemoAdvisor(Builder builder) {
         this.engine = builder.engine;
@@ -181,6 +189,10 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
 
     @Override
     public ChatClientResponse adviseCall(ChatClientRequest request, CallAdvisorChain chain) {
+        if (handledByAnother(request)) {
+            return chain.nextCall(request);
+        }
+        request = handled(request);
         Exchange exchange = begin(request, user(request), project(request));
         try {
             return exchange.answer(chain.nextCall(exchange.request()));
@@ -190,7 +202,11 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
     }
 
     @Override
-    public Flux<ChatClientResponse> adviseStream(ChatClientRequest request, StreamAdvisorChain chain) {
+    public Flux<ChatClientResponse> adviseStream(ChatClientRequest given, StreamAdvisorChain chain) {
+        if (handledByAnother(given)) {
+            return chain.nextStream(given);
+        }
+        ChatClientRequest request = handled(given);
         return Flux.defer(() -> {
             String user = user(request); // here, where thread-bound context is still visible
             String project = project(request);
@@ -238,6 +254,26 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
                 }).subscribeOn(scheduler))
                 .doOnError(failure -> offload(exchange::abandon))   // before the subscriber hears of it
                 .doOnCancel(() -> offload(exchange::abandon));
+    }
+
+    /**
+     * Whether a Mnemo advisor earlier in the chain already handles this request: a second one would
+     * claim the same conversation again (and fail as busy) and record the turn twice. Logged once.
+     */
+    private boolean handledByAnother(ChatClientRequest request) {
+        if (!request.context().containsKey(HANDLED)) {
+            return false;
+        }
+        if (toldSecond.compareAndSet(false, true)) {
+            LOG.warn("A second Mnemo advisor on one ChatClient ({} after {}) is ignored: one advisor per client "
+                    + "gives memory. Add it with .defaultAdvisors(..) or set mnemo.chat-client.advisor.enabled=true, "
+                    + "not both (logged once per advisor)", this, request.context().get(HANDLED));
+        }
+        return true;
+    }
+
+    private ChatClientRequest handled(ChatClientRequest request) {
+        return request.mutate().context(HANDLED, toString()).build();
     }
 
     /** Runs {@code work} here, or on the scheduler when this is a thread that must not block. */

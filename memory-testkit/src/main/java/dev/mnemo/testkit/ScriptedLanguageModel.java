@@ -30,9 +30,10 @@ import java.util.regex.Pattern;
  *       the {@linkplain Builder#extraction extraction rule} gives (default: a fixed memory);</li>
  *   <li><b>consolidation</b> — the request offers the consolidation agent's {@code write_file}
  *       tool: answered by the {@linkplain Builder#consolidation consolidation rule}; the default
- *       first writes {@code MEMORY.md} and {@code memory_summary.md} from the {@code raw_memories.md}
- *       of the memory root the prompt names (see {@link #writeArtifactsFromRawMemories}), then, once
- *       the tool results are back, ends;</li>
+ *       reads {@code raw_memories.md} with the agent's {@code read_file} tool, as a real model
+ *       must (the prompt names no server path), writes {@code MEMORY.md} and
+ *       {@code memory_summary.md} from it (see {@link #writeArtifactsFromRawMemories}), then, once
+ *       the write results are back, ends;</li>
  *   <li><b>anything else</b> (your agent's chat) — answered by the {@linkplain Builder#chat chat
  *       rule} (default: the text {@value #DEFAULT_CHAT_REPLY}).</li>
  * </ul>
@@ -147,13 +148,54 @@ public final class ScriptedLanguageModel implements LanguageModel {
         return new ToolCall(callId, "write_file", "{\"path\":" + json(path) + ",\"content\":" + json(content) + "}");
     }
 
-    /** The memory root a consolidation prompt names on its {@code Memory root: } line, if any. */
+    /**
+     * The memory root a consolidation prompt names on its {@code Memory root: } line, if it names an
+     * absolute path. Mnemo's own prompt does not (a provider never sees a server path: the root is
+     * {@code .} and the agent's tools take paths relative to it), so this is empty for it; a custom
+     * agent's prompt may still name one.
+     */
     public static Optional<Path> memoryRoot(ModelRequest request) {
         if (request.messages().isEmpty()) {
             return Optional.empty();
         }
         Matcher m = MEMORY_ROOT.matcher(request.messages().get(0).text());
-        return m.find() ? Optional.of(Path.of(m.group(1).trim())) : Optional.empty();
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        try {
+            Path root = Path.of(m.group(1).trim());
+            return root.isAbsolute() ? Optional.of(root) : Optional.empty();
+        } catch (java.nio.file.InvalidPathException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The id of the default consolidation's {@code read_file} call for {@code raw_memories.md}. */
+    public static final String READ_RAW_MEMORIES_CALL_ID = "read-raw-memories";
+
+    /** A call of the consolidation agent's {@code read_file} tool for the whole of {@code path}. */
+    public static ToolCall readFile(String callId, String path) {
+        return new ToolCall(callId, "read_file", "{\"path\":" + json(path) + ",\"max_lines\":1000000}");
+    }
+
+    /**
+     * The result of the tool call {@code callId} when it is the last message of {@code request}:
+     * the file's text for a {@code read_file} that succeeded, empty for an error or another call.
+     */
+    public static Optional<String> readResult(ModelRequest request, String callId) {
+        if (!afterToolResults(request)) {
+            return Optional.empty();
+        }
+        var last = request.messages().get(request.messages().size() - 1);
+        if (!last.toolCallId().equals(Optional.of(callId))) {
+            return Optional.empty();
+        }
+        try {
+            var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(last.text());
+            return Optional.of(node.path("content").asText(""));
+        } catch (IOException e) {
+            return Optional.of("");
+        }
     }
 
     /** Whether the last message of {@code request} is a tool result (the agent ran the calls it was given). */
@@ -163,19 +205,25 @@ public final class ScriptedLanguageModel implements LanguageModel {
     }
 
     /**
-     * The default consolidation turn: after tool results, the text "consolidated"; otherwise calls
-     * {@code write_file} twice, for {@code MEMORY.md} (a task group holding the whole of
-     * {@code raw_memories.md}) and {@code memory_summary.md} ({@code v1}, a profile, and one line per
-     * {@code ## Thread} heading of the raw memories, or {@link #DEFAULT_SUMMARY_LINE}). The raw
-     * memories are read from the memory root the prompt names; without one, or without the file,
-     * they are empty.
+     * The default consolidation turn. First it reads {@code raw_memories.md} through the agent's
+     * {@code read_file} tool; with that result it calls {@code write_file} twice, for
+     * {@code MEMORY.md} (a task group holding the whole of {@code raw_memories.md}) and
+     * {@code memory_summary.md} ({@code v1}, a profile, and one line per {@code ## Thread} heading
+     * of the raw memories, or {@link #DEFAULT_SUMMARY_LINE}); after the write results, the text
+     * "consolidated". A file that cannot be read gives empty raw memories. A prompt that names an
+     * absolute memory root (a custom agent's) is read from disk at once, without the first call.
      */
     public static ModelResponse writeArtifactsFromRawMemories(ModelRequest request, TokenUsage usage) {
-        if (afterToolResults(request)) {
+        Optional<String> read = readResult(request, READ_RAW_MEMORIES_CALL_ID);
+        if (read.isEmpty() && afterToolResults(request)) {
             return ModelResponse.ofText("consolidated", usage);
         }
-        String raw = memoryRoot(request).map(root -> root.resolve("raw_memories.md")).filter(Files::isRegularFile)
-                .map(ScriptedLanguageModel::read).orElse("");
+        Optional<Path> root = memoryRoot(request);
+        if (read.isEmpty() && root.isEmpty()) {
+            return ModelResponse.ofToolCalls(List.of(readFile(READ_RAW_MEMORIES_CALL_ID, "raw_memories.md")), usage);
+        }
+        String raw = read.orElseGet(() -> root.map(r -> r.resolve("raw_memories.md")).filter(Files::isRegularFile)
+                .map(ScriptedLanguageModel::read).orElse(""));
         String listed = raw.lines().filter(l -> l.startsWith("## Thread")).map(l -> "- " + l.substring(3))
                 .reduce("", (a, b) -> a + b + "\n");
         String summary = "v1\n\n## User Profile\nA scripted profile.\n\n## What's in Memory\n"

@@ -1,5 +1,6 @@
 package dev.mnemo.internal.agent;
 
+import dev.mnemo.internal.read.ServerPaths;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelMessage;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,8 +96,14 @@ public final class ToolLoopConsolidationAgent implements ConsolidationAgent {
         }
         LOG.info("consolidation agent starting in {} with model '{}', at most {} steps, timeout {}",
                 tools.root(), request.model(), stepBudget, request.timeout());
+        // What the provider receives never names a path of this machine: the memory folder is '.', the
+        // rest of the home <mnemo-home> (raw_memories.md and the recaps name each rollout_path), and
+        // what the model writes back has the home restored, so files on disk keep their paths.
+        ServerPaths serverPaths = new ServerPaths(request.memoryRoot());
+        ServerPaths realPaths = new ServerPaths(tools.root());
+        UnaryOperator<String> scrub = text -> realPaths.scrub(serverPaths.scrub(text));
         List<ModelMessage> conversation = new ArrayList<>();
-        conversation.add(ModelMessage.user(request.prompt()));
+        conversation.add(ModelMessage.user(scrub.apply(request.prompt())));
         TokenUsage usage = TokenUsage.ZERO;
         int toolCallsRun = 0;
         for (int step = 1; step <= stepBudget; step++) {
@@ -120,14 +128,29 @@ public final class ToolLoopConsolidationAgent implements ConsolidationAgent {
             }
             conversation.add(ModelMessage.assistant(response.text(), response.toolCalls()));
             for (ToolCall call : response.toolCalls()) {
-                AgentTools.Ran ran = tools.runReporting(call);
+                AgentTools.Ran ran = tools.runReporting(new ToolCall(call.id(), call.name(),
+                        serverPaths.restore(call.argumentsJson(), ToolLoopConsolidationAgent::jsonEscape)));
                 listener.consolidationToolCalled(call.name(), ran.target(), ran.error());
-                conversation.add(ModelMessage.tool(call.id(), ran.json()));
+                conversation.add(ModelMessage.tool(call.id(), scrub.apply(ran.json())));
                 toolCallsRun++;
             }
         }
         return fail("consolidation agent used its whole budget of " + stepBudget + " steps without finishing", usage);
     }
+
+    /** {@code text} as it may stand inside a JSON string. */
+    private static String jsonEscape(String text) {
+        String quoted;
+        try {
+            quoted = JSON_WRITER.writeValueAsString(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a string could not be written as JSON", e);
+        }
+        return quoted.substring(1, quoted.length() - 1);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON_WRITER =
+            new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** {@code start + timeout}, or the end of time for a timeout too long to add. */
     private static Instant deadline(Instant start, Duration timeout) {

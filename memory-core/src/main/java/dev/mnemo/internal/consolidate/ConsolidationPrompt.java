@@ -13,10 +13,19 @@ final class ConsolidationPrompt {
 
     private ConsolidationPrompt() {}
 
-    /** INIT when there is no valid {@code MEMORY.md}/{@code memory_summary.md} pair, else INCREMENTAL. */
+    /**
+     * How the prompt names the memory folder: the sandboxed agent's tools take every path relative
+     * to it, and the prompt goes to a model provider, which must never see a path of the server.
+     */
+    static final String MEMORY_ROOT_FOR_MODEL = "`.` (the memory folder your tools work in; give every path relative to it)";
+
+    /**
+     * INIT when there is no valid {@code MEMORY.md}/{@code memory_summary.md} pair, else
+     * INCREMENTAL. {@code root} is not written into the prompt (see {@link #MEMORY_ROOT_FOR_MODEL}).
+     */
     static String render(Path root, boolean init) {
         return TEMPLATE.replace("{{ mode }}", init ? "INIT" : "INCREMENTAL")
-                .replace("{{ memory_root }}", root.toString())
+                .replace("{{ memory_root }}", MEMORY_ROOT_FOR_MODEL)
                 .replace("{{ phase2_workspace_diff_file }}", WorkspaceDiffFile.FILENAME);
     }
 

@@ -1,6 +1,5 @@
 package dev.mnemo.internal.engine;
 
-import dev.mnemo.Approval;
 import dev.mnemo.AssistantMessage;
 import dev.mnemo.Citations;
 import dev.mnemo.MemoriesConfig;
@@ -13,7 +12,9 @@ import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.ThreadLogs;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemorySession;
+import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryTools;
+import dev.mnemo.ThreadInfo;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Report;
 import dev.mnemo.RecordedSession;
@@ -39,7 +40,6 @@ import dev.mnemo.internal.rollout.ContextualFragments;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.tools.LocalMemoryTools;
-import dev.mnemo.spi.PendingNote;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.ConsolidationAgent;
@@ -62,6 +62,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,6 +86,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final AgentGraph agentGraph;
     private final EngineLogs logs;
     private final Forgetting forgetting;
+    private final ConversationNotes notes;
     private final OpenRecordings sessions;
     private final EngineHistory history;
     final ThreadRollouts rollouts;
@@ -113,10 +115,14 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     DefaultMemoryEngine(EngineParts parts) {
         this.parts = parts;
+        this.ownsExecutor = parts.executor() == null;
+        this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
+        this.workers = ownsExecutor ? EnginePools.workers() : parts.executor();
         this.logs = EngineLogs.open(parts);
         List<MemoryEventListener> allListeners = new ArrayList<>(parts.listeners());
         allListeners.addAll(logs.listeners(parts.wallClock()));
         this.listener = new SafeListener(List.copyOf(allListeners));
+        this.notes = new ConversationNotes(parts, this::localTools);
         this.forgetting = new Forgetting(parts.store(), parts.workspace(), parts.clock(), this::workerId);
         this.history = new EngineHistory(parts.store().messageHistory().orElseGet(() -> new HistoryFile(parts.home())),
                 parts.history(), redactor(), parts.clock());
@@ -125,12 +131,9 @@ final class DefaultMemoryEngine implements MemoryEngine {
                         (threadId, message) -> logs.log(new ThreadLogEntry(threadId, parts.wallClock().instant(), "INFO",
                                 "mnemo::threads", message))));
         this.agentGraph = new StoreAgentGraph(parts.store());
-        this.ownsExecutor = parts.executor() == null;
-        this.executor = ownsExecutor ? EnginePools.startupPool(EnginePools.IDLE_THREAD_KEEP_ALIVE) : parts.executor();
-        this.workers = ownsExecutor ? EnginePools.workers() : parts.executor();
         this.sessions = new OpenRecordings(new JsonlSessionRecorder(parts.sessionStore(), parts.store(),
                 parts.config(), parts.clock(), this::forgetAfterPollution), this::requireOpen, this::recordInput);
-        this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor());
+        this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor(), parts.home());
         this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
         List<RolloutSource> allSources = new ArrayList<>();
         allSources.add(RolloutSources.codex(parts.home().resolve("sessions")));
@@ -144,7 +147,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 listener, this::threadsInKeptHistory));
         this.startups = new StartupQueue(startup, executor);
         this.admin = new EngineAdmin(this);
-        this.conversations = new OpenConversations(parts.conversationIdleTimeout(), parts.maxOpenConversations());
+        this.conversations = new OpenConversations(parts.conversationIdleTimeout(), parts.maxOpenConversations(),
+                workers);
         LOG.debug("memory engine ready: home {}, memory root {}", parts.home(), parts.memoryRoot());
     }
 
@@ -297,6 +301,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
      * used it now, so the next instructions, on this server or any other, carry none of its text.
      */
     private void forgetNow(String threadId) {
+        notes.forgetConversation(threadId);
         Forgetting.Outcome outcome = forgetting.afterForget(threadId);
         if (outcome == Forgetting.Outcome.DEFERRED_TO_RUNNING_CONSOLIDATION
                 || outcome == Forgetting.Outcome.DEFERRED_TO_NEXT_CONSOLIDATION) {
@@ -345,8 +350,12 @@ final class DefaultMemoryEngine implements MemoryEngine {
         return kept;
     }
 
-    /** The instant part of a forget now, the rest in one coalesced pass on the executor. */
+    /**
+     * The instant part of a forget now (its notes go, a pending forget is recorded), the rest in
+     * one coalesced pass on the executor.
+     */
     private void forgetInBackground(String threadId) {
+        notes.forgetConversation(threadId);
         if (!forgetting.recordForget(threadId)) {
             return;
         }
@@ -524,20 +533,31 @@ final class DefaultMemoryEngine implements MemoryEngine {
     LocalMemoryTools localTools() {
         LocalMemoryTools made = localTools.get();
         if (made == null) {
-            LocalMemoryTools.ApprovalQueue queue = parts.config().approval() == Approval.ASK ? this::queueNote : null;
             localTools.compareAndSet(null, new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor(),
-                    parts.workspace()::noteAdded, queue));
+                    parts.workspace()::noteAdded, notes));
             made = localTools.get();
         }
         return made;
     }
 
-    private String queueNote(String filename, Optional<String> projectSlug, String note) {
-        String id = UUID.randomUUID().toString();
-        parts.store().addPendingNote(new PendingNote(id, filename, projectSlug, note, Optional.empty(),
-                parts.clock().instant()));
-        LOG.info("Ad-hoc note {} awaits approval as note:{}", filename, id);
-        return EngineAdmin.NOTE_PREFIX + id;
+    /**
+     * The memory tools of one recorded conversation, in its project: each note names the
+     * conversation, and waits for approval once {@code externalContext} says it saw external context.
+     */
+    MemoryTools toolsFor(Optional<String> project, String threadId, BooleanSupplier externalContext) {
+        LocalMemoryTools bound = localTools().inConversation(threadId, externalContext);
+        return refreshing(project.map(bound::inProject).orElse(bound));
+    }
+
+    /** Whether the store marks the thread polluted (it saw external context). */
+    boolean isPolluted(String threadId) {
+        return parts.store().thread(threadId).map(ThreadInfo::memoryMode).filter(MemoryMode.POLLUTED::equals)
+                .isPresent();
+    }
+
+    /** The note rules: rejections, holding for approval, forgetting with the conversation. */
+    ConversationNotes notes() {
+        return notes;
     }
 
     @Override
@@ -589,6 +609,10 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
     boolean hasPhase1() {
         return phase1 != null;
+    }
+
+    boolean hasPhase2() {
+        return phase2 != null;
     }
 
     Phase1Report runPhase1(String currentThreadId) {
@@ -672,6 +696,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 LOG.warn("memory engine closing: session {} did not close cleanly", session.threadId(), e);
             }
         }
+        conversations.finishPendingCloses(); // idle ones evicted whose close is still queued
     }
 
     private void closeOwnedParts() {

@@ -5,6 +5,7 @@ import dev.mnemo.MemoryAdmin;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.PendingMemory;
+import dev.mnemo.ProjectKeys;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Report;
@@ -26,12 +27,16 @@ import dev.mnemo.spi.Stage1Output;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -182,11 +187,11 @@ final class EngineAdmin implements MemoryAdmin {
         List<PendingMemory> pending = new ArrayList<>();
         for (Stage1Output output : store.stage1OutputsAwaitingApproval()) {
             pending.add(new PendingMemory(STAGE1_PREFIX + output.threadId(), PendingMemory.STAGE1, output.threadId(),
-                    output.result().rawMemory(), output.generatedAt()));
+                    output.result().rawMemory(), output.generatedAt(), output.project().map(ProjectKeys::slug)));
         }
         for (PendingNote note : store.pendingNotes()) {
             pending.add(new PendingMemory(NOTE_PREFIX + note.id(), PendingMemory.NOTE, note.threadId().orElse(""),
-                    note.text(), note.createdAt()));
+                    note.text(), note.createdAt(), note.projectSlug()));
         }
         pending.sort(Comparator.comparing(PendingMemory::createdAt).thenComparing(PendingMemory::id));
         return List.copyOf(pending);
@@ -207,7 +212,7 @@ final class EngineAdmin implements MemoryAdmin {
         }
         PendingNote note = takeNote(pendingId);
         try {
-            engine.localTools().writeApprovedNote(note.filename(), note.projectSlug(), note.text());
+            engine.localTools().writeApprovedNote(note.filename(), note.projectSlug(), note.text(), note.threadId());
         } catch (RuntimeException e) {
             store.addPendingNote(note); // nothing lost: it waits again
             throw e;
@@ -230,8 +235,10 @@ final class EngineAdmin implements MemoryAdmin {
             LOG.info("memory {} rejected: thread {} disabled and its memory forgotten", pendingId, output.threadId());
             return;
         }
-        takeNote(pendingId);
-        LOG.info("note {} rejected and discarded", pendingId);
+        PendingNote note = takeNote(pendingId);
+        engine.notes().rejected(note);
+        LOG.info("note {} rejected and discarded; the same note from {} is refused from now on", pendingId,
+                note.threadId().map(id -> "conversation " + id).orElse("outside any conversation"));
     }
 
     private Stage1Output awaiting(String threadId) {
@@ -259,6 +266,38 @@ final class EngineAdmin implements MemoryAdmin {
                 output.generatedAt(), output.usageCount(), output.lastUsage(),
                 store.stage1OutputsAwaitingApproval().stream().anyMatch(o -> o.threadId().equals(threadId)),
                 output.selectedSnapshot().equals(Optional.of(output.sourceUpdatedAt()))));
+    }
+
+    @Override
+    public Map<String, ThreadMemory> memories(Collection<String> threadIds) {
+        Objects.requireNonNull(threadIds, "threadIds");
+        engine.requireOpen();
+        MemoryStore store = engine.parts.store();
+        Set<String> awaiting = new HashSet<>();
+        store.stage1OutputsAwaitingApproval().forEach(output -> awaiting.add(output.threadId()));
+        Map<String, ThreadMemory> memories = new LinkedHashMap<>();
+        for (String threadId : threadIds) {
+            store.stage1Output(threadId).ifPresent(output -> memories.put(threadId, threadMemory(output,
+                    awaiting.contains(threadId))));
+        }
+        return memories;
+    }
+
+    private static ThreadMemory threadMemory(Stage1Output output, boolean awaitingApproval) {
+        return new ThreadMemory(output.threadId(), output.project(), output.result().rawMemory(),
+                output.result().rolloutSummary(), output.sourceUpdatedAt(), output.generatedAt(), output.usageCount(),
+                output.lastUsage(), awaitingApproval,
+                output.selectedSnapshot().equals(Optional.of(output.sourceUpdatedAt())));
+    }
+
+    @Override
+    public boolean canExtract() {
+        return engine.hasPhase1();
+    }
+
+    @Override
+    public boolean canConsolidate() {
+        return engine.hasPhase2();
     }
 
     @Override

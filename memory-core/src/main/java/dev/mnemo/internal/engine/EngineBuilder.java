@@ -4,6 +4,7 @@ import dev.mnemo.HistoryConfig;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryConfigurationException;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.internal.files.OwnerOnly;
 import dev.mnemo.internal.rollout.FileSessionStore;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.spi.ConsolidationAgent;
@@ -67,6 +68,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     private int maxOpenConversations = DEFAULT_MAX_OPEN_CONVERSATIONS;
     private HistoryConfig historyConfig;
     private boolean goalTools;
+    private boolean readOnly;
 
     public EngineBuilder() {
         this(System.getenv(), System.getProperty("user.home"), EngineBuilder.class.getClassLoader());
@@ -204,6 +206,12 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     }
 
     @Override
+    public EngineBuilder readOnly(boolean readOnly) {
+        this.readOnly = readOnly;
+        return this;
+    }
+
+    @Override
     public EngineBuilder closeTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "closeTimeout");
         if (timeout.isNegative()) {
@@ -225,12 +233,20 @@ public final class EngineBuilder implements MemoryEngine.Builder {
             // The workspace may live elsewhere; the read path and tools follow the workspace.
             memoryRoot = workspace.root().toAbsolutePath().normalize();
         }
-        // 2. The parts not given explicitly: discovered, each exactly once on the class path.
+        // 2. The home, created 0700 when missing (a read-only engine creates nothing); then the parts
+        //    not given explicitly: discovered, each exactly once on the class path.
+        if (!readOnly) {
+            createHome(resolvedHome);
+        }
         Path storeHome = resolvedHome;
         boolean ownsStore = store == null;
-        MemoryStore resolvedStore = ownsStore
-                ? discover(MemoryStoreProvider.class, "store", MemoryStoreProvider::name).open(storeHome)
-                : store;
+        MemoryStore resolvedStore;
+        if (!ownsStore) {
+            resolvedStore = store;
+        } else {
+            MemoryStoreProvider provider = discover(MemoryStoreProvider.class, "store", MemoryStoreProvider::name);
+            resolvedStore = readOnly ? provider.openReadOnly(storeHome) : provider.open(storeHome);
+        }
         boolean ownsWorkspace = workspace == null;
         MemoryWorkspace resolvedWorkspace;
         try {
@@ -252,8 +268,20 @@ public final class EngineBuilder implements MemoryEngine.Builder {
                 List.copyOf(rolloutSources),
                 sessionStore != null ? sessionStore : new FileSessionStore(resolvedHome.resolve("sessions"), clock),
                 redactor, List.copyOf(listeners), clock, wallClock != null ? wallClock : clock, executor, closeTimeout,
-                conversationIdleTimeout, maxOpenConversations, resolvedHistory, goalTools);
+                conversationIdleTimeout, maxOpenConversations, resolvedHistory, goalTools, readOnly);
         return new DefaultMemoryEngine(parts);
+    }
+
+    /** The home at 0700 when this build creates it; an existing home keeps its mode. */
+    private static void createHome(Path home) {
+        if (Files.isDirectory(home)) {
+            return;
+        }
+        try {
+            OwnerOnly.createFolders(home);
+        } catch (java.io.IOException e) {
+            throw new MemoryConfigurationException("cannot create the home " + home + ": " + e.getMessage(), e);
+        }
     }
 
     private Path resolveHome() {

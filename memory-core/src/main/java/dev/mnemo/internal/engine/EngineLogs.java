@@ -4,44 +4,63 @@ import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.ThreadLogs;
 import dev.mnemo.internal.logs.LogsConfig;
 import dev.mnemo.internal.logs.ThreadLogListener;
+import dev.mnemo.internal.logs.ThreadLogTicker;
 import dev.mnemo.internal.logs.ThreadLogWriter;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.MemoryStoreProvider;
 import dev.mnemo.spi.ThreadLogStore;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The engine's thread logs: the store's own ({@link dev.mnemo.spi.MemoryStore#threadLogs()}, fleet
  * mode), else opened beside a store the engine discovered itself (its provider's
- * {@link MemoryStoreProvider#openThreadLogs}); one daemon thread writes the batches and checks the
- * flush interval every second. Any other engine has none: {@link #threadLogs()} then says why.
+ * {@link MemoryStoreProvider#openThreadLogs}). The process's {@link ThreadLogTicker} checks the
+ * flush interval and the retention ({@code [logs] retention_days}, applied once a day) every second
+ * and writes on its small shared pool, so an open engine holds no thread of its own for its logs
+ * and its logs take no thread of the engine's executor. Any other engine has none:
+ * {@link #threadLogs()} then says why.
  */
 final class EngineLogs implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineLogs.class);
 
     private final ThreadLogWriter writer;
-    private final ScheduledExecutorService thread;
+    private final ThreadLogTicker.Registration ticks;
     private final String missingReason;
+    /** Whether the engine's events are written (false for a read-only engine). */
+    private final boolean writes;
 
-    private EngineLogs(ThreadLogWriter writer, ScheduledExecutorService thread, String missingReason) {
+    private EngineLogs(ThreadLogWriter writer, ThreadLogTicker.Registration ticks, String missingReason,
+            boolean writes) {
         this.writer = writer;
-        this.thread = thread;
+        this.ticks = ticks;
         this.missingReason = missingReason;
+        this.writes = writes;
     }
 
+    private EngineLogs(ThreadLogWriter writer, ThreadLogTicker.Registration ticks, String missingReason) {
+        this(writer, ticks, missingReason, writer != null);
+    }
+
+    /** The engine's logs. */
     static EngineLogs open(EngineParts parts) {
+        return open(parts, ThreadLogTicker.shared().executor());
+    }
+
+    private static EngineLogs open(EngineParts parts, Executor executor) {
         Optional<ThreadLogStore> kept = parts.store().threadLogs();
         if (kept.isPresent()) {
-            return start(kept.get(), parts);
+            return start(kept.get(), parts, executor);
+        }
+        if (parts.readOnly() && parts.ownsStore()) {
+            return openExistingReadOnly(parts, executor);
         }
         if (!parts.ownsStore()) {
             return none("the engine was given a store that keeps no thread logs; they are kept beside a store the "
@@ -54,7 +73,7 @@ final class EngineLogs implements AutoCloseable {
             return none("no MemoryStoreProvider on the class path");
         }
         try {
-            return start(provider.get().openThreadLogs(parts.home()), parts);
+            return start(provider.get().openThreadLogs(parts.home()), parts, executor);
         } catch (UnsupportedOperationException e) {
             return none(e.getMessage());
         } catch (RuntimeException e) {
@@ -63,26 +82,43 @@ final class EngineLogs implements AutoCloseable {
         }
     }
 
-    private static EngineLogs start(ThreadLogStore store, EngineParts parts) {
-        ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "mnemo-thread-logs");
-            t.setDaemon(true);
-            return t;
-        });
-        ThreadLogWriter writer = new ThreadLogWriter(store, parts.wallClock(), thread);
-        thread.scheduleWithFixedDelay(writer::tick, 1, 1, TimeUnit.SECONDS);
-        thread.execute(() -> applyRetention(writer, parts));
-        return new EngineLogs(writer, thread, null);
+    /**
+     * A read-only engine's logs: the file beside the store when it exists, read-only; none when it
+     * does not (a home from before thread logs gets no new file).
+     */
+    private static EngineLogs openExistingReadOnly(EngineParts parts, Executor executor) {
+        Optional<MemoryStoreProvider> provider = ServiceLoader.load(MemoryStoreProvider.class,
+                EngineLogs.class.getClassLoader()).findFirst();
+        try {
+            Optional<ThreadLogStore> existing = provider.flatMap(p -> p.openExistingThreadLogsReadOnly(parts.home()));
+            return existing.map(store -> start(store, parts, executor))
+                    .orElseGet(() -> none("no thread logs in " + parts.home() + " (none were written there yet)"));
+        } catch (RuntimeException e) {
+            LOG.warn("thread logs in {} could not be opened read-only; the engine runs without them", parts.home(), e);
+            return none("the logs database could not be opened: " + e.getMessage());
+        }
     }
 
-    private static void applyRetention(ThreadLogWriter writer, EngineParts parts) {
+    /**
+     * A writer over {@code store}. A read-only engine's only reads: it is not ticked, applies no
+     * retention, and the engine's events are not written to it.
+     */
+    private static EngineLogs start(ThreadLogStore store, EngineParts parts, Executor executor) {
+        ThreadLogWriter writer = new ThreadLogWriter(store, parts.wallClock(), executor);
+        if (parts.readOnly()) {
+            return new EngineLogs(writer, () -> { }, null, false);
+        }
+        writer.retainFor(retention(parts));
+        return new EngineLogs(writer, ThreadLogTicker.shared().register(writer), null);
+    }
+
+    private static Duration retention(EngineParts parts) {
         try {
-            int deleted = writer.applyRetention(LogsConfig.load(parts.home().resolve("config.toml")).retention());
-            if (deleted > 0) {
-                LOG.debug("thread logs: {} entries past retention deleted", deleted);
-            }
+            return LogsConfig.load(parts.home().resolve("config.toml")).retention();
         } catch (RuntimeException e) {
-            LOG.warn("thread logs: retention could not be applied", e);
+            LOG.warn("thread logs: [logs] in {} could not be read; entries are kept {}", parts.home(),
+                    ThreadLogWriter.DEFAULT_RETENTION, e);
+            return ThreadLogWriter.DEFAULT_RETENTION;
         }
     }
 
@@ -92,12 +128,12 @@ final class EngineLogs implements AutoCloseable {
 
     /** The listener that feeds the logs, if there are logs. */
     List<MemoryEventListener> listeners(Clock clock) {
-        return writer == null ? List.of() : List.of(new ThreadLogListener(writer, clock));
+        return writes ? List.of(new ThreadLogListener(writer, clock)) : List.of();
     }
 
     /** Logs one entry, when there are logs; never blocks. */
     void log(ThreadLogEntry entry) {
-        if (writer != null) {
+        if (writes) {
             writer.log(entry);
         }
     }
@@ -111,7 +147,7 @@ final class EngineLogs implements AutoCloseable {
 
     /** Deletes a deleted thread's entries, best effort. */
     void forgetThread(String threadId) {
-        if (writer != null) {
+        if (writes) {
             try {
                 writer.forgetThread(threadId);
             } catch (RuntimeException e) {
@@ -123,12 +159,7 @@ final class EngineLogs implements AutoCloseable {
     @Override
     public void close() {
         if (writer != null) {
-            thread.shutdown();
-            try {
-                thread.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            ticks.close();
             writer.close();
         }
     }

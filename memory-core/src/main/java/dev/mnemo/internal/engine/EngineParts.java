@@ -20,11 +20,12 @@ import java.util.concurrent.ExecutorService;
  * Everything an engine is built from, after validation. Nullable fields are parts that were not
  * configured: no model, no custom agent, the built-in redactor, an engine-owned executor.
  * {@code clock} decides (leases, windows, backoffs); {@code wallClock} times what is reported.
- * {@code history} is the {@code [history]} table; {@code goalTools} offers the goal tools to models.
+ * {@code history} is the {@code [history]} table; {@code goalTools} offers the goal tools to models;
+ * {@code readOnly} marks an engine that only looks ({@link dev.mnemo.MemoryEngine.Builder#readOnly}).
  */
 record EngineParts(Path home, Path memoryRoot, MemoriesConfig config, LanguageModel extractionModel,
         LanguageModel consolidationModel, ConsolidationAgent consolidationAgent, MemoryStore store, boolean ownsStore,
         MemoryWorkspace workspace, boolean ownsWorkspace, List<RolloutSource> rolloutSources, SessionStore sessionStore,
         SecretRedactor redactor, List<MemoryEventListener> listeners, Clock clock, Clock wallClock,
         ExecutorService executor, Duration closeTimeout, Duration conversationIdleTimeout, int maxOpenConversations,
-        HistoryConfig history, boolean goalTools) {}
+        HistoryConfig history, boolean goalTools, boolean readOnly) {}

@@ -45,6 +45,8 @@ final class EngineSession implements MemorySession {
     private final boolean goalTools;
     /** The memory tools bound to the project, made on first use. */
     private volatile MemoryTools tools;
+    /** The application reported external context in this session: notes wait for approval from now on. */
+    private volatile boolean externalContextSeen;
     private final Set<Stream> unfinished = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicBoolean inTurn = new AtomicBoolean();
@@ -179,14 +181,25 @@ final class EngineSession implements MemorySession {
         return goals.get(threadId());
     }
 
-    /** The engine's tools, bound to this session's project when it has one. */
+    /**
+     * The engine's tools, bound to this session's project when it has one and to this
+     * conversation: its notes name it, and wait for approval once it has seen external context.
+     */
     private MemoryTools tools() {
         MemoryTools made = tools;
         if (made == null) {
-            made = project.map(engine.tools()::inProject).orElseGet(engine::tools);
+            made = engine.toolsFor(project, threadId(), this::sawExternalContext);
             tools = made;
         }
         return made;
+    }
+
+    /**
+     * Whether this conversation has seen external context: reported in this session, or marked
+     * polluted in the store ({@code disable_on_external_context}, possibly in an earlier session).
+     */
+    private boolean sawExternalContext() {
+        return externalContextSeen || engine.isPolluted(threadId());
     }
 
     @Override
@@ -238,6 +251,7 @@ final class EngineSession implements MemorySession {
     @Override
     public void externalContext(String kind) {
         Objects.requireNonNull(kind, "kind");
+        externalContextSeen = true;
         synchronized (recorded) {
             requireOpen();
             recorded.externalContext(kind);
@@ -246,9 +260,18 @@ final class EngineSession implements MemorySession {
 
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        if (markClosed()) {
+            finishClose();
         }
+    }
+
+    /** Refuses every further use from now on; true for the call that closed it. */
+    boolean markClosed() {
+        return closed.compareAndSet(false, true);
+    }
+
+    /** After {@link #markClosed()}: abandons unfinished streams and ends the recording (the slow part). */
+    void finishClose() {
         try {
             for (Stream stream : List.copyOf(unfinished)) {
                 stream.abandon();

@@ -6,7 +6,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -20,41 +25,43 @@ import org.slf4j.LoggerFactory;
  * opened with {@code openSession} belongs to that caller and is never evicted either. Eviction only
  * ends the recording: the next {@code conversation(id)} continues the same rollout.
  *
- * <p>Sweeps run on the callers' threads ({@link #maybeSweep}), at most one at a time, when the map is
- * over its bound or a sweep interval has passed; the scheduled pipeline sweeps too. A session is
- * removed inside the map's own compute, so a caller that was just handed it has touched it first
- * and it is no longer idle.
+ * <p>Nothing slow runs under the map's lock. Opening a session (creating or continuing its rollout,
+ * registering the thread in the store) happens outside the map, once per id: the first caller opens
+ * it while later callers for the same id wait for that one open ({@link #opening}), and callers for
+ * other ids are not held up. Sweeps run on the callers' threads ({@link #maybeSweep}), at most one
+ * at a time, when the map is over its bound or a sweep interval has passed; the scheduled pipeline
+ * sweeps too. A sweep only takes sessions out of the map (inside the map's own compute, so a caller
+ * that was just handed one has touched it first and it is no longer idle) and marks them closed; the
+ * rest of the close (the recording, the store) runs on {@code closer}, the engine's executor. A
+ * later open of the same id waits for that close first.
  */
 final class OpenConversations {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenConversations.class);
 
     private final ConcurrentHashMap<String, EngineSession> open = new ConcurrentHashMap<>();
+    /** Opens in progress, by id: the one caller opening it completes the future the others wait on. */
+    private final ConcurrentHashMap<String, CompletableFuture<EngineSession>> opening = new ConcurrentHashMap<>();
+    /** Evicted sessions whose close is still queued on {@link #closer}, by id. */
+    private final ConcurrentHashMap<String, PendingClose> closing = new ConcurrentHashMap<>();
     private final Duration idleTimeout;
     private final int maxOpen;
     private final Duration sweepInterval;
+    private final Executor closer;
     private final AtomicBoolean sweeping = new AtomicBoolean();
     private volatile Instant nextSweep = Instant.MIN;
 
-    OpenConversations(Duration idleTimeout, int maxOpen) {
+    OpenConversations(Duration idleTimeout, int maxOpen, Executor closer) {
         this.idleTimeout = idleTimeout;
         this.maxOpen = maxOpen;
+        this.closer = closer;
         Duration half = idleTimeout.dividedBy(2);
         this.sweepInterval = half.compareTo(Duration.ofMinutes(1)) < 0 ? half : Duration.ofMinutes(1);
     }
 
     /** A new session the caller owns; fails when one is already open for the thread. */
     EngineSession openOwned(SessionContext context, Function<SessionContext, EngineSession> factory) {
-        EngineSession[] opened = new EngineSession[1];
-        open.compute(context.threadId(), (id, existing) -> {
-            if (existing != null) {
-                throw new IllegalStateException("a memory session for thread '" + id + "' is already open in this "
-                        + "engine; share it through conversation(id) or close it first");
-            }
-            opened[0] = factory.apply(context);
-            return opened[0];
-        });
-        return opened[0];
+        return open(context, factory, true);
     }
 
     /** The shared session of a conversation, opened on first use, touched either way. */
@@ -68,17 +75,83 @@ final class OpenConversations {
      * @throws IllegalArgumentException when it is open in another project than the context's
      */
     EngineSession shared(SessionContext context, Function<SessionContext, EngineSession> factory) {
-        return open.compute(context.threadId(), (id, existing) -> {
-            EngineSession session = existing != null ? existing : factory.apply(context).evictable();
-            if (existing != null && context.explicitProject().isPresent()
-                    && !context.explicitProject().equals(existing.project())) {
+        return open(context, factory, false);
+    }
+
+    private EngineSession open(SessionContext context, Function<SessionContext, EngineSession> factory,
+            boolean owned) {
+        String id = context.threadId();
+        while (true) {
+            EngineSession existing = owned ? open.get(id) : touchExisting(context);
+            if (existing != null) {
+                if (owned) {
+                    throw new IllegalStateException("a memory session for thread '" + id + "' is already open in "
+                            + "this engine; share it through conversation(id) or close it first");
+                }
+                return existing;
+            }
+            CompletableFuture<EngineSession> mine = new CompletableFuture<>();
+            CompletableFuture<EngineSession> theirs = opening.putIfAbsent(id, mine);
+            if (theirs != null) {
+                awaitQuietly(theirs); // another caller is opening it: use theirs (or try again if it failed)
+                continue;
+            }
+            try {
+                if (open.containsKey(id)) {
+                    continue; // opened between the look-up and the claim: look again
+                }
+                EngineSession session = openOutsideTheMap(context, factory, owned);
+                open.put(id, session);
+                mine.complete(session);
+                return session;
+            } catch (RuntimeException | Error e) {
+                mine.completeExceptionally(e);
+                throw e;
+            } finally {
+                opening.remove(id, mine);
+                mine.complete(null); // a caller that looked again is not left waiting
+            }
+        }
+    }
+
+    /** The open session of the context's id, checked and touched inside the map; null when none. */
+    private EngineSession touchExisting(SessionContext context) {
+        return open.computeIfPresent(context.threadId(), (id, existing) -> {
+            if (context.explicitProject().isPresent() && !context.explicitProject().equals(existing.project())) {
                 throw new IllegalArgumentException("conversation " + id + " is open in "
                         + existing.project().map(p -> "project " + p).orElse("no project") + ", not in project "
                         + context.explicitProject().get() + "; close it first to move it");
             }
-            session.touch();
-            return session;
+            existing.touch();
+            return existing;
         });
+    }
+
+    /**
+     * Finishes the close of an evicted session of the same id still queued (here, if the executor
+     * has not started it: the new session must not overlap the old one's recording), then opens.
+     */
+    private EngineSession openOutsideTheMap(SessionContext context, Function<SessionContext, EngineSession> factory,
+            boolean owned) {
+        PendingClose pending = closing.get(context.threadId());
+        if (pending != null) {
+            pending.run();
+            awaitQuietly(pending.done);
+        }
+        EngineSession session = factory.apply(context);
+        if (!owned) {
+            session.evictable();
+        }
+        session.touch();
+        return session;
+    }
+
+    private static void awaitQuietly(CompletableFuture<?> future) {
+        try {
+            future.join();
+        } catch (CompletionException | CancellationException e) {
+            // the other caller's open failed and it has its exception; this caller tries on its own
+        }
     }
 
     /** Removes a session that closed itself. */
@@ -98,6 +171,13 @@ final class OpenConversations {
 
     List<EngineSession> all() {
         return List.copyOf(open.values());
+    }
+
+    /** Runs, on the calling thread, every eviction close still queued (the engine is closing). */
+    void finishPendingCloses() {
+        for (PendingClose pending : List.copyOf(closing.values())) {
+            pending.run();
+        }
     }
 
     int size() {
@@ -153,7 +233,7 @@ final class OpenConversations {
                 }
             }
             for (EngineSession session : evicted) {
-                session.close();
+                closeOffTheCallersThread(session);
             }
             if (!evicted.isEmpty()) {
                 LOG.debug("closed {} idle conversation(s); {} open", evicted.size(), open.size());
@@ -173,5 +253,44 @@ final class OpenConversations {
             }
             return session;
         });
+    }
+
+    /** Marks an evicted session closed now (further use fails) and hands the rest of its close to the executor. */
+    private void closeOffTheCallersThread(EngineSession session) {
+        if (!session.markClosed()) {
+            return;
+        }
+        PendingClose pending = new PendingClose(session);
+        closing.put(session.threadId(), pending);
+        try {
+            closer.execute(pending::run);
+        } catch (RejectedExecutionException e) {
+            pending.run(); // a shut-down executor: the engine is closing, close it here
+        }
+    }
+
+    /** The rest of one evicted session's close, run once by whichever comes first: the executor, a reopen, the engine's close. */
+    private final class PendingClose {
+        private final EngineSession session;
+        private final AtomicBoolean started = new AtomicBoolean();
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+
+        PendingClose(EngineSession session) {
+            this.session = session;
+        }
+
+        void run() {
+            if (!started.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                session.finishClose();
+            } catch (RuntimeException e) {
+                LOG.warn("idle conversation {} did not close cleanly", session.threadId(), e);
+            } finally {
+                closing.remove(session.threadId(), this);
+                done.complete(null);
+            }
+        }
     }
 }

@@ -31,6 +31,14 @@ import org.slf4j.LoggerFactory;
  * on the scheduler's thread, never on a caller's. A tenant's entry holds the future of its one
  * build and its count of open leases; an engine with a lease open is never chosen for closing.
  * A tenant whose engine is closing keeps that close's future, so a reopening waits for it.
+ *
+ * <p>The map's order is the order of last use (a lease's release counts as use and moves the
+ * entry to the end, as handing it out does), so the least recently used entries come first and an
+ * entry idle past the timeout has only idle entries before it. A call therefore looks only at the
+ * head of the map: it drops idle, unleased entries from the front and stops at the first entry
+ * used within the timeout, so each entry is examined about once per eviction rather than on every
+ * call (amortised O(1); leased entries at the head are stepped over). The scheduled sweep still
+ * walks every entry, off the callers' path.
  */
 public final class TenantEngines implements MemoryEngines {
 
@@ -45,15 +53,20 @@ public final class TenantEngines implements MemoryEngines {
     private final ScheduledExecutorService scheduler;
     private final boolean ownsScheduler;
     private final Object lock = new Object();
-    private final LinkedHashMap<String, Entry> open = new LinkedHashMap<>(16, 0.75f, true);
+    /** In order of last use, least recent first: {@link #touch} moves an entry to the end. */
+    private final LinkedHashMap<String, Entry> open = new LinkedHashMap<>();
     private final Map<String, CompletableFuture<Void>> closing = new LinkedHashMap<>();
     private boolean closed;
+    /** Entries eviction checks looked at, callers' and sweeps' together: a diagnostic for tests. */
+    private long examined;
 
     /** One tenant's engine: the future of its build, when it was last handed out, its open leases. */
     private static final class Entry {
         final CompletableFuture<MemoryEngine> engine = new CompletableFuture<>();
         Instant lastUsed;
         int leases;
+        /** Opened by {@link #visit} and not handed to any caller since: closed when the visit ends. */
+        boolean visitOnly;
 
         Entry(Instant now) {
             this.lastUsed = now;
@@ -77,15 +90,55 @@ public final class TenantEngines implements MemoryEngines {
         return new BuilderImpl();
     }
 
+    /** How a call holds the engine it gets. */
+    private enum Hold {
+        /** {@link #forTenant}: counts as use, holds nothing. */
+        USE,
+        /** {@link #lease}: counts as use, held until the lease closes. */
+        LEASE,
+        /** {@link #visit}: held for the visit, not counted as use. */
+        VISIT
+    }
+
     @Override
     public MemoryEngine forTenant(String tenantId) {
-        return acquire(tenantId, false);
+        return acquire(tenantId, Hold.USE).engine.join();
     }
 
     @Override
     public Lease lease(String tenantId) {
-        MemoryEngine engine = acquire(tenantId, true);
+        MemoryEngine engine = acquire(tenantId, Hold.LEASE).engine.join();
         return new TenantLease(tenantId, engine);
+    }
+
+    /**
+     * The visit holds the entry as a lease does, without touching its last use or its place in the
+     * order; an entry the visit itself opened, and that no caller asked for meanwhile, is dropped
+     * and closed in the background when the visit ends.
+     */
+    @Override
+    public <T> T visit(String tenantId, Function<MemoryEngine, T> visit) {
+        Objects.requireNonNull(visit, "visit");
+        Entry entry = acquire(tenantId, Hold.VISIT);
+        try {
+            return visit.apply(entry.engine.join());
+        } finally {
+            List<Map.Entry<String, Entry>> toClose = new ArrayList<>();
+            synchronized (lock) {
+                entry.leases--;
+                if (entry.visitOnly && entry.leases == 0 && open.get(tenantId) == entry) {
+                    Iterator<Map.Entry<String, Entry>> it = open.entrySet().iterator();
+                    while (it.hasNext()) {
+                        Map.Entry<String, Entry> e = it.next();
+                        if (e.getValue() == entry) {
+                            drop(it, e, toClose);
+                            break;
+                        }
+                    }
+                }
+            }
+            closeInBackground(toClose);
+        }
     }
 
     @Override
@@ -138,7 +191,8 @@ public final class TenantEngines implements MemoryEngines {
         }
     }
 
-    private MemoryEngine acquire(String tenantId, boolean leased) {
+    /** The tenant's entry, its engine built (or failed: then it is no longer held); held as {@code hold} says. */
+    private Entry acquire(String tenantId, Hold hold) {
         Objects.requireNonNull(tenantId, "tenantId");
         if (tenantId.isBlank()) {
             throw new IllegalArgumentException("tenant id must not be blank");
@@ -156,16 +210,22 @@ public final class TenantEngines implements MemoryEngines {
             entry = open.get(tenantId);
             if (entry == null) {
                 entry = new Entry(now);
+                entry.visitOnly = hold == Hold.VISIT;
                 open.put(tenantId, entry);
                 mustBuild = true;
+            } else if (hold != Hold.VISIT) {
+                entry.lastUsed = now;
+                entry.visitOnly = false;
+                touch(tenantId, entry);
             }
-            entry.lastUsed = now;
-            if (leased) {
+            if (hold != Hold.USE) {
                 entry.leases++;
             }
             previousClose = closing.get(tenantId);
-            collectIdle(now, tenantId, toClose);
-            collectBeyondMax(tenantId, toClose);
+            collectIdleAtHead(now, tenantId, toClose);
+            if (hold != Hold.VISIT) { // a visit never closes another tenant's engine
+                collectBeyondMax(tenantId, toClose);
+            }
         }
         // 2. Outside it: hand what was dropped to the background, build what was reserved.
         closeInBackground(toClose);
@@ -173,12 +233,20 @@ public final class TenantEngines implements MemoryEngines {
             build(tenantId, entry, previousClose);
         }
         try {
-            return entry.engine.join();
+            entry.engine.join();
+            return entry;
         } catch (CompletionException e) {
-            if (leased) {
+            if (hold != Hold.USE) {
                 release(tenantId, entry);
             }
             throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+        }
+    }
+
+    /** Moves the tenant's entry to the end of the order, as the one used last; under the lock. */
+    private void touch(String tenantId, Entry entry) {
+        if (open.remove(tenantId, entry)) {
+            open.put(tenantId, entry);
         }
     }
 
@@ -186,6 +254,7 @@ public final class TenantEngines implements MemoryEngines {
         synchronized (lock) {
             entry.leases--;
             entry.lastUsed = clock.instant();
+            touch(tenantId, entry); // still this tenant's entry: to the end, as last used
         }
         LOG.trace("lease of tenant {} released", tenantId);
     }
@@ -198,8 +267,9 @@ public final class TenantEngines implements MemoryEngines {
     }
 
     /**
-     * Closes engines idle past the timeout and unleased, on the calling thread; the scheduler does
-     * this on its own, and every {@link #forTenant} hands what it finds to the background.
+     * Closes engines idle past the timeout and unleased, on the calling thread, walking every entry;
+     * the scheduler does this on its own, and every {@link #forTenant} hands the idle ones it finds
+     * at the head of the map to the background.
      *
      * @return how many were closed
      */
@@ -269,6 +339,7 @@ public final class TenantEngines implements MemoryEngines {
         }
     }
 
+    /** The sweep's walk: every entry idle past the timeout and unleased. */
     private void collectIdle(Instant now, String keep, List<Map.Entry<String, Entry>> toClose) {
         if (idleTimeout == null) {
             return;
@@ -276,20 +347,58 @@ public final class TenantEngines implements MemoryEngines {
         Iterator<Map.Entry<String, Entry>> it = open.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<String, Entry> e = it.next();
-            if (!e.getKey().equals(keep) && e.getValue().leases == 0
-                    && Duration.between(e.getValue().lastUsed, now).compareTo(idleTimeout) >= 0) {
+            examined++;
+            if (!e.getKey().equals(keep) && e.getValue().leases == 0 && idle(e.getValue(), now)) {
                 drop(it, e, toClose);
             }
         }
     }
 
+    /**
+     * A caller's check: the idle entries at the head of the map (least recently used first), up to
+     * the first one used within the timeout; every entry after it was used later still.
+     */
+    private void collectIdleAtHead(Instant now, String keep, List<Map.Entry<String, Entry>> toClose) {
+        if (idleTimeout == null) {
+            return;
+        }
+        Iterator<Map.Entry<String, Entry>> it = open.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<String, Entry> e = it.next();
+            examined++;
+            if (!idle(e.getValue(), now)) {
+                return;
+            }
+            if (!e.getKey().equals(keep) && e.getValue().leases == 0) {
+                drop(it, e, toClose);
+            }
+        }
+    }
+
+    private boolean idle(Entry entry, Instant now) {
+        return Duration.between(entry.lastUsed, now).compareTo(idleTimeout) >= 0;
+    }
+
+    /** The least recently used unleased entries while more than {@code maxOpen} are open. */
     private void collectBeyondMax(String keep, List<Map.Entry<String, Entry>> toClose) {
         Iterator<Map.Entry<String, Entry>> it = open.entrySet().iterator(); // least recently used first
         while (open.size() > maxOpen && it.hasNext()) {
             Map.Entry<String, Entry> e = it.next();
+            examined++;
             if (!e.getKey().equals(keep) && e.getValue().leases == 0) {
                 drop(it, e, toClose);
             }
+        }
+    }
+
+    /**
+     * How many entries the eviction checks have looked at since the set was built: callers' checks
+     * and the scheduled sweeps together. A diagnostic (tests use it to see that a call does not walk
+     * every open engine); not part of {@link MemoryEngines}.
+     */
+    public long entriesExamined() {
+        synchronized (lock) {
+            return examined;
         }
     }
 

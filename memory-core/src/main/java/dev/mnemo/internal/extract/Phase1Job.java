@@ -121,16 +121,17 @@ final class Phase1Job {
         // 1. Render the rollout within the model's budget.
         long budget = budgetBytes();
         Path rolloutPath = claim.thread().rolloutPath();
+        String rolloutForModel = deps.input().pathForModel(claim.thread());
         String cwd = claim.thread().cwd().map(Path::toString).orElse("");
         String goal = GoalContext.describe(goalOf(claim.thread().id()), deps.redactor());
-        long overhead = Phase1Request.overheadBytes(rolloutPath, cwd, goal);
+        long overhead = Phase1Request.overheadBytes(rolloutForModel, cwd, goal);
         String rendered;
         try {
             rendered = deps.input().render(claim.thread(), Math.max(1, budget - overhead)).text();
         } catch (IOException e) {
             return Outcome.failed("cannot read rollout " + rolloutPath + ": " + e.getMessage(), TokenUsage.ZERO);
         }
-        String input = Phase1Prompts.input(rolloutPath.toString(), cwd, goal, rendered);
+        String input = Phase1Prompts.input(rolloutForModel, cwd, goal, rendered);
         if (Utf8Text.size(input) + Phase1Prompts.SYSTEM_BYTES > budget) {
             return Outcome.failed("rendered rollout exceeds the input budget of " + budget + " bytes", TokenUsage.ZERO);
         }
@@ -163,9 +164,10 @@ final class Phase1Job {
         if (result == null) {
             return Outcome.failed("invalid model reply: " + problem, usage);
         }
-        // 3. Redact, then store the memory or the absence of one.
+        // 3. Redact, leave out what repeats a rejected note, then store the memory or the absence of one.
         result = Stage1Reply.redact(result, deps.redactor());
         String threadId = claim.thread().id();
+        result = RejectedNoteLines.drop(deps.store(), threadId, result);
         Stage1Result stored = result;
         if (!Stage1Reply.hasOutput(result)) {
             boolean owned = record(usage, () -> deps.store().markStage1SucceededNoOutput(threadId,

@@ -30,9 +30,9 @@ public final class Phase1Request {
     }
 
     /** Bytes the system prompt and the input template take besides the rendered rollout. */
-    static long overheadBytes(Path rolloutPath, String cwd, String threadGoal) {
+    static long overheadBytes(String rolloutPath, String cwd, String threadGoal) {
         return Phase1Prompts.INPUT_TEMPLATE_BYTES + Phase1Prompts.SYSTEM_BYTES
-                + Utf8Text.size(rolloutPath.toString()) + Utf8Text.size(cwd) + Utf8Text.size(threadGoal);
+                + Utf8Text.size(rolloutPath) + Utf8Text.size(cwd) + Utf8Text.size(threadGoal);
     }
 
     /** The request for a conversation that starts with the input message. */
@@ -57,15 +57,16 @@ public final class Phase1Request {
     public static Phase1Preview.FirstRequest preview(ThreadInfo thread, RolloutInput rollouts, long budgetBytes,
             MemoriesConfig config, String threadGoal) {
         Path rolloutPath = thread.rolloutPath();
+        String rolloutForModel = rollouts.pathForModel(thread);
         String cwd = thread.cwd().map(Path::toString).orElse("");
-        long room = Math.max(1, budgetBytes - overheadBytes(rolloutPath, cwd, threadGoal));
+        long room = Math.max(1, budgetBytes - overheadBytes(rolloutForModel, cwd, threadGoal));
         RenderedRollout rendered;
         try {
             rendered = rollouts.render(thread, room);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read rollout " + rolloutPath + ": " + e.getMessage(), e);
         }
-        String input = Phase1Prompts.input(rolloutPath.toString(), cwd, threadGoal, rendered.text());
+        String input = Phase1Prompts.input(rolloutForModel, cwd, threadGoal, rendered.text());
         ModelRequest request = of(config.extractModel().orElse(""), List.of(ModelMessage.user(input)));
         return new Phase1Preview.FirstRequest(thread.id(), request, budgetBytes, rendered.originalBytes(),
                 rendered.truncated(), rendered.itemsKept(), rendered.itemsDropped());

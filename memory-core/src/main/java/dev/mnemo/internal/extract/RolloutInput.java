@@ -16,4 +16,16 @@ public interface RolloutInput {
      * @throws IOException when the rollout cannot be read
      */
     RenderedRollout render(ThreadInfo thread, long budgetBytes) throws IOException;
+
+    /**
+     * How the extraction input names the thread's rollout ({@code rollout_path}): never a path of
+     * the server, which would tell the model provider how the server is laid out and whose folder
+     * it is. This default names the file alone, under {@value #OUTSIDE_HOME}.
+     */
+    default String pathForModel(ThreadInfo thread) {
+        return OUTSIDE_HOME + "/" + thread.rolloutPath().getFileName();
+    }
+
+    /** What stands for the folder of a rollout kept outside the Mnemo home (Codex CLI's sessions, a file registered by hand). */
+    String OUTSIDE_HOME = "<rollouts>";
 }

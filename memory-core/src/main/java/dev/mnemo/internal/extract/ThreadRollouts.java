@@ -7,9 +7,11 @@ import java.util.List;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.SecretRedactor;
 import dev.mnemo.spi.SessionStore;
+import dev.mnemo.internal.read.ServerPaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.Objects;
 
 /**
@@ -22,10 +24,35 @@ public final class ThreadRollouts implements RolloutInput {
     private final SessionStore sessions;
     private final SecretRedactor redactor;
     private final RolloutRenderer renderer = new RolloutRenderer();
+    /** The Mnemo home, absolute; null when unknown (every rollout is then named by its file alone). */
+    private final Path home;
 
     public ThreadRollouts(SessionStore sessions, SecretRedactor redactor) {
+        this(sessions, redactor, null);
+    }
+
+    /** @param home the Mnemo home: a rollout under it is named {@code <mnemo-home>/sessions/…} to the model */
+    public ThreadRollouts(SessionStore sessions, SecretRedactor redactor, Path home) {
         this.sessions = Objects.requireNonNull(sessions, "sessions");
         this.redactor = Objects.requireNonNull(redactor, "redactor");
+        this.home = home == null ? null : home.toAbsolutePath().normalize();
+    }
+
+    /**
+     * {@code <mnemo-home>/} and the path inside the home for a rollout under it (the sessions this
+     * engine recorded); else the file name alone, under {@link RolloutInput#OUTSIDE_HOME}.
+     */
+    @Override
+    public String pathForModel(ThreadInfo thread) {
+        Path rollout = thread.rolloutPath().toAbsolutePath().normalize();
+        if (home != null && rollout.startsWith(home) && !rollout.equals(home)) {
+            StringBuilder inside = new StringBuilder(ServerPaths.HOME_PLACEHOLDER);
+            for (Path part : home.relativize(rollout)) {
+                inside.append('/').append(part);
+            }
+            return inside.toString();
+        }
+        return RolloutInput.super.pathForModel(thread);
     }
 
     /** The thread's conversation, readable and redacted ({@link Transcript}). */

@@ -24,11 +24,15 @@ import org.slf4j.LoggerFactory;
  * full queue drops the new entry and counts it), written in batches of {@link #BATCH_SIZE} or once
  * the oldest queued entry has waited {@link #FLUSH_INTERVAL}, whichever comes first.
  *
- * <p>Writes run on the given {@code executor} (one thread is enough: batches are serialised here);
- * the interval is checked by {@link #tick()}, which the engine calls from a timer and tests call
- * after moving their clock. Beyond Codex, entries lost (queue full, or a batch the store refused)
- * are counted ({@link #dropped()}), and each new loss is itself logged, under the pseudo-thread
- * {@link ThreadLogs#LOSSES_THREAD}, by the next batch.
+ * <p>Writes run on the given {@code executor} (batches are serialised here, so any executor
+ * will do, the engine's own included); the interval is checked by {@link #tick()}, which
+ * {@link ThreadLogTicker} calls for every open writer of the process from one shared timer thread,
+ * and tests call after moving their clock. Readers never wait for the interval: {@link #query}
+ * writes what is queued first, and {@link #close()} writes the rest. With {@link #retainFor}, the
+ * same tick deletes entries past their retention once a {@link #RETENTION_INTERVAL} (first at the
+ * first tick), on the executor too. Beyond Codex, entries lost (queue full, or a batch the store
+ * refused) are counted ({@link #dropped()}), and each new loss is itself logged, under the
+ * pseudo-thread {@link ThreadLogs#LOSSES_THREAD}, by the next batch.
  */
 public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
 
@@ -42,6 +46,8 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
     public static final Duration FLUSH_INTERVAL = Duration.ofSeconds(2);
     /** Codex's {@code LOG_RETENTION_DAYS}: the default age past which entries are deleted when logs open. */
     public static final Duration DEFAULT_RETENTION = Duration.ofDays(10);
+    /** How often an open writer with a retention deletes what is past it. */
+    public static final Duration RETENTION_INTERVAL = Duration.ofDays(1);
 
     private final ThreadLogStore store;
     private final Clock clock;
@@ -59,6 +65,12 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
     private final ReentrantLock writing = new ReentrantLock();
     /** Writes refused since the last one that succeeded (guarded by {@link #writing}). */
     private int failuresInARow;
+    /** The age past which entries are deleted by the tick; null when this writer deletes nothing by age. */
+    private volatile Duration retention;
+    /** When the tick next applies {@link #retention}; null until {@link #retainFor} is called. */
+    private final AtomicReference<Instant> nextRetentionAt = new AtomicReference<>();
+    /** Set by {@link #close()}: work still queued on the executor then touches the closed store no more. */
+    private volatile boolean closed;
 
     /** A writer with Codex's capacity, batch size and interval. */
     public ThreadLogWriter(ThreadLogStore store, Clock clock, Executor executor) {
@@ -99,11 +111,58 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
         log(entry);
     }
 
-    /** Writes what is queued when its oldest entry has waited the flush interval. */
+    /**
+     * Deletes entries older than {@code retention} at the next tick, then once every
+     * {@link #RETENTION_INTERVAL} while the writer is open (by this writer's clock).
+     */
+    public void retainFor(Duration retention) {
+        Objects.requireNonNull(retention, "retention");
+        if (retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("retention must be positive, was " + retention);
+        }
+        this.retention = retention;
+        nextRetentionAt.set(Instant.MIN);
+    }
+
+    /**
+     * Writes what is queued when its oldest entry has waited the flush interval, and applies the
+     * retention when it is due; both on the executor, never on the caller's thread.
+     */
     public void tick() {
+        Instant now = clock.instant();
         Instant since = oldestQueuedAt.get();
-        if (since != null && !clock.instant().isBefore(since.plus(flushInterval))) {
+        if (since != null && !now.isBefore(since.plus(flushInterval))) {
             scheduleDrain();
+        }
+        Instant due = nextRetentionAt.get();
+        if (due != null && !now.isBefore(due) && nextRetentionAt.compareAndSet(due, now.plus(RETENTION_INTERVAL))) {
+            try {
+                executor.execute(this::applyScheduledRetention);
+            } catch (RuntimeException e) {
+                nextRetentionAt.compareAndSet(now.plus(RETENTION_INTERVAL), due); // a shut-down executor: retry later
+            }
+        }
+    }
+
+    /** The scheduled delete, under the write lock so that {@link #close()} never closes the store under it. */
+    private void applyScheduledRetention() {
+        writing.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            Duration age = retention;
+            try {
+                int deleted = applyRetention(age);
+                if (deleted > 0) {
+                    LOG.debug("thread logs: {} entries older than {} deleted from {}", deleted, age, store);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("thread logs: entries older than {} could not be deleted from {}; tried again in {}", age,
+                        store, RETENTION_INTERVAL, e);
+            }
+        } finally {
+            writing.unlock();
         }
     }
 
@@ -112,7 +171,9 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
             try {
                 executor.execute(() -> {
                     drainScheduled.set(false);
-                    drain();
+                    if (!closed) {
+                        drain();
+                    }
                 });
             } catch (RuntimeException e) {
                 // a shut-down executor: the entries stay queued for flush() or close()
@@ -175,13 +236,17 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
         }
     }
 
+    /** Writes what is queued, then reads the store: a reader sees every entry logged before it asked. */
     @Override
     public List<ThreadLogEntry> query(String threadId, int limit) {
-        return store.query(ThreadLogQuery.ofThread(threadId, limit));
+        return query(ThreadLogQuery.ofThread(threadId, limit));
     }
 
-    /** Reads the store (entries still queued are not seen until written). */
+    /** Writes what is queued, then reads the store: a reader sees every entry logged before it asked. */
     public List<ThreadLogEntry> query(ThreadLogQuery query) {
+        if (!queue.isEmpty()) {
+            drain();
+        }
         return store.query(query);
     }
 
@@ -217,7 +282,13 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
         try {
             flush();
         } finally {
-            store.close();
+            writing.lock();
+            try {
+                closed = true;
+                store.close();
+            } finally {
+                writing.unlock();
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The ad-hoc notes of a memory folder, in one place: where they live, how a note names its scope,
@@ -21,12 +22,19 @@ import java.util.Set;
  *
  * <ul>
  *   <li>Every note is a file {@code extensions/ad_hoc/notes/<timestamp>-<slug>.md}, as in Codex.
- *   <li>A note for one project starts with the line {@code scope: project projects/<slug>/} and a
- *       blank line; a note without it is global (every note Codex writes is).
+ *   <li>A note may start with header lines and a blank line: {@code scope: project projects/<slug>/}
+ *       files it under one project (a note without it is global, as every note Codex writes is), and
+ *       {@code source: conversation <id>} names the recorded conversation whose model asked for it.
+ *       A note with no {@code source:} line was written outside any recorded conversation: by a
+ *       person (the CLI's {@code mnemo note}, an approval) or an application's own call.
+ *   <li>Note text never carries a header or a marker of its own: {@link #neutralise} quotes a line
+ *       that would read as a {@code scope:}/{@code source:} header and breaks the instruction
+ *       markers ({@code MEMORY_SUMMARY}, the citation tags), so a note can neither fake a scope nor
+ *       close the block it is shown in.
  *   <li>{@value #FOLDED_FILE} at the memory root lists, one per line, the notes the last successful
  *       consolidation was shown. It is written by Phase 2 just before its baseline, so a rollback
  *       or a forget that restores an older state restores the list that goes with it. A note not
- *       on it is pending: the instructions show it at once, as the user's own words.
+ *       on it is pending: the instructions show it at once, framed as an unverified request.
  * </ul>
  */
 public final class AdHocNoteFiles {
@@ -37,11 +45,27 @@ public final class AdHocNoteFiles {
     public static final String FOLDED_FILE = "ad_hoc_notes_folded.txt";
 
     private static final String PROJECT_SCOPE_PREFIX = "scope: project " + ProjectKeys.FOLDER + "/";
+    private static final String SOURCE_PREFIX = "source: conversation ";
+    /** A line of note text that would read as a header: quoted. */
+    private static final Pattern HEADER_LIKE = Pattern.compile("(?im)^([ \\t]*)((?:scope|source)[ \\t]*:)");
+    /** The read path's summary marker and runs of the {@code =} that frame it. */
+    private static final Pattern SUMMARY_MARKER = Pattern.compile("(?i)MEMORY[_ \\t-]*SUMMARY|={3,}");
+    /** Citation tags a model's answer or the instructions use. */
+    private static final Pattern CITATION_TAG = Pattern.compile(
+            "(?i)<\\s*(/?)\\s*(oai-mem-citation|citation_entries|rollout_ids)\\s*>");
 
     private AdHocNoteFiles() {}
 
-    /** One note as read back. {@code project} is the slug of its project, empty when global. */
-    public record Note(String name, Optional<String> project, String text) {}
+    /**
+     * One note as read back. {@code project} is the slug of its project, empty when global;
+     * {@code conversation} the recorded conversation that asked for it, empty when written outside one.
+     */
+    public record Note(String name, Optional<String> project, String text, Optional<String> conversation) {
+        /** A note with no recorded conversation. */
+        public Note(String name, Optional<String> project, String text) {
+            this(name, project, text, Optional.empty());
+        }
+    }
 
     /** The notes folder of a memory root. */
     public static Path notesDir(Path memoryRoot) {
@@ -54,7 +78,19 @@ public final class AdHocNoteFiles {
 
     /** What a note for {@code projectSlug} (or a global one, when empty) is stored as. */
     public static String fileText(Optional<String> projectSlug, String note) {
-        return projectSlug.map(slug -> PROJECT_SCOPE_PREFIX + slug + "/\n\n" + note).orElse(note);
+        return fileText(projectSlug, Optional.empty(), note);
+    }
+
+    /**
+     * What a note for {@code projectSlug} (or a global one) asked for in {@code conversation} (or
+     * outside any) is stored as: its header lines, a blank line, the note.
+     */
+    public static String fileText(Optional<String> projectSlug, Optional<String> conversation, String note) {
+        StringBuilder header = new StringBuilder();
+        projectSlug.ifPresent(slug -> header.append(PROJECT_SCOPE_PREFIX).append(slug).append("/\n"));
+        conversation.map(id -> id.replaceAll("[\\r\\n]+", " ").strip()).filter(id -> !id.isEmpty())
+                .ifPresent(id -> header.append(SOURCE_PREFIX).append(id).append('\n'));
+        return header.length() == 0 ? note : header.append('\n').append(note).toString();
     }
 
     /** The slug of the project a note's file text names in its header; empty for a global note. */
@@ -62,17 +98,79 @@ public final class AdHocNoteFiles {
         return parse("", fileText).project();
     }
 
-    /** A note's scope and text from its file's text. */
+    /** The recorded conversation a note's file text names in its header; empty when none. */
+    public static Optional<String> conversationOf(String fileText) {
+        return parse("", fileText).conversation();
+    }
+
+    /**
+     * A note's scope, source and text from its file's text. Header lines are read only at the top;
+     * the text starts after the blank line that ends them, or at the first line that is no header.
+     */
     static Note parse(String name, String fileText) {
-        if (fileText.startsWith(PROJECT_SCOPE_PREFIX)) {
-            int lineEnd = fileText.indexOf('\n');
-            String header = lineEnd < 0 ? fileText : fileText.substring(0, lineEnd);
-            String slug = header.substring(PROJECT_SCOPE_PREFIX.length()).replaceAll("/+$", "").strip();
-            if (!slug.isEmpty() && !slug.contains("/")) {
-                return new Note(name, Optional.of(slug), lineEnd < 0 ? "" : fileText.substring(lineEnd + 1).strip());
+        Optional<String> project = Optional.empty();
+        Optional<String> conversation = Optional.empty();
+        int start = 0;
+        while (start < fileText.length()) {
+            int lineEnd = fileText.indexOf('\n', start);
+            String line = (lineEnd < 0 ? fileText.substring(start) : fileText.substring(start, lineEnd)).strip();
+            if (line.isEmpty()) {
+                break;
             }
+            if (project.isEmpty() && line.startsWith(PROJECT_SCOPE_PREFIX)) {
+                String slug = line.substring(PROJECT_SCOPE_PREFIX.length()).replaceAll("/+$", "").strip();
+                if (slug.isEmpty() || slug.contains("/")) {
+                    return new Note(name, Optional.empty(), fileText.strip());
+                }
+                project = Optional.of(slug);
+            } else if (conversation.isEmpty() && line.startsWith(SOURCE_PREFIX)
+                    && !line.substring(SOURCE_PREFIX.length()).isBlank()) {
+                conversation = Optional.of(line.substring(SOURCE_PREFIX.length()).strip());
+            } else if (project.isEmpty() && conversation.isEmpty()) {
+                return new Note(name, Optional.empty(), fileText.strip());
+            } else {
+                break; // the text starts right after the headers (no blank line, as some hand-written notes)
+            }
+            if (lineEnd < 0) {
+                start = fileText.length();
+                break;
+            }
+            start = lineEnd + 1;
         }
-        return new Note(name, Optional.empty(), fileText.strip());
+        if (project.isEmpty() && conversation.isEmpty()) {
+            return new Note(name, Optional.empty(), fileText.strip());
+        }
+        return new Note(name, project, fileText.substring(Math.min(start, fileText.length())).strip(), conversation);
+    }
+
+    /**
+     * The fingerprint a rejection is recorded by: SHA-256 (hex) of the text in lower case, with
+     * list bullets, surrounding whitespace and a final full stop taken off and runs of whitespace made
+     * one space, so the same note given again, or repeated as a line of a memory, has the same one.
+     */
+    public static String fingerprint(String text) {
+        String normal = text.strip().toLowerCase(java.util.Locale.ROOT).replaceAll("\\s+", " ")
+                .replaceFirst("^(?:[-*\u2022>]\\s*)+", "").replaceFirst("[.!\\s]+$", "");
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(normal.getBytes(StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(digest);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+        }
+    }
+
+    /**
+     * Note text made inert where it is shown: a line that would read as a {@code scope:} or
+     * {@code source:} header is quoted ({@code > }), the summary marker's words and its rules of
+     * {@code =} are broken up, and citation tags lose their angle brackets. Everything else is kept
+     * as written.
+     */
+    public static String neutralise(String text) {
+        String out = HEADER_LIKE.matcher(text).replaceAll("$1> $2");
+        out = SUMMARY_MARKER.matcher(out).replaceAll(match -> match.group().startsWith("=") ? "="
+                : "memory summary");
+        return CITATION_TAG.matcher(out).replaceAll(match -> "[" + match.group(1) + match.group(2) + "]");
     }
 
     /** The names of the note files now in the folder, sorted; empty when there is no folder. */

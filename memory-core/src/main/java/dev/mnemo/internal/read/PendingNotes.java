@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The ad-hoc notes no consolidation has folded in yet ({@link AdHocNoteFiles}), per scope: what the
- * instructions show at once as the user's own words. An unchanged notes folder and folded list cost
+ * instructions show at once, framed as unverified requests. An unchanged notes folder and folded list cost
  * two {@code stat}s per turn.
  */
 final class PendingNotes {

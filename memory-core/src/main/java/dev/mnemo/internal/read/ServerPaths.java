@@ -41,4 +41,17 @@ public final class ServerPaths {
         return home == null ? relative
                 : homePath.matcher(relative).replaceAll(Matcher.quoteReplacement(HOME_PLACEHOLDER));
     }
+
+    /**
+     * The inverse of {@link #scrub} for the home: {@code <mnemo-home>} in text a model wrote back
+     * (an edit's old text it read scrubbed) becomes this machine's home again, so that what is on
+     * disk keeps the paths it had. {@code escape} is applied to the home first (JSON, for tool
+     * arguments). Paths inside the memory folder stay relative, as the tools take them.
+     */
+    public String restore(String text, java.util.function.UnaryOperator<String> escape) {
+        if (home == null || !text.contains(HOME_PLACEHOLDER)) {
+            return text;
+        }
+        return text.replace(HOME_PLACEHOLDER, escape.apply(home));
+    }
 }

@@ -1,5 +1,6 @@
 package dev.mnemo.internal.rollout;
 
+import dev.mnemo.internal.files.OwnerOnly;
 import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.SessionStore;
@@ -61,7 +62,7 @@ public final class FileSessionStore implements SessionStore {
             throws IOException {
         Optional<Path> continued = earlier.filter(this::holds).map(ThreadInfo::rolloutPath);
         Path file = continued.orElseGet(() -> rolloutPath(session, now));
-        Files.createDirectories(file.getParent());
+        OwnerOnly.createFolders(file.getParent()); // 0700, and each rollout 0600 (FileWriter)
         return new FileWriter(file.toAbsolutePath(), continued.isPresent());
     }
 
@@ -124,8 +125,8 @@ public final class FileSessionStore implements SessionStore {
         @Override
         public void append(byte[] line) throws IOException {
             ByteBuffer bytes = ByteBuffer.wrap(line);
-            try (FileChannel channel = FileChannel.open(rolloutPath, StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            try (FileChannel channel = FileChannel.open(rolloutPath, java.util.Set.of(StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, StandardOpenOption.APPEND), OwnerOnly.fileAttributes(rolloutPath))) {
                 while (bytes.hasRemaining()) {
                     channel.write(bytes);
                 }

@@ -5,12 +5,14 @@ import dev.mnemo.internal.sandbox.ConfinedRoot;
 import dev.mnemo.internal.sandbox.ToolFailure;
 import dev.mnemo.spi.SecretRedactor;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -47,20 +49,26 @@ final class AdHocNotes {
      * ({@link AdHocNoteFiles#fileText}); returns where it went.
      */
     Path add(String filename, String note, Optional<String> projectSlug) {
-        return write(filename, prepare(filename, note), projectSlug);
+        return write(filename, prepare(filename, note), projectSlug, Optional.empty());
     }
 
-    /** Validates the name and the note and returns the note redacted: what would be written. */
+    /**
+     * Validates the name and the note and returns the note redacted and neutralised
+     * ({@link AdHocNoteFiles#neutralise}): what would be written.
+     */
     String prepare(String filename, String note) {
         validateFilename(filename);
         if (note.strip().isEmpty()) {
             throw new ToolFailure("ad-hoc note must not be empty");
         }
-        return redactor.redact(note);
+        return AdHocNoteFiles.neutralise(redactor.redact(note));
     }
 
-    /** Writes an already prepared note; fails when the name is taken. */
-    Path write(String filename, String redacted, Optional<String> projectSlug) {
+    /**
+     * Writes an already prepared note, naming the recorded conversation that asked for it (if any)
+     * in its header; fails when the name is taken.
+     */
+    Path write(String filename, String redacted, Optional<String> projectSlug, Optional<String> conversation) {
         validateFilename(filename);
         Path directory = ensureDirectories(confined.resolveRoot());
         Path target = directory.resolve(filename);
@@ -70,7 +78,7 @@ final class AdHocNotes {
         Path temp = null;
         try {
             temp = Files.createTempFile(directory, ".tmp-", ".md");
-            Files.writeString(temp, AdHocNoteFiles.fileText(projectSlug, redacted), StandardCharsets.UTF_8);
+            Files.writeString(temp, AdHocNoteFiles.fileText(projectSlug, conversation, redacted), StandardCharsets.UTF_8);
             publish(temp, target, filename);
             LOG.info("Added ad-hoc memory note {}", target);
             return target;
@@ -79,6 +87,34 @@ final class AdHocNotes {
         } finally {
             deleteQuietly(temp);
         }
+    }
+
+    /**
+     * Deletes every note file whose header names {@code conversation} as its source.
+     *
+     * @return the deleted files
+     */
+    List<Path> removeNotesOf(String conversation) {
+        Path directory = AdHocNoteFiles.notesDir(confined.resolveRoot());
+        List<Path> removed = new ArrayList<>();
+        try {
+            for (String name : AdHocNoteFiles.names(confined.resolveRoot())) {
+                Path file = directory.resolve(name);
+                String text;
+                try {
+                    text = Files.readString(file, StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    continue; // gone meanwhile, or not a note this code wrote (not UTF-8)
+                }
+                if (AdHocNoteFiles.conversationOf(text).equals(Optional.of(conversation)) && Files.deleteIfExists(file)) {
+                    removed.add(file);
+                    LOG.info("Removed ad-hoc memory note {}: its conversation {} was forgotten", name, conversation);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the notes of conversation " + conversation, e);
+        }
+        return List.copyOf(removed);
     }
 
     static void validateFilename(String filename) {

@@ -24,6 +24,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -60,8 +62,12 @@ public final class LocalMemoryTools implements MemoryTools {
     private final MemorySearch search;
     private final AdHocNotes notes;
     private final Predicate<Path> noteAdded;
-    /** Where notes wait for a person's approval ({@code approval = "ask"}); null: notes are written at once. */
-    private final ApprovalQueue approvalQueue;
+    /** Decides where each note goes (the engine's approval and rejections); null: notes are written at once. */
+    private final NoteGate gate;
+    /** The recorded conversation these tools serve, when bound to one ({@link #inConversation}). */
+    private final Optional<String> conversation;
+    /** Whether that conversation has seen external context (a web page, a search, an MCP tool). */
+    private final BooleanSupplier externalContext;
     private final Clock clock;
     /** The slug of the session's project, when these tools are bound to one ({@link #inProject}). */
     private final Optional<String> projectSlug;
@@ -96,7 +102,7 @@ public final class LocalMemoryTools implements MemoryTools {
      *     was taken meanwhile where the note is shared, and the call reports it as existing
      */
     public LocalMemoryTools(Path memoryRoot, Clock clock, SecretRedactor redactor, Predicate<Path> noteAdded) {
-        this(memoryRoot, clock, redactor, noteAdded, null);
+        this(memoryRoot, clock, redactor, noteAdded, (NoteGate) null);
     }
 
     /**
@@ -106,8 +112,22 @@ public final class LocalMemoryTools implements MemoryTools {
      */
     public LocalMemoryTools(Path memoryRoot, Clock clock, SecretRedactor redactor, Predicate<Path> noteAdded,
             ApprovalQueue approvalQueue) {
+        this(memoryRoot, clock, redactor, noteAdded, approvalQueue == null ? null
+                : request -> Optional.of(approvalQueue.submit(request.filename(), request.projectSlug(), request.note())));
+    }
+
+    /**
+     * Notes pass the engine's {@link NoteGate}, which writes them at once, holds them for a person's
+     * approval or refuses them.
+     *
+     * @param gate decides for each validated, redacted note; null writes notes at once
+     */
+    public LocalMemoryTools(Path memoryRoot, Clock clock, SecretRedactor redactor, Predicate<Path> noteAdded,
+            NoteGate gate) {
         this.noteAdded = Objects.requireNonNull(noteAdded, "noteAdded");
-        this.approvalQueue = approvalQueue;
+        this.gate = gate;
+        this.conversation = Optional.empty();
+        this.externalContext = () -> false;
         ConfinedRoot root = new ConfinedRoot(Objects.requireNonNull(memoryRoot, "memoryRoot"));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.paths = new MemoryPaths(root);
@@ -116,15 +136,65 @@ public final class LocalMemoryTools implements MemoryTools {
         this.projectSlug = Optional.empty();
     }
 
-    /** The same tools bound to a project. */
-    private LocalMemoryTools(LocalMemoryTools tools, String projectSlug) {
+    /** The same tools bound to a project and a conversation. */
+    private LocalMemoryTools(LocalMemoryTools tools, Optional<String> projectSlug, Optional<String> conversation,
+            BooleanSupplier externalContext) {
         this.noteAdded = tools.noteAdded;
-        this.approvalQueue = tools.approvalQueue;
+        this.gate = tools.gate;
         this.clock = tools.clock;
         this.paths = tools.paths;
         this.search = tools.search;
         this.notes = tools.notes;
-        this.projectSlug = Optional.of(projectSlug);
+        this.projectSlug = projectSlug;
+        this.conversation = conversation;
+        this.externalContext = externalContext;
+    }
+
+    /**
+     * The same tools serving one recorded conversation: each note names it as its source, so
+     * forgetting the conversation removes the note, and the gate learns whether it saw external context.
+     *
+     * @param threadId the conversation
+     * @param externalContext asked at each note: has the conversation seen external context?
+     */
+    public LocalMemoryTools inConversation(String threadId, BooleanSupplier externalContext) {
+        return new LocalMemoryTools(this, projectSlug, Optional.of(Objects.requireNonNull(threadId, "threadId")),
+                Objects.requireNonNull(externalContext, "externalContext"));
+    }
+
+    /** One note on its way in, for the {@link NoteGate}. */
+    public record NoteRequest(String filename, Optional<String> projectSlug, String note,
+            Optional<String> conversation, boolean externalContext) {
+        public NoteRequest {
+            Objects.requireNonNull(filename, "filename");
+            Objects.requireNonNull(projectSlug, "projectSlug");
+            Objects.requireNonNull(note, "note");
+            Objects.requireNonNull(conversation, "conversation");
+        }
+    }
+
+    /** Decides where a note goes. */
+    @FunctionalInterface
+    public interface NoteGate {
+        /**
+         * Decides for one validated, redacted and neutralised note.
+         *
+         * @return empty to write it now; else the pending id under which it waits for a person
+         * @throws ToolFailure to refuse it; the model is told the message
+         */
+        Optional<String> admit(NoteRequest request);
+    }
+
+    /**
+     * Removes the notes of a forgotten conversation from the notes folder and tells {@code removed}
+     * of each file.
+     *
+     * @return how many were removed
+     */
+    public int removeNotesOf(String threadId, Consumer<Path> removed) {
+        List<Path> files = notes.removeNotesOf(Objects.requireNonNull(threadId, "threadId"));
+        files.forEach(removed);
+        return files.size();
     }
 
     /** Where notes wait for approval. */
@@ -145,8 +215,18 @@ public final class LocalMemoryTools implements MemoryTools {
      * @throws IllegalArgumentException when the name is invalid or already taken
      */
     public void writeApprovedNote(String filename, Optional<String> projectSlug, String note) {
+        writeApprovedNote(filename, projectSlug, note, Optional.empty());
+    }
+
+    /**
+     * The same, naming the recorded conversation that asked for the note in its header.
+     *
+     * @throws IllegalArgumentException when the name is invalid or already taken
+     */
+    public void writeApprovedNote(String filename, Optional<String> projectSlug, String note,
+            Optional<String> conversation) {
         try {
-            Path written = notes.write(filename, note, projectSlug);
+            Path written = notes.write(filename, note, projectSlug, conversation);
             if (!noteAdded.test(written)) {
                 throw new IllegalArgumentException("ad-hoc note '" + filename + "' already exists");
             }
@@ -157,7 +237,7 @@ public final class LocalMemoryTools implements MemoryTools {
 
     @Override
     public LocalMemoryTools inProject(String projectKey) {
-        return new LocalMemoryTools(this, ProjectKeys.slug(projectKey));
+        return new LocalMemoryTools(this, Optional.of(ProjectKeys.slug(projectKey)), conversation, externalContext);
     }
 
     /**
@@ -358,11 +438,15 @@ public final class LocalMemoryTools implements MemoryTools {
         String filename = args.requiredString("filename");
         String note = args.requiredString("note");
         Optional<String> scope = noteScope(args.optionalString("scope"));
-        if (approvalQueue != null) {
-            String id = approvalQueue.submit(filename, scope, notes.prepare(filename, note));
-            return Json.MAPPER.createObjectNode().put("status", "awaiting_approval").put("pending_id", id);
+        String prepared = notes.prepare(filename, note);
+        if (gate != null) {
+            Optional<String> held = gate.admit(new NoteRequest(filename, scope, prepared, conversation,
+                    conversation.isPresent() && externalContext.getAsBoolean()));
+            if (held.isPresent()) {
+                return Json.MAPPER.createObjectNode().put("status", "awaiting_approval").put("pending_id", held.get());
+            }
         }
-        Path written = notes.add(filename, note, scope);
+        Path written = notes.write(filename, prepared, scope, conversation);
         if (!noteAdded.test(written)) {
             throw new ToolFailure("ad-hoc note '" + filename + "' already exists");
         }

@@ -357,21 +357,40 @@ DELETE FROM stage1_outputs WHERE thread_id IN (
 
 -- name: note.add
 -- Keeps a note for approval; a note already kept under that id is left as it was (0 rows).
--- Binds: id, filename, project slug, content, thread, created_at.
-INSERT INTO notes_awaiting_approval (id, filename, project_slug, content, thread_id, created_at)
-VALUES (?, ?, ?, ?, ?, ?)
+-- Binds: id, filename, project slug, content, thread, created_at, external_context.
+INSERT INTO notes_awaiting_approval (id, filename, project_slug, content, thread_id, created_at, external_context)
+VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (tenant_id, id) DO NOTHING
 
 -- name: note.all
 -- Oldest first; notes made in the same second by id.
-SELECT id, filename, project_slug, content, thread_id, created_at FROM notes_awaiting_approval
+SELECT id, filename, project_slug, content, thread_id, created_at, external_context FROM notes_awaiting_approval
 ORDER BY created_at ASC, id ASC
 
 -- name: note.take
 -- Deletes the note and returns it: of two servers taking it at once, the second waits for the
 -- first's row lock and then finds nothing to delete. Binds: id.
 DELETE FROM notes_awaiting_approval WHERE id = ?
-RETURNING id, filename, project_slug, content, thread_id, created_at
+RETURNING id, filename, project_slug, content, thread_id, created_at, external_context
+
+-- name: note.takeOfThread
+-- Deletes the notes a conversation asked for (it was forgotten) and returns them oldest first, as
+-- note.all lists them (DELETE ... RETURNING promises no order). Binds: thread.
+WITH taken AS (
+  DELETE FROM notes_awaiting_approval WHERE thread_id = ?
+  RETURNING id, filename, project_slug, content, thread_id, created_at, external_context
+)
+SELECT id, filename, project_slug, content, thread_id, created_at, external_context FROM taken
+ORDER BY created_at ASC, id ASC
+
+-- name: note.reject
+-- Records a rejected note; a rejection already recorded is kept. Binds: thread, text hash, rejected_at.
+INSERT INTO rejected_notes (thread_id, text_hash, rejected_at) VALUES (?, ?, ?)
+ON CONFLICT (tenant_id, thread_id, text_hash) DO NOTHING
+
+-- name: note.isRejected
+-- Binds: thread, text hash.
+SELECT 1 FROM rejected_notes WHERE thread_id = ? AND text_hash = ?
 
 -- name: note.deleteAll
 DELETE FROM notes_awaiting_approval

@@ -7,19 +7,25 @@ import dev.mnemo.springai.MnemoAdvisor;
 import dev.mnemo.springai.MnemoProjectResolver;
 import dev.mnemo.springai.MnemoTenantResolver;
 import dev.mnemo.springai.SpringAiLanguageModel;
+import dev.mnemo.springai.TenantChatMemoryRepository;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.client.ChatClientBuilderCustomizer;
+import org.springframework.ai.chat.client.ChatClientRequest;
+import org.springframework.ai.chat.memory.ChatMemoryRepository;
+import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -68,6 +74,9 @@ public class MnemoAutoConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(MnemoAutoConfiguration.class);
     private static final String POSTGRES_BACKEND = "dev.mnemo.postgres.PostgresBackend";
+    /** What a tenant resolver is asked with outside a chat request: no prompt, no advisor params. */
+    private static final ChatClientRequest NO_REQUEST =
+            ChatClientRequest.builder().prompt(new Prompt(List.of())).build();
 
     /** One memory for the whole application. */
     @Bean
@@ -95,13 +104,15 @@ public class MnemoAutoConfiguration {
     @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
     public MemoryEngines mnemoMemoryEngines(MnemoProperties properties, ListableBeanFactory beans,
             ObjectProvider<TenantStorage> storages, ObjectProvider<MemoryEventListener> listeners,
-            ObjectProvider<MemoryEngineBuilderCustomizer> customizers) {
+            ObjectProvider<MemoryEngineBuilderCustomizer> customizers, ObjectProvider<Clock> clocks) {
         properties.getTenants().check();
         TenantStorage storage = storages.getObject();
         EngineSettings settings = settings(properties, beans, listeners, customizers);
         LOG.info("Mnemo keeps one memory per user: {}; at most {} open, each closed after {} idle",
                 storage.describe(), properties.getTenants().getMaxOpen(), properties.getTenants().getIdleTimeout());
-        return MemoryEngines.builder().engineFactory(user -> storage.builder(user, settings).build())
+        Function<String, MemoryEngine> factory = user -> storage.builder(user, settings).build();
+        Optional<DueTenants> due = dueTenants(storage, properties, clocks);
+        return MemoryEngines.builder().engineFactory(due.map(d -> DueWorkPass.marking(d, factory)).orElse(factory))
                 .maxOpen(properties.getTenants().getMaxOpen()).idleTimeout(properties.getTenants().getIdleTimeout())
                 .build();
     }
@@ -122,7 +133,7 @@ public class MnemoAutoConfiguration {
         MemoryEngines users = engines.getIfUnique();
         MemoryEngine shared = users == null ? engine.getIfUnique() : null;
         MnemoAdvisor.Builder advisor = users != null
-                ? MnemoAdvisor.builder(users).tenantResolver(resolver.getIfUnique(this::defaultTenantResolver))
+                ? MnemoAdvisor.builder(users).tenantResolver(resolver.getIfUnique(MnemoAutoConfiguration::defaultTenantResolver))
                 : shared != null ? MnemoAdvisor.builder(shared) : null;
         if (advisor != null) {
             projects.ifUnique(advisor::projectResolver);
@@ -136,9 +147,10 @@ public class MnemoAutoConfiguration {
     }
 
     /** The advisor param, else (with Spring Security on the class path) the authenticated principal. */
-    private MnemoTenantResolver defaultTenantResolver() {
+    private static MnemoTenantResolver defaultTenantResolver() {
         MnemoTenantResolver param = MnemoTenantResolver.advisorParam();
-        if (ClassUtils.isPresent(SpringSecurityTenants.SECURITY_CONTEXT_HOLDER, getClass().getClassLoader())) {
+        if (ClassUtils.isPresent(SpringSecurityTenants.SECURITY_CONTEXT_HOLDER,
+                MnemoAutoConfiguration.class.getClassLoader())) {
             return param.orElse(SpringSecurityTenants.principal());
         }
         return param;
@@ -151,6 +163,15 @@ public class MnemoAutoConfiguration {
                 properties.getConversations().getIdleTimeout(), properties.getConversations().getMaxOpen(),
                 chatModel(properties, beans).map(SpringAiLanguageModel::of),
                 listeners.orderedStream().toList(), customizers.orderedStream().toList());
+    }
+
+    /**
+     * How users with due work are found without opening their engines, in the storage's way; the
+     * time is the application's {@link Clock} bean when it has exactly one, else the system's.
+     */
+    private static Optional<DueTenants> dueTenants(TenantStorage storage, MnemoProperties properties,
+            ObjectProvider<Clock> clocks) {
+        return storage.dueTenants(clocks.getIfUnique(Clock::systemUTC), properties.getMemories().toConfig());
     }
 
     /** The application's PostgresBackend as users' storage, when it has one (memory-postgres on the class path). */
@@ -195,17 +216,24 @@ public class MnemoAutoConfiguration {
             matchIfMissing = true)
     @ConditionalOnMissingBean
     MnemoPipelineSchedule mnemoPipelineSchedule(MnemoProperties properties, ObjectProvider<MemoryEngine> engine,
-            ObjectProvider<MemoryEngines> engines) {
+            ObjectProvider<MemoryEngines> engines, ObjectProvider<TenantStorage> storages,
+            ObjectProvider<Clock> clocks) {
         properties.getPipeline().getSchedule().check();
         Duration interval = properties.getPipeline().getSchedule().getInterval();
         MemoryEngines users = engines.getIfUnique();
+        Clock clock = clocks.getIfUnique(Clock::systemUTC);
         if (users != null) {
-            return new MnemoPipelineSchedule(interval, visit -> users.forEachOpen((user, open) -> visit.accept(open)),
-                    "every open user's engine", Clock.systemUTC());
+            Optional<DueWorkPass> due = Optional.ofNullable(storages.getIfUnique())
+                    .flatMap(storage -> dueTenants(storage, properties, clocks))
+                    .map(d -> new DueWorkPass(users, d, clock, properties.getTenants().getMaxOpen()));
+            return new MnemoPipelineSchedule(interval, visit -> users.forEachOpen((user, open) -> {
+                due.ifPresent(pass -> pass.touch(user));
+                visit.accept(open);
+            }), "every open user's engine", clock, due.orElse(null));
         }
         MemoryEngine shared = engine.getIfUnique();
         return new MnemoPipelineSchedule(interval, visit -> Optional.ofNullable(shared).ifPresent(visit),
-                shared == null ? "no engine" : "the shared engine", Clock.systemUTC());
+                shared == null ? "no engine" : "the shared engine", clock);
     }
 
     /** Adds the advisor to every {@code ChatClient} built from Boot's {@code ChatClient.Builder}; opt-in. */
@@ -218,6 +246,40 @@ public class MnemoAutoConfiguration {
         @ConditionalOnMissingBean(name = "mnemoChatClientBuilderCustomizer")
         ChatClientBuilderCustomizer mnemoChatClientBuilderCustomizer(MnemoAdvisor advisor) {
             return builder -> builder.defaultAdvisors(advisor);
+        }
+    }
+
+    /**
+     * In {@code mnemo.tenancy=per-user}: every {@link ChatMemoryRepository} bean of the application
+     * (Spring AI's own in-memory one too) is wrapped in a {@link TenantChatMemoryRepository}, so that
+     * {@code MessageChatMemoryAdvisor} keeps each user's history apart; the user comes from the
+     * {@link MnemoTenantResolver} bean, else Spring Security's principal, on the calling thread.
+     * {@code mnemo.chat-memory.tenant-scoped=false} leaves the beans as they are.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ChatMemoryRepository.class)
+    @Conditional(TenancyCondition.PerUser.class)
+    @ConditionalOnProperty(prefix = "mnemo.chat-memory", name = "tenant-scoped", havingValue = "true",
+            matchIfMissing = true)
+    static class TenantChatMemoryConfiguration {
+
+        @Bean
+        static BeanPostProcessor mnemoTenantChatMemoryRepositories(ObjectProvider<MnemoTenantResolver> resolver) {
+            return new BeanPostProcessor() {
+                @Override
+                public Object postProcessAfterInitialization(Object bean, String beanName) {
+                    if (bean instanceof ChatMemoryRepository repository
+                            && !(bean instanceof TenantChatMemoryRepository)) {
+                        LOG.info("Chat memory repository '{}' keeps each user's conversations apart "
+                                + "(mnemo.tenancy=per-user; mnemo.chat-memory.tenant-scoped=false to leave it as is)",
+                                beanName);
+                        return TenantChatMemoryRepository.of(repository,
+                                () -> resolver.getIfUnique(MnemoAutoConfiguration::defaultTenantResolver)
+                                        .tenantId(NO_REQUEST));
+                    }
+                    return bean;
+                }
+            };
         }
     }
 
@@ -251,9 +313,27 @@ public class MnemoAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        MnemoEndpoint mnemoEndpoint(ObjectProvider<MemoryEngine> engine, ObjectProvider<MemoryEngines> engines) {
+        MnemoEndpoint mnemoEndpoint(MnemoProperties properties, ObjectProvider<MemoryEngine> engine,
+                ObjectProvider<MemoryEngines> engines, ObjectProvider<TenantStorage> storage,
+                ObjectProvider<MnemoTenantResolver> resolver) {
             MemoryEngines users = engines.getIfUnique();
-            return new MnemoEndpoint(users == null ? engine.getIfUnique() : null, users);
+            String adminRole = properties.getEndpoint().getAdminRole();
+            boolean security = ClassUtils.isPresent(SpringSecurityTenants.SECURITY_CONTEXT_HOLDER,
+                    MnemoAutoConfiguration.class.getClassLoader());
+            MnemoEndpoint.Callers callers = new MnemoEndpoint.Callers() {
+                @Override
+                public Optional<String> caller() {
+                    return resolver.getIfUnique(MnemoAutoConfiguration::defaultTenantResolver).tenantId(NO_REQUEST);
+                }
+
+                @Override
+                public boolean isAdmin() {
+                    return security && adminRole != null && !adminRole.isBlank()
+                            && SpringSecurityTenants.hasRole(adminRole);
+                }
+            };
+            return new MnemoEndpoint(users == null ? engine.getIfUnique() : null, users, storage.getIfUnique(),
+                    callers);
         }
     }
 

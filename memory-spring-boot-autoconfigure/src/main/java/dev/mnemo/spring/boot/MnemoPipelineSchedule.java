@@ -14,13 +14,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
  * Runs the memory pipeline on a schedule ({@code mnemo.pipeline.schedule.*}): every interval,
- * {@link MemoryAdmin#startPipeline()} on the shared engine, or on every user's engine that is open.
+ * {@link MemoryAdmin#startPipeline()} on the shared engine, or on every user's engine that is open
+ * and then, one after another, on the engines of users whose engines are closed but whose work is
+ * due ({@link DueWorkPass}: a user who never came back still has their conversations extracted).
  * Without it, a server whose conversations stay open only extracts and consolidates when a new
  * conversation opens; with it, conversations idle past {@code min-rollout-idle-hours} are distilled
  * within one interval, and conversations idle past {@code mnemo.conversations.idle-timeout} are
@@ -41,6 +44,7 @@ final class MnemoPipelineSchedule implements SmartLifecycle {
     private volatile ScheduledExecutorService executor;
     private volatile Instant lastRun;
     private volatile int lastRunEngines;
+    private final @Nullable DueWorkPass duePass;
 
     /**
      * @param engines walks the engines of a run, handing each to its argument: the shared one, or
@@ -49,10 +53,17 @@ final class MnemoPipelineSchedule implements SmartLifecycle {
      * @param describe what they are, for the log
      */
     MnemoPipelineSchedule(Duration interval, Consumer<Consumer<MemoryEngine>> engines, String describe, Clock clock) {
+        this(interval, engines, describe, clock, null);
+    }
+
+    /** As above, then {@code duePass} over the users whose engines are closed. */
+    MnemoPipelineSchedule(Duration interval, Consumer<Consumer<MemoryEngine>> engines, String describe, Clock clock,
+            @Nullable DueWorkPass duePass) {
         this.interval = interval;
         this.engines = engines;
-        this.describe = describe;
+        this.describe = duePass == null ? describe : describe + ", and " + duePass.describe();
         this.clock = clock;
+        this.duePass = duePass;
     }
 
     @Override
@@ -124,8 +135,9 @@ final class MnemoPipelineSchedule implements SmartLifecycle {
                 LOG.debug("An engine closed before its scheduled pipeline run; skipped");
             }
         });
+        int dueVisited = duePass == null ? 0 : duePass.run();
         lastRun = clock.instant();
-        lastRunEngines = started.size();
+        lastRunEngines = started.size() + dueVisited;
         LOG.debug("Scheduled memory pipeline: started on {} engine(s)", started.size());
         return started;
     }

@@ -52,6 +52,10 @@ public class MnemoProperties {
 
     private final Pipeline pipeline = new Pipeline();
 
+    private final Endpoint endpoint = new Endpoint();
+
+    private final ChatMemory chatMemory = new ChatMemory();
+
     /** Whose memory a request reads and records. */
     public enum Tenancy {
         /** One memory for the whole application: a team bot, a single-user tool. */
@@ -94,6 +98,14 @@ public class MnemoProperties {
 
     public Tenants getTenants() {
         return tenants;
+    }
+
+    public Endpoint getEndpoint() {
+        return endpoint;
+    }
+
+    public ChatMemory getChatMemory() {
+        return chatMemory;
     }
 
     public Pipeline getPipeline() {
@@ -491,6 +503,42 @@ public class MnemoProperties {
                 throw new InvalidConfigurationPropertyValueException(PREFIX + ".tenants.max-open", maxOpen,
                         "at least one user's engine must be allowed open");
             }
+        }
+    }
+
+    /** The {@code mnemo} Actuator endpoint with {@code tenancy=per-user}. */
+    public static class Endpoint {
+
+        /**
+         * The role (a Spring Security authority, with or without the ROLE_ prefix) whose holders may
+         * name any user on the mnemo endpoint; every other caller reaches only their own memory.
+         */
+        private String adminRole = "MNEMO_ADMIN";
+
+        public String getAdminRole() {
+            return adminRole;
+        }
+
+        public void setAdminRole(String adminRole) {
+            this.adminRole = adminRole;
+        }
+    }
+
+    /** Spring AI's short-term chat memory with {@code tenancy=per-user}. */
+    public static class ChatMemory {
+
+        /**
+         * Whether the application's ChatMemoryRepository beans are wrapped so that each user's
+         * conversation history is kept apart (conversation ids qualified by the user).
+         */
+        private boolean tenantScoped = true;
+
+        public boolean isTenantScoped() {
+            return tenantScoped;
+        }
+
+        public void setTenantScoped(boolean tenantScoped) {
+            this.tenantScoped = tenantScoped;
         }
     }
 

@@ -4,6 +4,7 @@ import dev.mnemo.springai.MnemoTenantResolver;
 import java.util.Optional;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.core.Authentication;
+import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 
 /**
@@ -16,6 +17,18 @@ final class SpringSecurityTenants {
     static final String SECURITY_CONTEXT_HOLDER = "org.springframework.security.core.context.SecurityContextHolder";
 
     private SpringSecurityTenants() {}
+
+    /** Whether the caller on this thread is authenticated and holds {@code role} (as {@code ROLE_role} or as is). */
+    static boolean hasRole(String role) {
+        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+        if (authentication == null || !authentication.isAuthenticated()
+                || authentication instanceof AnonymousAuthenticationToken) {
+            return false;
+        }
+        String prefixed = role.startsWith("ROLE_") ? role : "ROLE_" + role;
+        return authentication.getAuthorities().stream().map(GrantedAuthority::getAuthority)
+                .anyMatch(a -> a.equals(role) || a.equals(prefixed));
+    }
 
     static MnemoTenantResolver principal() {
         return request -> {

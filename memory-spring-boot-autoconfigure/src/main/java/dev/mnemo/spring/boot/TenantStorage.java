@@ -1,11 +1,15 @@
 package dev.mnemo.spring.boot;
 
+import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.TenantHomes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -21,6 +25,22 @@ interface TenantStorage {
      */
     MemoryEngine.Builder builder(String tenantId, UnaryOperator<MemoryEngine.Builder> configure);
 
+    /**
+     * Whether the user has any state here (a home, rows), found without creating any: the endpoint
+     * answers 404 for a user without, rather than open an engine (and a home) for any name.
+     */
+    boolean hasState(String tenantId);
+
+    /**
+     * How the schedule finds users with due work whose engines are closed; empty when this storage
+     * cannot tell (then only open engines are visited).
+     *
+     * @param config the users' {@code mnemo.memories.*} settings (idle window, age, sources, per-pass limit)
+     */
+    default Optional<DueTenants> dueTenants(Clock clock, MemoriesConfig config) {
+        return Optional.empty();
+    }
+
     /** Checks that the storage every user shares is usable; throws with the reason when it is not. */
     void probe();
 
@@ -33,6 +53,17 @@ interface TenantStorage {
             @Override
             public MemoryEngine.Builder builder(String tenantId, UnaryOperator<MemoryEngine.Builder> configure) {
                 return configure.apply(MemoryEngine.builder()).home(TenantHomes.home(root, tenantId));
+            }
+
+            @Override
+            public boolean hasState(String tenantId) {
+                return Files.isDirectory(TenantHomes.home(root, tenantId));
+            }
+
+            @Override
+            public Optional<DueTenants> dueTenants(Clock clock, MemoriesConfig config) {
+                return Optional.of(new HomeMarkers(root, clock, Duration.ofHours(config.minRolloutIdleHours()),
+                        config.maxRolloutsPerStartup()));
             }
 
             /** The folder must be a writable folder, or be creatable in the nearest folder that exists. */

@@ -49,7 +49,7 @@ final class SqliteDatabase implements AutoCloseable {
     private static final String MIGRATIONS = "classpath:dev/mnemo/store/sqlite/migration";
     private static final String HISTORY_TABLE = "mnemo_schema_history";
     /** The newest migration's version; an up-to-date file skips Flyway (and its log lines) on open. */
-    static final String SCHEMA_VERSION = "7";
+    static final String SCHEMA_VERSION = "8";
     /** The state database's schema: {@code mnemo.sqlite}. */
     static final Schema STATE = new Schema("state database", MIGRATIONS, HISTORY_TABLE, SCHEMA_VERSION);
     private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
@@ -75,11 +75,18 @@ final class SqliteDatabase implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Held around each write transaction of this JVM (see {@link #write}); other processes still wait in SQLite. */
     private final ReentrantLock writers = new ReentrantLock();
+    /** Opened by {@link #openReadOnly}: connections are read-only, nothing was migrated. */
+    private final boolean readOnly;
 
-    private SqliteDatabase(Path file, Schema schema) {
+    private SqliteDatabase(Path file, Schema schema, boolean readOnly) {
+        this(file, schema, readOnly, "jdbc:sqlite:" + file);
+    }
+
+    private SqliteDatabase(Path file, Schema schema, boolean readOnly, String url) {
         this.file = file;
         this.schema = schema;
-        this.url = "jdbc:sqlite:" + file;
+        this.url = url;
+        this.readOnly = readOnly;
     }
 
     /** Opens the state database file (creating it when missing), refusing anything that is not an SQLite database. */
@@ -92,7 +99,8 @@ final class SqliteDatabase implements AutoCloseable {
         SqliteNativeLibrary.prepare();
         Path absolute = file.toAbsolutePath().normalize();
         requireSqliteOrEmpty(absolute);
-        SqliteDatabase database = new SqliteDatabase(absolute, schema);
+        ownerOnly(absolute);
+        SqliteDatabase database = new SqliteDatabase(absolute, schema, false);
         try {
             database.migrate();
         } catch (RuntimeException e) {
@@ -102,8 +110,50 @@ final class SqliteDatabase implements AutoCloseable {
         return database;
     }
 
+    /**
+     * Opens an existing file for reading only: no folder or file is created, no migration runs,
+     * every connection is read-only (a write fails), and the journal mode is left as the file has
+     * it. For commands that only look ({@code mnemo status}, {@code logs}, {@code threads}).
+     *
+     * @throws MemoryStoreException when the file does not exist or is not an SQLite database
+     */
+    static SqliteDatabase openReadOnly(Path file, Schema schema) {
+        SqliteNativeLibrary.prepare();
+        Path absolute = file.toAbsolutePath().normalize();
+        if (!Files.isRegularFile(absolute)) {
+            throw new MemoryStoreException("the " + schema.what() + " " + absolute + " does not exist");
+        }
+        requireSqliteOrEmpty(absolute);
+        // A reader of a WAL database creates -wal and -shm beside it and leaves them there. With no
+        // -wal now, no engine has the file open and every row is in the file itself: it is read as
+        // immutable, creating nothing (a writer that starts meanwhile is not seen by this short read).
+        // With a -wal, an engine is writing: read through it, as any reader does.
+        boolean walInUse = Files.exists(absolute.resolveSibling(absolute.getFileName() + "-wal"));
+        String url = walInUse ? "jdbc:sqlite:" + absolute : "jdbc:sqlite:" + absolute.toUri() + "?immutable=1";
+        return new SqliteDatabase(absolute, schema, true, url);
+    }
+
     Path file() {
         return file;
+    }
+
+    /**
+     * The file at 0600, created empty when missing (an empty file is a new database), and its
+     * {@code -wal} and {@code -shm} set to 0600 too when they exist: SQLite creates them later with
+     * the database file's mode.
+     */
+    private static void ownerOnly(Path file) {
+        try {
+            OwnerOnly.createFile(file);
+        } catch (IOException e) {
+            throw new MemoryStoreException("cannot create the database file " + file + ": " + e.getMessage(), e);
+        }
+        OwnerOnly.restrict(file.resolveSibling(file.getFileName() + "-wal"));
+        OwnerOnly.restrict(file.resolveSibling(file.getFileName() + "-shm"));
+    }
+
+    boolean readOnly() {
+        return readOnly;
     }
 
     /** Runs {@code work} outside an explicit transaction (one statement is its own snapshot). */
@@ -151,6 +201,9 @@ final class SqliteDatabase implements AutoCloseable {
      * in {@code -wal}. Best effort: a busy database only logs.
      */
     void checkpointBestEffort() {
+        if (readOnly) {
+            return;
+        }
         try {
             withConnection("checkpoint", connection -> {
                 connection.executeOnce("PRAGMA busy_timeout = " + CHECKPOINT_BUSY_TIMEOUT_MS);
@@ -227,8 +280,13 @@ final class SqliteDatabase implements AutoCloseable {
         // On by default, and then sqlite-jdbc follows every INSERT with a statement of its own,
         // compiled, run and finalised each time (SELECT last_insert_rowid()); the store never asks.
         config.setGetGeneratedKeys(false);
+        config.setReadOnly(readOnly);
         PooledConnection connection = new PooledConnection(config.createConnection(url));
         try {
+            if (readOnly) {
+                connection.executeOnce("PRAGMA foreign_keys = ON");
+                return connection;
+            }
             connection.executeOnce("PRAGMA journal_mode = WAL");
             connection.executeOnce("PRAGMA synchronous = NORMAL");
             connection.executeOnce("PRAGMA foreign_keys = ON");
@@ -253,6 +311,12 @@ final class SqliteDatabase implements AutoCloseable {
         }
         Path lockFile = file.resolveSibling(file.getFileName() + ".migration-lock");
         synchronized (MIGRATION_MONITOR) {
+            try {
+                OwnerOnly.createFile(lockFile);
+            } catch (IOException e) {
+                throw new MemoryStoreException("cannot create " + lockFile + " to migrate the " + schema.what() + " "
+                        + file + ": " + e.getMessage(), e);
+            }
             try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                     FileLock ignored = channel.lock()) {
                 SQLiteDataSource dataSource = new SQLiteDataSource();
@@ -296,7 +360,7 @@ final class SqliteDatabase implements AutoCloseable {
         }
         if (!Files.exists(file)) {
             try {
-                Files.createDirectories(file.getParent());
+                OwnerOnly.createFolders(file.getParent());
             } catch (IOException e) {
                 throw new MemoryStoreException("cannot create the folder of the state database " + file + ": "
                         + e.getMessage(), e);

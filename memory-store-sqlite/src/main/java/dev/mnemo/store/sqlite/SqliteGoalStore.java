@@ -46,6 +46,11 @@ final class SqliteGoalStore implements GoalStore, AutoCloseable {
         return new SqliteGoalStore(SqliteDatabase.open(file, SCHEMA), clock);
     }
 
+    /** Opens an existing goals file for reading only (no creation, no migration). */
+    static SqliteGoalStore openReadOnly(Path file, Clock clock) {
+        return new SqliteGoalStore(SqliteDatabase.openReadOnly(file, SCHEMA), clock);
+    }
+
     Path file() {
         return database.file();
     }
@@ -117,8 +122,12 @@ final class SqliteGoalStore implements GoalStore, AutoCloseable {
     @Override
     public boolean delete(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        return database.write("delete the goal of thread " + threadId,
+        boolean deleted = database.write("delete the goal of thread " + threadId,
                 connection -> Jdbc.update(connection, "DELETE FROM thread_goals WHERE thread_id = ?", threadId) > 0);
+        if (deleted) {
+            database.checkpointBestEffort(); // the objective's text should not linger in the WAL
+        }
+        return deleted;
     }
 
     @Override

@@ -18,6 +18,7 @@ import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1ClaimParams;
 import dev.mnemo.spi.Stage1Output;
 import dev.mnemo.spi.Stage1Result;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -94,6 +95,20 @@ public final class SqliteMemoryStore implements MemoryStore {
         Objects.requireNonNull(dbFile, "dbFile");
         SqliteMemoryStore store = new SqliteMemoryStore(SqliteDatabase.open(dbFile));
         LOG.debug("opened state database {}", store.database.file());
+        return store;
+    }
+
+    /**
+     * Opens an existing state database for reading only: no folder or file is created, no
+     * migration runs, and every write fails. Its goals are read from {@code goals.sqlite} only when
+     * that file exists ({@link #goals()} otherwise says the store keeps none).
+     *
+     * @throws dev.mnemo.MemoryStoreException when the file does not exist or is not an SQLite database
+     */
+    public static SqliteMemoryStore openReadOnly(Path dbFile) {
+        Objects.requireNonNull(dbFile, "dbFile");
+        SqliteMemoryStore store = new SqliteMemoryStore(SqliteDatabase.openReadOnly(dbFile, SqliteDatabase.STATE));
+        LOG.debug("opened state database {} read-only", store.database.file());
         return store;
     }
 
@@ -391,6 +406,36 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public List<PendingNote> takePendingNotesOf(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        List<PendingNote> taken = database.write("take the notes of thread " + threadId + " awaiting approval",
+                connection -> PendingNoteQueries.takeOf(connection, threadId));
+        if (!taken.isEmpty()) {
+            database.checkpointBestEffort(); // a forgotten conversation's notes should not linger in the WAL
+        }
+        return taken;
+    }
+
+    @Override
+    public void addNoteRejection(String threadId, String textHash, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(textHash, "textHash");
+        Objects.requireNonNull(now, "now");
+        database.write("record a rejected note of thread '" + threadId + "'", connection -> {
+            PendingNoteQueries.addRejection(connection, threadId, textHash, now);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean isNoteRejected(String threadId, String textHash) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(textHash, "textHash");
+        return database.read("look up a rejected note", connection -> PendingNoteQueries.isRejected(connection,
+                threadId, textHash));
+    }
+
+    @Override
     public boolean markStage1SucceededNoOutput(String threadId, String ownershipToken, Instant now) {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(ownershipToken, "ownershipToken");
@@ -681,7 +726,16 @@ public final class SqliteMemoryStore implements MemoryStore {
     @Override
     public synchronized GoalStore goals() {
         if (goals == null) {
-            goals = SqliteGoalStore.open(database.file().resolveSibling(SqliteGoalStore.FILE_NAME), Clock.systemUTC());
+            Path file = database.file().resolveSibling(SqliteGoalStore.FILE_NAME);
+            if (database.readOnly()) {
+                if (!Files.isRegularFile(file)) {
+                    throw new UnsupportedOperationException("no goals in " + file.getParent() + " (" + file.getFileName()
+                            + " does not exist; this store is open read-only)");
+                }
+                goals = SqliteGoalStore.openReadOnly(file, Clock.systemUTC());
+                return goals;
+            }
+            goals = SqliteGoalStore.open(file, Clock.systemUTC());
             LOG.debug("opened goals database {}", goals.file());
         }
         return goals;

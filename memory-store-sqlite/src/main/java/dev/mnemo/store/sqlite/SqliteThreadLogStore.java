@@ -57,6 +57,16 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
         return new SqliteThreadLogStore(SqliteDatabase.open(Objects.requireNonNull(file, "file"), LOGS));
     }
 
+    /**
+     * Opens an existing {@code logs.sqlite} for reading only: nothing is created or migrated, and
+     * any write or delete fails.
+     *
+     * @throws dev.mnemo.MemoryStoreException when the file does not exist or is not an SQLite database
+     */
+    public static SqliteThreadLogStore openReadOnly(Path file) {
+        return new SqliteThreadLogStore(SqliteDatabase.openReadOnly(Objects.requireNonNull(file, "file"), LOGS));
+    }
+
     /** The database file. */
     public Path file() {
         return database.file();
@@ -129,8 +139,12 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
     @Override
     public int deleteThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        return database.write("delete logs of thread " + threadId,
+        int deleted = database.write("delete logs of thread " + threadId,
                 connection -> Jdbc.update(connection, "DELETE FROM logs WHERE thread_id = ?", threadId));
+        if (deleted > 0) {
+            database.checkpointBestEffort(); // a deleted thread's entries should not linger in the WAL
+        }
+        return deleted;
     }
 
     @Override

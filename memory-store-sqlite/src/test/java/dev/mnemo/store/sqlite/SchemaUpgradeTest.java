@@ -7,6 +7,7 @@ import dev.mnemo.ThreadInfo;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.PendingNote;
 import dev.mnemo.testkit.contract.ApprovalUpgradeContract;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.sqlite.SQLiteDataSource;
@@ -29,7 +31,7 @@ import org.sqlite.SQLiteDataSource;
 class SchemaUpgradeTest extends ApprovalUpgradeContract {
 
     /** Every migration applied, successfully, once: what an upgraded file's history must say. */
-    private static final List<String> EVERY_VERSION = List.of("1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1");
+    private static final List<String> EVERY_VERSION = List.of("1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1", "8:1");
 
     @Override
     protected MemoryStore openUpgraded(Path dir) throws SQLException {
@@ -97,6 +99,23 @@ class SchemaUpgradeTest extends ApprovalUpgradeContract {
             store.markPhase2Failed(claim.token(), "failed_agent", Duration.ofHours(1), WRITTEN_AT.plusSeconds(60));
             assertThat(store.status(WRITTEN_AT.plusSeconds(60)).lastPhase2Success())
                     .contains(java.time.Instant.ofEpochSecond(WRITTEN_AT.getEpochSecond()));
+        }
+    }
+
+    @Test
+    void open_upgradesANoteKeptAtSchemaVersion6_asHeldForApprovalAlone() throws SQLException {
+        Path file = dir.resolve("mnemo.sqlite");
+        createAtVersion(file, "6");
+        insert(file, "INSERT INTO notes_awaiting_approval (id, filename, project_slug, content, thread_id, created_at)"
+                + " VALUES (?, ?, NULL, ?, ?, ?)", "note-1", "2026-06-01T12-00-00-tabs.md", "tabs", "chat-1",
+                WRITTEN_AT.getEpochSecond());
+
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(file)) {
+            assertThat(appliedVersions(store)).containsExactlyElementsOf(EVERY_VERSION);
+            assertThat(store.pendingNotes()).containsExactly(new PendingNote("note-1", "2026-06-01T12-00-00-tabs.md",
+                    Optional.empty(), "tabs", Optional.of("chat-1"), WRITTEN_AT, false));
+            assertThat(store.takePendingNotesOf("chat-1")).hasSize(1);
+            assertThat(store.isNoteRejected("chat-1", "hash")).isFalse();
         }
     }
 

@@ -77,4 +77,20 @@ class SqliteGoalStoreTest extends GoalStoreContract {
         }
         store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite")); // for @AfterEach
     }
+
+    /** Issue 36: a deleted goal's objective stayed readable in {@code goals.sqlite-wal}. */
+    @Test
+    void delete_leavesNoObjectiveTextInTheDatabaseOrItsWal() throws Exception {
+        Path file = home.resolve("goals.sqlite");
+        goals.set("t", "ship the hunter2 release-" + "x".repeat(200), OptionalLong.empty());
+        assertThat(SqliteThreadLogStoreTest.contains(file, "hunter2")
+                || SqliteThreadLogStoreTest.contains(SqliteThreadLogStoreTest.wal(file), "hunter2")).as("stored first")
+                .isTrue();
+
+        assertThat(goals.delete("t")).isTrue();
+
+        assertThat(SqliteThreadLogStoreTest.contains(file, "hunter2")).as("in the database file").isFalse();
+        assertThat(SqliteThreadLogStoreTest.contains(SqliteThreadLogStoreTest.wal(file), "hunter2")).as("in the WAL")
+                .isFalse();
+    }
 }

@@ -39,4 +39,27 @@ class SqliteThreadLogStoreTest extends ThreadLogStoreContract {
             }
         }
     }
+
+    /** Issue 36: a deleted thread's entries stayed readable in {@code logs.sqlite-wal}. */
+    @Test
+    void deleteThread_leavesNoTextInTheDatabaseOrItsWal() throws Exception {
+        Path file = ((SqliteThreadLogStore) logs).file();
+        String secret = "the deploy password is hunter2-" + "x".repeat(200);
+        logs.append(List.of(new ThreadLogEntry("a", Instant.parse("2026-06-01T12:00:00Z"), "INFO", "t", secret)));
+        assertThat(contains(file, "hunter2") || contains(wal(file), "hunter2")).as("stored first").isTrue();
+
+        logs.deleteThread("a");
+
+        assertThat(contains(file, "hunter2")).as("in the database file").isFalse();
+        assertThat(contains(wal(file), "hunter2")).as("in the WAL").isFalse();
+    }
+
+    static Path wal(Path file) {
+        return file.resolveSibling(file.getFileName() + "-wal");
+    }
+
+    static boolean contains(Path file, String text) throws java.io.IOException {
+        return java.nio.file.Files.exists(file) && new String(java.nio.file.Files.readAllBytes(file),
+                java.nio.charset.StandardCharsets.ISO_8859_1).contains(text);
+    }
 }

@@ -226,4 +226,30 @@ class ThreadLogWriterTest {
             writerThread.shutdownNow();
         }
     }
+
+    /**
+     * Issue 36: retention used to run only when the logs opened, so a server up for a month kept a
+     * month of entries. Now the writer's tick deletes what is past retention at its first tick, then
+     * once a day, by its own clock, on its executor.
+     */
+    @Test
+    void retention_isAppliedAtTheFirstTick_thenOnceADay_byTheWritersClock() {
+        ThreadLogWriter writer = new ThreadLogWriter(store, clock, Runnable::run);
+        writer.retainFor(Duration.ofDays(10));
+        store.append(List.of(new ThreadLogEntry("a", T0.minus(Duration.ofDays(11)), "INFO", "mnemo::test", "old")));
+
+        writer.tick();
+        assertThat(stored()).isZero();
+
+        store.append(List.of(new ThreadLogEntry("a", T0, "INFO", "mnemo::test", "recent")));
+        clock.advance(Duration.ofHours(23));
+        store.append(List.of(new ThreadLogEntry("a", clock.instant().minus(Duration.ofDays(11)), "INFO",
+                "mnemo::test", "old again")));
+        writer.tick();
+        assertThat(stored()).as("less than a day since the last pass").isEqualTo(2);
+
+        clock.advance(Duration.ofHours(1));
+        writer.tick();
+        assertThat(writer.query("a", 10)).extracting(ThreadLogEntry::message).containsExactly("recent");
+    }
 }
