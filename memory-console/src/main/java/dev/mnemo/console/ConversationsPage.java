@@ -22,7 +22,10 @@ final class ConversationsPage {
             + " and every later one, are dropped from the folder's history, and the files go back to how they were"
             + " before it was first used. The other conversations' memories consolidated since are not lost: they"
             + " stay stored and come back at the next consolidation, which is due at once (Refresh now runs it; it"
-            + " needs a model). Until then every session reads the restored, older summary.";
+            + " needs a model). Until then every session reads the restored, older summary. When its first use is"
+            + " older than the kept history (history_retention = 0 keeps none), no older state is free of it: the"
+            + " folder is emptied instead, your notes kept, and rebuilt the same way. A memory unused for longer"
+            + " than max_unused_days does not come back.";
 
     private final MemoryEngine engine;
     private final Layout layout;

@@ -109,6 +109,10 @@ final class OverviewPage {
                     + " due now, brings back the other conversations' memories (Refresh now runs it)", "class",
                     "forget-pending");
         });
+        forgetInProgress(status).ifPresent(text -> {
+            html.element("dt", "Forget in progress");
+            html.element("dd", text, "class", "forget-in-progress");
+        });
         if (!history.isEmpty()) {
             Consolidation newest = history.get(0);
             html.element("dt", "Newest history entry");
@@ -150,6 +154,18 @@ final class OverviewPage {
             int at = failure.indexOf("forgetting ");
             return at < 0 ? "" : " of " + failure.substring(at + "forgetting ".length()).strip();
         });
+    }
+
+    /**
+     * Forgets whose text the memory folder may still hold (the store's pending forgets: waiting for
+     * a running consolidation, or left by a process that died): what to say of them, or empty.
+     */
+    static Optional<String> forgetInProgress(MemoryStatus status) {
+        if (status.pendingForgets().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("the text of " + String.join(", ", status.pendingForgets()) + " is being dropped from the"
+                + " memory folder and its history; until that is done, sessions of this engine get no memory");
     }
 
     static boolean isForgetPending(String failure) {

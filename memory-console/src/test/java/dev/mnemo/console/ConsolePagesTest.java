@@ -251,6 +251,19 @@ class ConsolePagesTest {
     }
 
     @Test
+    void overview_namesTheForgetsStillInProgress_andSaysNothingWhenThereAreNone() {
+        dev.mnemo.MemoryStatus status = home.engine.admin().status();
+        dev.mnemo.MemoryStatus inProgress = new dev.mnemo.MemoryStatus(status.jobCounts(), status.runningLeases(),
+                status.lastPhase2Success(), status.lastPhase2Failure(), status.threadCounts(), status.stage1Outputs(),
+                status.lastStartupSkip(), status.checkedAt(), status.unreadableRollouts(), status.lastModelFailure(),
+                status.unusedMemories(), status.phase2NotBefore(), java.util.List.of("chat-pytest"));
+
+        assertThat(OverviewPage.forgetInProgress(inProgress)).hasValueSatisfying(text ->
+                assertThat(text).contains("chat-pytest").contains("get no memory"));
+        assertThat(OverviewPage.forgetInProgress(status)).isEmpty();
+    }
+
+    @Test
     void actions_onAnUnknownConversation_changeNothingAndSaySo() {
         client.post("/conversations/forget", "thread", "chat-nobody");
 
