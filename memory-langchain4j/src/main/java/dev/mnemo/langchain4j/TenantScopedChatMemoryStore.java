@@ -2,6 +2,7 @@ package dev.mnemo.langchain4j;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.mnemo.TenantScopedId;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -54,23 +55,13 @@ public final class TenantScopedChatMemoryStore implements ChatMemoryStore {
          * @throws IllegalArgumentException when {@code text} is not a key's text
          */
         public static Key parse(String text) {
-            Objects.requireNonNull(text, "text");
-            int colon = text.indexOf(':');
-            try {
-                int length = Integer.parseInt(text.substring(0, colon));
-                int start = colon + 1;
-                if (colon < 1 || length < 0 || start + length >= text.length() || text.charAt(start + length) != ':') {
-                    throw new IllegalArgumentException("not a tenant-scoped chat memory key: '" + text + "'");
-                }
-                return new Key(text.substring(start, start + length), text.substring(start + length + 1));
-            } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-                throw new IllegalArgumentException("not a tenant-scoped chat memory key: '" + text + "'", e);
-            }
+            TenantScopedId id = TenantScopedId.parse(text);
+            return new Key(id.tenant(), id.id());
         }
 
         @Override
         public String toString() {
-            return tenant.length() + ":" + tenant + ":" + memoryId;
+            return TenantScopedId.prefix(tenant) + memoryId;
         }
     }
 

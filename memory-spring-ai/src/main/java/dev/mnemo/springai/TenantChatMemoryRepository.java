@@ -1,5 +1,6 @@
 package dev.mnemo.springai;
 
+import dev.mnemo.TenantScopedId;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -107,7 +108,7 @@ public final class TenantChatMemoryRepository implements ChatMemoryRepository {
     }
 
     private static String prefix(String tenant) {
-        return PREFIX + tenant.length() + ":" + tenant + ":";
+        return PREFIX + TenantScopedId.prefix(tenant);
     }
 
     private String tenant() {

@@ -4,7 +4,7 @@ import dev.mnemo.HistoryConfig;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryConfigurationException;
 import dev.mnemo.MemoryEngine;
-import dev.mnemo.internal.files.OwnerOnly;
+import dev.mnemo.spi.OwnerOnlyFiles;
 import dev.mnemo.internal.rollout.FileSessionStore;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.spi.ConsolidationAgent;
@@ -278,7 +278,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
             return;
         }
         try {
-            OwnerOnly.createFolders(home);
+            OwnerOnlyFiles.createFolders(home);
         } catch (java.io.IOException e) {
             throw new MemoryConfigurationException("cannot create the home " + home + ": " + e.getMessage(), e);
         }

@@ -1,6 +1,6 @@
 package dev.mnemo.internal.history;
 
-import dev.mnemo.internal.files.OwnerOnly;
+import dev.mnemo.spi.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,7 +60,7 @@ final class HistoryOffsets {
                 : ThreadLocalRandom.current().nextLong(1, GENERATION_MASK + 1);
         Path temporary = sidecar.resolveSibling(sidecar.getFileName() + ".tmp");
         Files.writeString(temporary, Long.toString(next == 0 ? 1 : next), StandardCharsets.US_ASCII);
-        OwnerOnly.restrictFile(temporary); // 0600, as the history itself
+        OwnerOnlyFiles.restrictFile(temporary); // 0600, as the history itself
         Files.move(temporary, sidecar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -1,6 +1,6 @@
 package dev.mnemo.internal.rollout;
 
-import dev.mnemo.internal.files.OwnerOnly;
+import dev.mnemo.spi.OwnerOnlyFiles;
 import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.SessionStore;
@@ -62,7 +62,7 @@ public final class FileSessionStore implements SessionStore {
             throws IOException {
         Optional<Path> continued = earlier.filter(this::holds).map(ThreadInfo::rolloutPath);
         Path file = continued.orElseGet(() -> rolloutPath(session, now));
-        OwnerOnly.createFolders(file.getParent()); // 0700, and each rollout 0600 (FileWriter)
+        OwnerOnlyFiles.createFolders(file.getParent()); // 0700, and each rollout 0600 (FileWriter)
         return new FileWriter(file.toAbsolutePath(), continued.isPresent());
     }
 
@@ -126,7 +126,7 @@ public final class FileSessionStore implements SessionStore {
         public void append(byte[] line) throws IOException {
             ByteBuffer bytes = ByteBuffer.wrap(line);
             try (FileChannel channel = FileChannel.open(rolloutPath, java.util.Set.of(StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE, StandardOpenOption.APPEND), OwnerOnly.fileAttributes(rolloutPath))) {
+                    StandardOpenOption.WRITE, StandardOpenOption.APPEND), OwnerOnlyFiles.fileAttributes(rolloutPath))) {
                 while (bytes.hasRemaining()) {
                     channel.write(bytes);
                 }

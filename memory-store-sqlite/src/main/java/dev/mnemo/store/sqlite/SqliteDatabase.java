@@ -1,6 +1,7 @@
 package dev.mnemo.store.sqlite;
 
 import dev.mnemo.MemoryStoreException;
+import dev.mnemo.spi.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.FileChannel;
@@ -144,12 +145,12 @@ final class SqliteDatabase implements AutoCloseable {
      */
     private static void ownerOnly(Path file) {
         try {
-            OwnerOnly.createFile(file);
+            OwnerOnlyFiles.createFile(file);
         } catch (IOException e) {
             throw new MemoryStoreException("cannot create the database file " + file + ": " + e.getMessage(), e);
         }
-        OwnerOnly.restrict(file.resolveSibling(file.getFileName() + "-wal"));
-        OwnerOnly.restrict(file.resolveSibling(file.getFileName() + "-shm"));
+        OwnerOnlyFiles.restrictFile(file.resolveSibling(file.getFileName() + "-wal"));
+        OwnerOnlyFiles.restrictFile(file.resolveSibling(file.getFileName() + "-shm"));
     }
 
     boolean readOnly() {
@@ -312,7 +313,7 @@ final class SqliteDatabase implements AutoCloseable {
         Path lockFile = file.resolveSibling(file.getFileName() + ".migration-lock");
         synchronized (MIGRATION_MONITOR) {
             try {
-                OwnerOnly.createFile(lockFile);
+                OwnerOnlyFiles.createFile(lockFile);
             } catch (IOException e) {
                 throw new MemoryStoreException("cannot create " + lockFile + " to migrate the " + schema.what() + " "
                         + file + ": " + e.getMessage(), e);
@@ -360,7 +361,7 @@ final class SqliteDatabase implements AutoCloseable {
         }
         if (!Files.exists(file)) {
             try {
-                OwnerOnly.createFolders(file.getParent());
+                OwnerOnlyFiles.createFolders(file.getParent());
             } catch (IOException e) {
                 throw new MemoryStoreException("cannot create the folder of the state database " + file + ": "
                         + e.getMessage(), e);

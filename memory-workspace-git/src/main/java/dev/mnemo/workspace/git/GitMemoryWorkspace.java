@@ -5,6 +5,7 @@ import dev.mnemo.MemoryWorkspaceException;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationRecord;
 import dev.mnemo.spi.MemoryWorkspace;
+import dev.mnemo.spi.OwnerOnlyFiles;
 import dev.mnemo.spi.WorkspaceDiff;
 import dev.mnemo.spi.WorkspaceDiff.Change;
 import dev.mnemo.spi.WorkspaceDiff.Status;
@@ -161,7 +162,7 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
                 ObjectId commit = repository.commit(tree, List.of(parent), message, record.at());
                 repository.moveHead(commit, parent);
                 trimHistory(retention);
-                OwnerOnlyFiles.apply(root);
+                OwnerOnlyFiles.restrictTree(root);
             }
             LOG.info("Committed consolidation {} ({} memories) to {}", record.id(), record.selected().size(), gitDir);
             return CommitMessages.summary(record);
@@ -206,7 +207,7 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
             ObjectId commit = repository.commit(target.tree(), List.of(parent),
                     CommitMessages.consolidation(entry, Optional.of(id)), entry.at());
             repository.moveHead(commit, parent);
-            OwnerOnlyFiles.apply(root); // the restored files and the new objects keep the folder's mode
+            OwnerOnlyFiles.restrictTree(root); // the restored files and the new objects keep the folder's mode
             LOG.info("Restored the memory files of consolidation {} as history entry {} in {}", id, entry.id(), root);
             return restored;
         } catch (IOException | RuntimeException e) {
@@ -243,7 +244,7 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
             } else {
                 resetBaseline("History dropped from consolidation " + id + " on; nothing older was kept.");
             }
-            OwnerOnlyFiles.apply(root);
+            OwnerOnlyFiles.restrictTree(root);
             LOG.info("Dropped {} history entr{} from consolidation {} on in {}; files restored to {}", index + 1,
                     index == 0 ? "y" : "ies", id, root, remaining.map(ConsolidationRecord::id).orElse("none"));
             return remaining;
@@ -381,7 +382,7 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
         repository.useWallClock(wallClock);
         ObjectId tree = repository.writeTree(working, working.scan());
         repository.moveHead(repository.commit(tree, List.of(), CommitMessages.baseline(reason), clock.instant()), null);
-        OwnerOnlyFiles.apply(root);
+        OwnerOnlyFiles.restrictTree(root);
         LOG.debug("New memory baseline in {}: {}", gitDir, reason);
     }
 
