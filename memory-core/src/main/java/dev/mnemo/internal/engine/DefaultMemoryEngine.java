@@ -534,7 +534,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         LocalMemoryTools made = localTools.get();
         if (made == null) {
             localTools.compareAndSet(null, new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor(),
-                    parts.workspace()::noteAdded, notes));
+                    notes::noteWritten, notes));
             made = localTools.get();
         }
         return made;
