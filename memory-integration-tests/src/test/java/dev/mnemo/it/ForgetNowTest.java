@@ -9,6 +9,7 @@ import dev.mnemo.Consolidation;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemorySession;
+import dev.mnemo.MemoryTools;
 import dev.mnemo.Phase2FailureReason;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -192,6 +194,38 @@ class ForgetNowTest {
             assertThat(filesContaining(p.memoryRoot(), SECRET)).isEmpty();
             assertThat(gitObjectsContaining(p.memoryRoot(), SECRET)).isEmpty();
             assertThat(p.engine.admin().history()).isEmpty();
+        }
+    }
+
+    @Test
+    void whileAForgetWaitsForARunningConsolidation_theReadingToolsSayItIsInProgress_andShowNoText() throws Exception {
+        try (Scenario p = new Scenario(home, MemoriesConfig.defaults())) {
+            p.consolidateBoth();
+            String searchSecret = "{\"queries\":[\"PURPLE-OTTER\"]}";
+            assertThat(p.engine.tools().call(MemoryTools.SEARCH, searchSecret)).contains(SECRET);
+            p.clock.advance(java.time.Duration.ofHours(7));
+            p.store.enqueuePhase2(p.clock.instant().getEpochSecond());
+            Path note = p.memoryRoot().resolve("extensions/ad_hoc/notes/20261101-note.md");
+            Files.createDirectories(note.getParent());
+            Files.writeString(note, "a note\n"); // something new: the agent runs
+            Function<dev.mnemo.llm.ModelRequest, ModelResponse> writer = p.model.consolidation;
+            AtomicReference<String> readMeanwhile = new AtomicReference<>();
+            AtomicReference<String> instructionsMeanwhile = new AtomicReference<>();
+            p.model.consolidation = request -> {
+                if (readMeanwhile.get() == null) {
+                    p.engine.threads().delete(p.secretThread); // forgotten while the lock is held
+                    readMeanwhile.set(p.engine.tools().call(MemoryTools.SEARCH, searchSecret));
+                    instructionsMeanwhile.set(p.engine.buildDeveloperInstructions());
+                }
+                return writer.apply(request);
+            };
+
+            p.engine.admin().runPhase2();
+
+            assertThat(readMeanwhile.get()).contains("being updated after a forget").doesNotContain(SECRET);
+            assertThat(instructionsMeanwhile.get()).isEmpty();
+            assertThat(p.engine.tools().call(MemoryTools.SEARCH, searchSecret)).doesNotContain("being updated")
+                    .doesNotContain(SECRET);
         }
     }
 

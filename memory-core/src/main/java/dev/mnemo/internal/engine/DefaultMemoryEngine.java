@@ -204,6 +204,12 @@ final class DefaultMemoryEngine implements MemoryEngine {
      * workspace of each note they add). Their results go to a model, possibly a hosted one: paths of
      * this machine are taken out ({@link ServerPaths}).
      */
+    /** The tools that read the folder, which a forget still in progress closes as it empties the instructions. */
+    private static final Set<String> READING_TOOLS = Set.of(MemoryTools.LIST, MemoryTools.READ, MemoryTools.SEARCH);
+    /** What they answer meanwhile, in the tools' error form. */
+    static final String FORGET_IN_PROGRESS = "{\"error\":\"the memory folder is being updated after a forget;"
+            + " it can be read again in a moment\"}";
+
     private MemoryTools refreshing(MemoryTools local) {
         ServerPaths serverPaths = new ServerPaths(parts.memoryRoot());
         return new MemoryTools() {
@@ -214,6 +220,9 @@ final class DefaultMemoryEngine implements MemoryEngine {
 
             @Override
             public String call(String toolName, String argumentsJson) {
+                if (READING_TOOLS.contains(toolName) && servingPausedForAForget()) {
+                    return FORGET_IN_PROGRESS; // the files may still hold the forgotten text, as the instructions
+                }
                 parts.workspace().refresh();
                 return serverPaths.scrub(local.call(toolName, argumentsJson));
             }
