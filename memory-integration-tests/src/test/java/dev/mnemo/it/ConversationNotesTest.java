@@ -9,8 +9,6 @@ import dev.mnemo.MemorySession;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.PendingMemory;
 import dev.mnemo.SessionContext;
-import dev.mnemo.llm.ModelResponse;
-import dev.mnemo.testkit.ScriptedLanguageModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -148,42 +146,6 @@ class ConversationNotesTest {
             assertThat(p.engine.buildToolInstructions()).doesNotContain("Fridays").doesNotContain("pnpm")
                     .doesNotContain("yarn");
             assertThat(other).isNotEqualTo(deleted);
-        }
-    }
-
-    @Test
-    void forgettingAConversation_dropsTheConsolidationsThatFoldedItsNoteIn_thoughNoneSelectedItsMemory()
-            throws Exception {
-        try (Pipeline p = new Pipeline(home)) {
-            // The conversation with the note never yields a memory of its own: only its note can carry its text.
-            p.model.extraction = request -> ScriptedModel.extractionInput(request).contains("Fridays")
-                    ? ScriptedModel.reply("", "", "none")
-                    : ScriptedModel.reply("- The user deploys with make.", "deploys with make", "deploys");
-            p.recordSession(SessionContext.root(Pipeline.uuidV7(p.clock.instant())), "We deploy with make.");
-            p.idle();
-            p.engine.admin().runPhase1("current");
-            assertThat(p.engine.admin().runPhase2().outcome().toString()).isEqualTo("SUCCEEDED");
-
-            String noted = conversation(p, s -> addNote(s, "2026-11-01T09-00-00-fridays.md", "Deploy on Fridays."));
-            p.recordSession(SessionContext.root(Pipeline.uuidV7(p.clock.instant())), "Ship it.");
-            p.idle();
-            p.engine.admin().runPhase1("current");
-            p.model.consolidation = request -> ScriptedLanguageModel.afterToolResults(request)
-                    ? ModelResponse.ofText("consolidated", ScriptedModel.USAGE)
-                    : ModelResponse.ofToolCalls(List.of(
-                            ScriptedModel.writeFile("w1", "MEMORY.md", "# Task Group: deploys\n\n- Deploy on Fridays.\n"),
-                            ScriptedModel.writeFile("w2", "memory_summary.md", "v1\n\n## User Profile\nDeploys on"
-                                    + " Fridays.\n\n## What's in Memory\n- deploys\n")), ScriptedModel.USAGE);
-            assertThat(p.engine.admin().runPhase2().outcome().toString()).isEqualTo("SUCCEEDED");
-            assertThat(p.engine.buildDeveloperInstructions()).contains("Fridays");
-
-            p.engine.threads().delete(noted);
-
-            assertThat(p.engine.buildDeveloperInstructions()).doesNotContain("Fridays");
-            try (var files = Files.walk(p.memoryRoot())) {
-                assertThat(files.filter(Files::isRegularFile).filter(f -> !f.toString().contains("/.git/")))
-                        .allSatisfy(f -> assertThat(Files.readString(f)).doesNotContain("Fridays"));
-            }
         }
     }
 

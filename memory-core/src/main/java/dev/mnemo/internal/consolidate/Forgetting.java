@@ -195,24 +195,12 @@ public final class Forgetting {
         List<Consolidation> history = workspace.history(); // newest first
         Set<String> forgotten = new TreeSet<>();
         Map<String, Boolean> asked = new HashMap<>(); // one store lookup per thread, however many entries name it
-        // A thread's text can be in an entry that does not name it: a note it asked for is folded in by
-        // the consolidations after the note was written, which the store recorded as the thread's first use.
-        Map<String, Instant> firstUse = new HashMap<>();
-        for (String threadId : known) {
-            firstConsolidatedOrEmpty(threadId).ifPresent(first -> firstUse.put(threadId, first));
-        }
         Consolidation oldest = null;
         for (Consolidation entry : history) {
             boolean used = false;
             for (String threadId : entry.threadIds()) {
                 if (known.contains(threadId) || asked.computeIfAbsent(threadId, this::isForgotten)) {
                     forgotten.add(threadId);
-                    used = true;
-                }
-            }
-            for (Map.Entry<String, Instant> first : firstUse.entrySet()) {
-                if (entry.at().getEpochSecond() >= first.getValue().getEpochSecond()) {
-                    forgotten.add(first.getKey());
                     used = true;
                 }
             }
@@ -223,11 +211,12 @@ public final class Forgetting {
         Optional<Instant> oldestKept = history.isEmpty() ? Optional.empty()
                 : Optional.of(history.get(history.size() - 1).at());
         Set<String> beforeKept = new TreeSet<>();
-        firstUse.forEach((threadId, first) -> {
-            if (oldestKept.isEmpty() || first.getEpochSecond() < oldestKept.get().getEpochSecond()) {
-                beforeKept.add(threadId);
-            }
-        });
+        for (String threadId : known) {
+            firstConsolidatedOrEmpty(threadId)
+                    .filter(first -> oldestKept.isEmpty()
+                            || first.getEpochSecond() < oldestKept.get().getEpochSecond())
+                    .ifPresent(first -> beforeKept.add(threadId));
+        }
         if (!beforeKept.isEmpty()) {
             forgotten.addAll(beforeKept);
             workspace.dropWholeHistory();

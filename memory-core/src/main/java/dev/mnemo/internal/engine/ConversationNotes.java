@@ -5,11 +5,6 @@ import dev.mnemo.internal.read.AdHocNoteFiles;
 import dev.mnemo.internal.sandbox.ToolFailure;
 import dev.mnemo.internal.tools.LocalMemoryTools;
 import dev.mnemo.spi.PendingNote;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -113,26 +108,6 @@ final class ConversationNotes implements LocalMemoryTools.NoteGate {
         if (pending + written > 0) {
             LOG.info("forgot thread {}: {} pending and {} written ad-hoc note(s) removed", threadId, pending, written);
         }
-    }
-
-    /**
-     * A note's file is in the folder (written by the tool, or approved): from now on a consolidation
-     * may fold its text into the summaries, so the store records its conversation as consolidated
-     * from this moment (the earliest time is kept). A forget of that conversation then drops every
-     * consolidation since the note was written, as it drops those that used its memory. Then the
-     * workspace is told, as before.
-     */
-    boolean noteWritten(Path note) {
-        try {
-            AdHocNoteFiles.conversationOf(Files.readString(note, StandardCharsets.UTF_8)).ifPresent(conversation ->
-                    parts.store().recordConsolidatedThreads(List.of(conversation), parts.clock().instant()));
-        } catch (UnsupportedOperationException e) {
-            LOG.debug("{}; a forget of the note's conversation relies on the kept history", e.getMessage());
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("note {} is written, but recording its conversation failed: forgetting that conversation may leave"
-                    + " what a consolidation folded in from the note", note.getFileName(), e);
-        }
-        return parts.workspace().noteAdded(note);
     }
 
     private boolean isRejected(String source, String note) {

@@ -543,7 +543,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         LocalMemoryTools made = localTools.get();
         if (made == null) {
             localTools.compareAndSet(null, new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor(),
-                    notes::noteWritten, notes));
+                    parts.workspace()::noteAdded, notes));
             made = localTools.get();
         }
         return made;
