@@ -76,7 +76,16 @@ class ArchitectureTest {
             Map.entry("memory-postgres", "dev.mnemo.postgres"),
             Map.entry("memory-spring-ai", "dev.mnemo.springai"),
             Map.entry("memory-spring-boot-autoconfigure", "dev.mnemo.spring.boot"),
+            Map.entry("memory-logback", "dev.mnemo.logback"),
             Map.entry("examples", "dev.mnemo.examples"));
+
+    /**
+     * Modules of the build with main sources that these rules do not read, each with the reason; every
+     * other module with main sources must be in {@link #MODULE_ROOTS}.
+     */
+    private static final Map<String, String> MODULES_NOT_CHECKED = Map.of(
+            "examples-spring", "a Spring Boot application: its jars would put Spring on this class path",
+            "memory-benchmarks", "built only with the bench profile, never by `mvn verify`");
 
     private static JavaClasses classes;
 
@@ -288,6 +297,30 @@ class ArchitectureTest {
                         + " `mvn verify`, as class folders under `mvn test`), or this rule proves nothing for it;"
                         + " found %s", rootOfModule)
                 .containsAll(MODULE_ROOTS.keySet());
+    }
+
+    /**
+     * A module added to the build is checked by these rules, or named in {@link #MODULES_NOT_CHECKED}
+     * with a reason: a new module cannot slip past them unlisted.
+     */
+    @Test
+    void everyModuleOfTheBuildWithMainSources_isCheckedOrSaysWhyNot() throws IOException {
+        Path root = memoryCoreSources().getParent().getParent().getParent().getParent();
+        String pom = Files.readString(root.resolve("pom.xml"));
+        Matcher module = Pattern.compile("<module>([^<]+)</module>").matcher(pom);
+        Set<String> withSources = new TreeSet<>();
+        while (module.find()) {
+            if (Files.isDirectory(root.resolve(module.group(1)).resolve("src/main/java"))) {
+                withSources.add(module.group(1));
+            }
+        }
+        assertThat(withSources).as("the build's modules with main sources").contains("memory-core", "memory-logback");
+
+        Set<String> unlisted = new TreeSet<>(withSources);
+        unlisted.removeAll(MODULE_ROOTS.keySet());
+        unlisted.removeAll(MODULES_NOT_CHECKED.keySet());
+        assertThat(unlisted).as("modules the architecture rules neither read (MODULE_ROOTS, and a dependency of"
+                + " memory-integration-tests) nor exclude with a reason (MODULES_NOT_CHECKED)").isEmpty();
     }
 
     /** The jar or class folder a class was loaded from. */
