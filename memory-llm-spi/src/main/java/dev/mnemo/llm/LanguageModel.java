@@ -34,4 +34,12 @@ public interface LanguageModel {
     default OptionalInt contextWindowTokens() {
         return OptionalInt.empty();
     }
+
+    /**
+     * How this model counts tokens. The default is {@link TokenCounter#estimate()}, four UTF-8
+     * bytes to a token; a client that knows its model's tokenizer may return an exact counter.
+     */
+    default TokenCounter tokenCounter() {
+        return TokenCounter.estimate();
+    }
 }

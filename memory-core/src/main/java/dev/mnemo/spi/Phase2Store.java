@@ -1,0 +1,66 @@
+package dev.mnemo.spi;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Phase 2's state: the global consolidation lock with its lease, watermark and backoff, and the
+ * selection of stage-1 memories a consolidation uses.
+ *
+ * <p>One role of a {@link MemoryStore}: a store implements it as part of the composite, and a
+ * component that needs only this role asks for only this interface. The rules of the composite
+ * apply (safe for several threads and processes; {@code now} is the engine's clock; failures are
+ * {@link dev.mnemo.MemoryStoreException}s).
+ */
+public interface Phase2Store {
+
+    /** Claims the global consolidation lock (cooldown, backoff and stale-lease rules of Codex). */
+    JobClaim tryClaimPhase2Job(String workerId, Duration lease, Instant now);
+
+    /**
+     * Claims the global consolidation lock for work that must not wait: making a forget take
+     * effect, or an operator's "consolidate now". The rules of {@link #tryClaimPhase2Job} less the
+     * success cooldown and the retry backoff: a live lease held by another worker still wins
+     * ({@code SKIPPED_RUNNING}), and a stale one is taken over with the same guard.
+     */
+    default JobClaim tryClaimPhase2JobNow(String workerId, Duration lease, Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot claim Phase 2 past its cooldown, so "
+                + "a forget takes effect in the workspace only at the next consolidation");
+    }
+
+    /** Extends an owned Phase 2 lease; false when ownership was lost. */
+    boolean heartbeatPhase2Job(String ownershipToken, Duration lease, Instant now);
+
+    /**
+     * Completes an owned consolidation: the job is done, the watermark advances, and the selection
+     * flags are replaced by exactly {@code selected} (a row refreshed since is not marked).
+     */
+    boolean markPhase2Succeeded(String ownershipToken, long completedWatermark, List<SelectedInput> selected,
+            Instant now);
+
+    /** Fails an owned consolidation with a backoff of {@code retryDelay}. */
+    boolean markPhase2Failed(String ownershipToken, String reason, Duration retryDelay, Instant now);
+
+    /**
+     * Like {@link #markPhase2Failed}, but also matches a running job whose token was lost
+     * ({@code NULL}), so a stuck row can always be recovered.
+     */
+    boolean markPhase2FailedIfUnowned(String ownershipToken, String reason, Duration retryDelay, Instant now);
+
+    /** Queues a consolidation; the input watermark only moves forward. */
+    void enqueuePhase2(long inputWatermark);
+
+    /**
+     * The top {@code limit} memories for consolidation, ranked by usage, recency of use and of the
+     * rollout, excluding memories unused for {@code maxUnusedDays}, memories awaiting approval and
+     * threads that are not enabled; read in one transaction, no duplicates, sorted by thread id.
+     */
+    List<Stage1Output> phase2InputSelection(int limit, int maxUnusedDays, Instant now);
+
+    /** Non-empty, approved memories of enabled threads, newest rollout first (Codex's list for global). */
+    List<Stage1Output> listStage1OutputsForGlobal(int limit);
+
+    /** Replaces the selection flags with exactly {@code selected}, outside a Phase 2 run (rollback). */
+    void replacePhase2Selection(List<SelectedInput> selected);
+}

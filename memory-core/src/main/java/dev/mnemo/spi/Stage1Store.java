@@ -1,0 +1,142 @@
+package dev.mnemo.spi;
+
+import dev.mnemo.MemoryStatus;
+import dev.mnemo.ModelFailure;
+import dev.mnemo.Phase1Preview;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Phase 1's state: the extraction jobs with their leases, the stage-1 memories they store
+ * (Codex's {@code stage1_outputs}), the usage the read path records and the retention that
+ * prunes unused memories.
+ *
+ * <p>One role of a {@link MemoryStore}: a store implements it as part of the composite, and a
+ * component that needs only this role asks for only this interface. The rules of the composite
+ * apply (safe for several threads and processes; {@code now} is the engine's clock; failures are
+ * {@link dev.mnemo.MemoryStoreException}s).
+ */
+public interface Stage1Store {
+
+    /**
+     * Claims up to {@code params.maxClaimed()} idle, enabled, out-of-date threads for extraction,
+     * newest first, scanning at most {@code params.scanLimit()} candidates.
+     */
+    List<Stage1Claim> claimStage1Jobs(Stage1ClaimParams params, Instant now);
+
+    /**
+     * Read-only: what {@link #claimStage1Jobs} would do with the same arguments, for every
+     * registered thread (most recently updated first) with the reason it would or would not be
+     * claimed. Changes nothing.
+     *
+     * @throws UnsupportedOperationException when the store cannot explain its claims (the default)
+     */
+    default List<Phase1Preview.Candidate> previewStage1Claims(Stage1ClaimParams params, Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not implement previewStage1Claims, "
+                + "so a Phase 1 dry run cannot explain its claims");
+    }
+
+    /**
+     * Claims one thread's Phase 1 job for rollout version {@code sourceUpdatedAt}, atomically.
+     *
+     * @param maxRunning the cap on live running Phase 1 jobs across all workers
+     */
+    JobClaim tryClaimStage1Job(String threadId, String workerId, Instant sourceUpdatedAt, Duration lease,
+            int maxRunning, Instant now);
+
+    /**
+     * Completes an owned job with a memory: stores it (never over a newer version) and enqueues
+     * Phase 2.
+     *
+     * @return false when the caller no longer owns the job (nothing is written)
+     */
+    boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt, Stage1Result result,
+            Instant now);
+
+    /**
+     * {@link #markStage1Succeeded(String, String, Instant, Stage1Result, Instant)}, the memory
+     * stored as awaiting approval when {@code awaitingApproval} ({@code approval = "ask"}): such a
+     * row is left out of {@link Phase2Store#phase2InputSelection} and
+     * {@link Phase2Store#listStage1OutputsForGlobal} until {@link ApprovalStore#approveStage1Output}
+     * approves it, and no Phase 2 is enqueued for it. A new version of an approved memory stored as
+     * awaiting waits again.
+     *
+     * @throws UnsupportedOperationException for stores without approval (the default) when
+     *     {@code awaitingApproval}
+     */
+    default boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt,
+            Stage1Result result, Instant now, boolean awaitingApproval) {
+        if (awaitingApproval) {
+            throw new UnsupportedOperationException(getClass().getName() + " cannot keep memories for approval, so "
+                    + "approval = \"ask\" is not available with it");
+        }
+        return markStage1Succeeded(threadId, ownershipToken, sourceUpdatedAt, result, now);
+    }
+
+    /**
+     * Completes an owned job whose rollout held nothing worth remembering: deletes an older memory
+     * (enqueueing Phase 2 only if one existed).
+     */
+    boolean markStage1SucceededNoOutput(String threadId, String ownershipToken, Instant now);
+
+    /** Fails an owned job: one fewer retry, no new attempt before {@code now + retryDelay}. */
+    boolean markStage1Failed(String threadId, String ownershipToken, String reason, Duration retryDelay, Instant now);
+
+    /**
+     * Releases an owned job whose model call failed for a reason that is not the rollout's fault
+     * (see {@link ModelFailure}): no new attempt before {@code now + retryDelay}, but the job keeps
+     * every retry it had (Codex's retry budget is for bad extractions). {@code failure} becomes the
+     * store's last model failure, shown by {@link MaintenanceStore#status}'s
+     * {@link MemoryStatus#lastModelFailure()} until a Phase 1 job next succeeds
+     * ({@link #markStage1Succeeded} or {@link #markStage1SucceededNoOutput}) or
+     * {@link MaintenanceStore#clearMemoryData} runs, and the job's {@code last_error} is
+     * {@link ModelFailure#describe()}.
+     *
+     * <p>The default, for stores written before this method, is {@link #markStage1Failed}: it spends
+     * a retry and records no model failure. Stores should override it.
+     *
+     * @return false when the caller no longer owns the job (nothing is written)
+     */
+    default boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure,
+            Duration retryDelay, Instant now) {
+        return markStage1Failed(threadId, ownershipToken, failure.describe(), retryDelay, now);
+    }
+
+    /** The stored stage-1 memory of a thread. */
+    Optional<Stage1Output> stage1Output(String threadId);
+
+    /**
+     * Counts one citation per id (duplicates count each time); unknown ids are ignored.
+     *
+     * @return rows updated
+     */
+    int recordUsage(List<String> threadIds, Instant now);
+
+    /**
+     * Deletes up to {@code limit} memories not used (or, never used, not refreshed) for
+     * {@code maxUnusedDays}, oldest first, never one in the last consolidation.
+     *
+     * @return rows deleted
+     */
+    int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now);
+
+    /**
+     * {@link #pruneStage1Outputs(int, int, Instant)}, never deleting the memory of a thread in
+     * {@code keep}: the threads a kept consolidation used. A forget restores the files to the
+     * state before a forgotten thread's first use, and the next consolidation brings back the
+     * memories consolidated since from their stage-1 outputs, so those must still be there.
+     *
+     * @throws UnsupportedOperationException for stores that cannot keep them (the default, unless
+     *     {@code keep} is empty)
+     */
+    default int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now, Set<String> keep) {
+        if (keep.isEmpty()) {
+            return pruneStage1Outputs(maxUnusedDays, limit, now);
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " cannot spare the memories a kept "
+                + "consolidation used from retention");
+    }
+}
