@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Test;
  * pruned for it (it waits for a person, not for a citation), is listed whatever its thread's mode
  * (so a person can still reject it), and goes when its thread is forgotten.
  *
- * <p>Part of {@link MemoryStoreContract}, which a store's test extends; extend this part alone
- * only while building a store up, the whole contract is what a store must pass.
+ * <p>One role's contract: a store that serves this role extends it alone (its fixtures also write
+ * thread rows); {@link MemoryStoreContract} runs it, with every other role, for a whole store.
  */
-public abstract class ApprovalStoreContract extends ProjectStoreContract {
+public abstract class ApprovalStoreContract extends MemoryStoreContractSupport {
 
     @Test
     void awaitingMemory_isLeftOutOfThePhase2Selection_untilApproved() {

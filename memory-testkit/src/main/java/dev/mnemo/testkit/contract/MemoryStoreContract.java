@@ -14,16 +14,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract every {@link MemoryStore} must pass: Codex's 39 state-DB tests (inherited from
- * {@link Stage1StoreContract} and {@link Phase2StoreContract}) plus Mnemo's own rules — forgetting
- * deletes the memory, released jobs are reclaimable at once, the status read, selection rollback,
- * memory modes, the thread registry ({@link ThreadStoreContract}), the claim preview
- * ({@link Stage1PreviewStoreContract}), each memory's project ({@link ProjectStoreContract}),
- * memories and notes awaiting approval ({@link ApprovalStoreContract}) and the spawn graph
- * ({@link SpawnGraphStoreContract}).
+ * The contract every {@link MemoryStore} must pass: Codex's 39 state-DB tests plus Mnemo's own
+ * rules. The composite gathers one contract per role, each a class of its own that a store serving
+ * only that role can extend alone: the thread registry ({@link ThreadStoreContract}, inherited),
+ * and, run as nested classes against the same store, Phase 1 claims and completions
+ * ({@link Stage1StoreContract}), failures ({@link Stage1FailureStoreContract}), usage and
+ * retention ({@link RetentionStoreContract}), Phase 2 ({@link Phase2StoreContract}), the claim
+ * preview ({@link Stage1PreviewStoreContract}), each memory's project
+ * ({@link ProjectStoreContract}), approvals ({@link ApprovalStoreContract}), the spawn graph
+ * ({@link SpawnGraphStoreContract}) and the forget ledger ({@link ForgetStoreContract}). This
+ * class's own tests are the rules that span roles: forgetting deletes the memory, released jobs
+ * are reclaimable at once, the status read, selection rollback, memory modes.
  *
  * <p>An implementation's test extends this class and provides {@link #openStore(Path)} (open, or
  * create, the store kept in a test's temp folder; a second call for the same folder is a second
@@ -38,7 +43,7 @@ import org.junit.jupiter.api.Test;
  * }
  * }</pre>
  */
-public abstract class MemoryStoreContract extends SpawnGraphStoreContract {
+public abstract class MemoryStoreContract extends ThreadStoreContract {
 
     @Test
     void upsertThread_replacesTheRowButKeepsPollutedSticky() {
@@ -211,40 +216,6 @@ public abstract class MemoryStoreContract extends SpawnGraphStoreContract {
         assertThat(after.jobCounts().get(PHASE2)).containsEntry("done", 1);
     }
 
-    @Test // issue 36: a forget must know a thread was consolidated however little history is kept
-    void consolidatedThreads_keepTheFirstTime_surviveTheThreadsDelete_andGoWhenTheForgetCompletes() {
-        addThread("a");
-        assertThat(store.firstConsolidated("a")).isEmpty();
-        Instant first = NOW.minus(Duration.ofDays(3));
-
-        store.recordConsolidatedThreads(List.of("a", "b"), NOW);
-        store.recordConsolidatedThreads(List.of("a"), first);
-        store.recordConsolidatedThreads(List.of("a"), NOW.plusSeconds(60));
-        store.deleteThread("a", NOW);
-
-        assertThat(store.firstConsolidated("a")).contains(first);
-        assertThat(store.firstConsolidated("b")).contains(NOW);
-        store.completeForgets(List.of("a"));
-        assertThat(store.firstConsolidated("a")).isEmpty();
-        assertThat(store.firstConsolidated("b")).contains(NOW);
-    }
-
-    @Test // issue 36: a forget deferred to a running consolidation survives the run and the process
-    void pendingForgets_areDurable_shownInStatus_andCompletedByName() {
-        assertThat(store.pendingForgets()).isEmpty();
-
-        store.addPendingForget("a", NOW);
-        store.addPendingForget("b", NOW);
-        store.addPendingForget("a", NOW.plusSeconds(5));
-
-        assertThat(store.pendingForgets()).containsExactlyInAnyOrder("a", "b");
-        assertThat(store.status(NOW).pendingForgets()).containsExactly("a", "b");
-        store.completeForgets(List.of("a"));
-        assertThat(store.pendingForgets()).containsExactly("b");
-        store.clearMemoryData();
-        assertThat(store.pendingForgets()).isEmpty();
-    }
-
     @Test // issue 36: a failure after a success does not make the status say "never"
     void status_keepsTheLastSuccessThroughALaterFailure() {
         Instant finished = NOW.plusSeconds(30);
@@ -284,5 +255,81 @@ public abstract class MemoryStoreContract extends SpawnGraphStoreContract {
             assertThat(second.tryClaimStage1Job("a", OTHER_WORKER, version(100), LEASE, 64, NOW).outcome())
                     .isEqualTo(ClaimOutcome.SKIPPED_UP_TO_DATE);
         }
+    }
+
+    // ---- the roles, each a contract of its own, run against this store ------------------------
+    // Each role's tests run in a nested class that opens its stores through this class, so a
+    // store's test extends MemoryStoreContract alone and passes every role. One line per override:
+    // the nine classes differ only in the contract they run.
+
+    /** {@link Stage1StoreContract}: claims, leases and completions of Phase 1. */
+    @Nested
+    class Stage1 extends Stage1StoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
+    /** {@link Stage1FailureStoreContract}: failed extractions and model failures. */
+    @Nested
+    class Stage1Failures extends Stage1FailureStoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
+    /** {@link RetentionStoreContract}: usage counts and retention. */
+    @Nested
+    class Retention extends RetentionStoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
+    /** {@link Phase2StoreContract}: the consolidation lock and the selection. */
+    @Nested
+    class Phase2 extends Phase2StoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
+    /** {@link Stage1PreviewStoreContract}: the claim preview. */
+    @Nested
+    class Stage1Preview extends Stage1PreviewStoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
+    /** {@link ProjectStoreContract}: each memory's project. */
+    @Nested
+    class Projects extends ProjectStoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
+    /** {@link ApprovalStoreContract}: memories and notes awaiting approval. */
+    @Nested
+    class Approvals extends ApprovalStoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
+    /** {@link SpawnGraphStoreContract}: the spawn graph. */
+    @Nested
+    class SpawnGraph extends SpawnGraphStoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
+    /** {@link ForgetStoreContract}: the forget ledger. */
+    @Nested
+    class Forgetting extends ForgetStoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
+    private MemoryStore openRoleStore(Path dir) {
+        return openStore(dir);
+    }
+
+    private void dropRoleToken(MemoryStore roleStore, String kind, String jobKey) {
+        dropOwnershipToken(roleStore, kind, jobKey);
     }
 }

@@ -149,6 +149,15 @@ public abstract class MemoryStoreContractSupport {
         assertThat(store.markPhase2Succeeded(claim.token(), claim.inputWatermark(), inputs, now)).isTrue();
     }
 
+    /** Fails three claims of {@code version} in a row at {@link #NOW}: its retries are spent. */
+    protected void failThreeTimes(String threadId, Instant version) {
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            String token = claim(threadId, version);
+            assertThat(store.markStage1Failed(threadId, token, "attempt " + attempt + " failed", Duration.ZERO, NOW))
+                    .isTrue();
+        }
+    }
+
     protected Stage1ClaimParams claimParams(int scanLimit, int maxClaimed) {
         return new Stage1ClaimParams("current-thread", WORKER, scanLimit, maxClaimed, 30, 12,
                 List.of("cli", "vscode", "app"), LEASE);

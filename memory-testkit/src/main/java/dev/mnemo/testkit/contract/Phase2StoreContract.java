@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
  * Phase 2 state: the global lock, enqueue, input selection and exact-snapshot marking — Codex's
  * state-DB tests (write-sheet §10.5, numbers in the comments) that concern consolidation.
  *
- * <p>Part of {@link MemoryStoreContract}, which a store's test extends; extend this part alone
- * only while building a store up, the whole contract is what a store must pass.
+ * <p>One role's contract: a store that serves this role extends it alone (its fixtures also write
+ * thread rows); {@link MemoryStoreContract} runs it, with every other role, for a whole store.
  */
-public abstract class Phase2StoreContract extends Stage1StoreContract {
+public abstract class Phase2StoreContract extends MemoryStoreContractSupport {
 
     /** Past the six-hour success cooldown of a consolidation that finished at {@link #NOW}. */
     protected static final Instant AFTER_COOLDOWN = NOW.plus(Duration.ofHours(6)).plusSeconds(1);

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
  * Moving the thread to another project later does not move its memory; the next extraction does.
  * (That a thread row keeps its project is the {@link ThreadStoreContract} part.)
  *
- * <p>Part of {@link MemoryStoreContract}, which a store's test extends; extend this part alone
- * only while building a store up, the whole contract is what a store must pass.
+ * <p>One role's contract: a store that serves this role extends it alone (its fixtures also write
+ * thread rows); {@link MemoryStoreContract} runs it, with every other role, for a whole store.
  */
-public abstract class ProjectStoreContract extends Stage1PreviewStoreContract {
+public abstract class ProjectStoreContract extends MemoryStoreContractSupport {
 
     private static final String BILLING = "acme/billing";
     /** A key as {@code ProjectKeys.forDirectory} derives it: a repository's folder. */

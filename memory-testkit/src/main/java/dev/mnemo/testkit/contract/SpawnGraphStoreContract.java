@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Timeout;
  * ({@code local_store_*}) and state tests ({@code thread_spawn_*}) ported, plus Mnemo's own rules:
  * a cycle never hangs the descendants walk, and deleting a thread removes its edges.
  *
- * <p>Part of {@link MemoryStoreContract}, which a store's test extends.
+ * <p>One role's contract: a store that serves this role extends it alone (its fixtures also write
+ * thread rows); {@link MemoryStoreContract} runs it, with every other role, for a whole store.
  */
-public abstract class SpawnGraphStoreContract extends ApprovalStoreContract {
+public abstract class SpawnGraphStoreContract extends MemoryStoreContractSupport {
 
     private static final Optional<SpawnEdgeStatus> ANY = Optional.empty();
 

@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
  * on, the threads it says would be claimed are exactly the ones a claim then takes, and the
  * preview itself changes nothing.
  *
- * <p>Part of {@link MemoryStoreContract}, which a store's test extends; extend this part alone
- * only while building a store up, the whole contract is what a store must pass.
+ * <p>One role's contract: a store that serves this role extends it alone (its fixtures also write
+ * thread rows); {@link MemoryStoreContract} runs it, with every other role, for a whole store.
  */
-public abstract class Stage1PreviewStoreContract extends Phase2StoreContract {
+public abstract class Stage1PreviewStoreContract extends MemoryStoreContractSupport {
 
     @Test
     void previewStage1Claims_explainsEveryThreadFilteredOutByTheCandidateScan() {

@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
-import dev.mnemo.ModelFailure;
-import dev.mnemo.llm.ModelException;
 import dev.mnemo.spi.ClaimOutcome;
 import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.Stage1Claim;
-import dev.mnemo.spi.Stage1Output;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,10 +22,10 @@ import org.junit.jupiter.api.Test;
  * Phase 1 state: claims, leases, retries, completions, usage and retention — Codex's state-DB
  * tests (write-sheet §10.5, numbers in the comments) that concern stage-1 rows and jobs.
  *
- * <p>Part of {@link MemoryStoreContract}, which a store's test extends; extend this part alone
- * only while building a store up, the whole contract is what a store must pass.
+ * <p>One role's contract: a store that serves this role extends it alone (its fixtures also write
+ * thread rows); {@link MemoryStoreContract} runs it, with every other role, for a whole store.
  */
-public abstract class Stage1StoreContract extends ThreadStoreContract {
+public abstract class Stage1StoreContract extends MemoryStoreContractSupport {
 
     @Test // §10.5 #1
     void stage1_claim_skips_when_up_to_date() {
@@ -198,191 +195,6 @@ public abstract class Stage1StoreContract extends ThreadStoreContract {
         JobClaim phase2 = store.tryClaimPhase2Job(WORKER, LEASE, NOW);
         assertThat(phase2.isClaimed()).isTrue();
         assertThat(phase2.inputWatermark()).isEqualTo(version(101).getEpochSecond());
-    }
-
-    @Test // §10.5 #14
-    void stage1_retry_exhaustion_does_not_block_newer_watermark() {
-        addThread("a");
-        failThreeTimes("a", version(100));
-        assertThat(tryClaim("a", version(100), NOW).outcome()).isEqualTo(ClaimOutcome.SKIPPED_RETRY_EXHAUSTED);
-
-        // a newer rollout resets the budget to three attempts, backoff or not
-        failThreeTimes("a", version(101));
-        assertThat(tryClaim("a", version(101), NOW).outcome()).isEqualTo(ClaimOutcome.SKIPPED_RETRY_EXHAUSTED);
-        String token = claim("a", version(102));
-        assertThat(store.markStage1Succeeded("a", token, version(102), result("a"), NOW)).isTrue();
-        assertThat(store.stage1Output("a").orElseThrow().sourceUpdatedAt()).isEqualTo(version(102));
-    }
-
-    private void failThreeTimes(String threadId, Instant version) {
-        for (int attempt = 1; attempt <= 3; attempt++) {
-            String token = claim(threadId, version);
-            assertThat(store.markStage1Failed(threadId, token, "attempt " + attempt + " failed", Duration.ZERO, NOW))
-                    .isTrue();
-        }
-    }
-
-    @Test
-    void stage1_failure_backs_off_until_retry_delay_passes() {
-        addThread("a");
-        String token = claim("a", version(100));
-        assertThat(store.markStage1Failed("a", token, "model timed out", RETRY_DELAY, NOW)).isTrue();
-
-        assertThat(tryClaim("a", version(100), NOW.plus(Duration.ofMinutes(30))).outcome())
-                .isEqualTo(ClaimOutcome.SKIPPED_RETRY_BACKOFF);
-        assertThat(tryClaim("a", version(100), NOW.plus(RETRY_DELAY)).outcome()).isEqualTo(ClaimOutcome.CLAIMED);
-        assertThat(store.markStage1Failed("a", token, "stale owner", RETRY_DELAY, NOW)).isFalse();
-    }
-
-    private static final Duration MODEL_BACKOFF = Duration.ofMinutes(5);
-
-    private static ModelFailure modelFailure(ModelException.Reason reason, Instant at) {
-        return new ModelFailure(reason, "could not reach http://127.0.0.1:11434/v1/chat/completions", at);
-    }
-
-    @Test // Mnemo: a model failure is not the rollout's fault
-    void stage1_model_failure_backs_off_but_never_spends_a_retry() {
-        addThread("a");
-        Instant at = NOW;
-        for (int attempt = 1; attempt <= 5; attempt++) {
-            JobClaim claim = tryClaim("a", version(100), at);
-            assertThat(claim.outcome()).as("attempt %s", attempt).isEqualTo(ClaimOutcome.CLAIMED);
-            assertThat(store.releaseStage1AfterModelFailure("a", claim.token(),
-                    modelFailure(ModelException.Reason.NETWORK, at), MODEL_BACKOFF, at)).isTrue();
-            assertThat(tryClaim("a", version(100), at.plus(Duration.ofMinutes(4))).outcome())
-                    .isEqualTo(ClaimOutcome.SKIPPED_RETRY_BACKOFF);
-            at = at.plus(MODEL_BACKOFF);
-        }
-        // Five model failures later the rollout still has its three attempts for bad extractions.
-        failThreeTimesAt("a", version(100), at);
-        assertThat(tryClaim("a", version(100), at).outcome()).isEqualTo(ClaimOutcome.SKIPPED_RETRY_EXHAUSTED);
-    }
-
-    private void failThreeTimesAt(String threadId, Instant version, Instant at) {
-        for (int attempt = 1; attempt <= 3; attempt++) {
-            JobClaim claim = tryClaim(threadId, version, at);
-            assertThat(claim.outcome()).as("attempt %s", attempt).isEqualTo(ClaimOutcome.CLAIMED);
-            assertThat(store.markStage1Failed(threadId, claim.token(), "bad reply", Duration.ZERO, at)).isTrue();
-        }
-    }
-
-    @Test
-    void stage1_model_failure_is_the_status_last_model_failure_until_a_job_succeeds() {
-        addThread("a");
-        addThread("b");
-        assertThat(store.status(NOW).lastModelFailure()).isEmpty();
-        String a = claim("a", version(100));
-        String b = claim("b", version(100));
-        store.releaseStage1AfterModelFailure("a", a, modelFailure(ModelException.Reason.NETWORK, NOW), MODEL_BACKOFF,
-                NOW);
-        Instant later = NOW.plusSeconds(30);
-        store.releaseStage1AfterModelFailure("b", b, modelFailure(ModelException.Reason.AUTHENTICATION, later),
-                MODEL_BACKOFF, later);
-
-        MemoryStatus status = store.status(later);
-
-        assertThat(status.lastModelFailure()).hasValueSatisfying(failure -> {
-            assertThat(failure.reason()).isEqualTo(ModelException.Reason.AUTHENTICATION);
-            assertThat(failure.message()).isEqualTo("could not reach http://127.0.0.1:11434/v1/chat/completions");
-            assertThat(failure.at()).isEqualTo(later);
-        });
-        assertThat(status.jobCounts().get(STAGE1)).containsEntry("error", 2).containsEntry("running", 0);
-
-        Instant afterBackoff = later.plus(MODEL_BACKOFF);
-        String again = tryClaim("a", version(100), afterBackoff).token();
-        assertThat(store.markStage1Succeeded("a", again, version(100), result("a"), afterBackoff)).isTrue();
-        assertThat(store.status(afterBackoff).lastModelFailure()).isEmpty();
-    }
-
-    @Test
-    void stage1_model_failure_from_a_stale_owner_changes_nothing() {
-        addThread("a");
-        String first = claim("a", version(100));
-        Instant leaseOver = NOW.plus(LEASE);
-        String second = store.tryClaimStage1Job("a", OTHER_WORKER, version(100), LEASE, 64, leaseOver).token();
-
-        assertThat(store.releaseStage1AfterModelFailure("a", first, modelFailure(ModelException.Reason.TIMEOUT,
-                leaseOver), MODEL_BACKOFF, leaseOver)).isFalse();
-
-        assertThat(store.status(leaseOver).lastModelFailure()).isEmpty();
-        assertThat(store.status(leaseOver).runningLeases()).singleElement()
-                .satisfies(lease -> assertThat(lease.workerId()).isEqualTo(OTHER_WORKER));
-        assertThat(store.markStage1Succeeded("a", second, version(100), result("a"), leaseOver)).isTrue();
-    }
-
-    @Test
-    void clear_memory_data_forgets_the_last_model_failure() {
-        addThread("a");
-        String token = claim("a", version(100));
-        store.releaseStage1AfterModelFailure("a", token, modelFailure(ModelException.Reason.SERVER, NOW),
-                MODEL_BACKOFF, NOW);
-
-        store.clearMemoryData();
-
-        assertThat(store.status(NOW).lastModelFailure()).isEmpty();
-    }
-
-    @Test // §10.5 #28
-    void record_stage1_output_usage_updates_usage_metadata() {
-        storeMemory("a", version(100));
-        storeMemory("b", version(100));
-        Instant citedAt = NOW.plusSeconds(5);
-
-        assertThat(store.recordUsage(List.of("a", "a", "b", "missing"), citedAt)).isEqualTo(3);
-
-        Stage1Output a = store.stage1Output("a").orElseThrow();
-        Stage1Output b = store.stage1Output("b").orElseThrow();
-        assertThat(a.usageCount()).isEqualTo(2);
-        assertThat(b.usageCount()).isEqualTo(1);
-        assertThat(a.lastUsage()).contains(citedAt);
-        assertThat(b.lastUsage()).contains(citedAt);
-    }
-
-    @Test // §10.5 #32
-    void prune_stage1_outputs_for_retention_prunes_stale_unselected_rows_only() {
-        storeMemory("stale-unused", Instant.ofEpochSecond(NOW.minus(Duration.ofDays(60)).getEpochSecond()));
-        storeMemory("stale-used", Instant.ofEpochSecond(NOW.minus(Duration.ofDays(60)).getEpochSecond()));
-        store.recordUsage(List.of("stale-used"), NOW.minus(Duration.ofDays(40)));
-        storeMemory("stale-selected", Instant.ofEpochSecond(NOW.minus(Duration.ofDays(45)).getEpochSecond()));
-        storeMemory("fresh-used", Instant.ofEpochSecond(NOW.minus(Duration.ofDays(50)).getEpochSecond()));
-        store.recordUsage(List.of("fresh-used"), NOW.minus(Duration.ofDays(2)));
-        consolidate(NOW.minus(Duration.ofDays(1)), "stale-selected");
-        int stage1Jobs = jobCount(STAGE1, "done");
-
-        assertThat(store.pruneStage1Outputs(30, 200, NOW)).isEqualTo(2);
-
-        assertThat(store.stage1Output("stale-unused")).isEmpty();
-        assertThat(store.stage1Output("stale-used")).isEmpty();
-        assertThat(store.stage1Output("stale-selected")).isPresent();
-        assertThat(store.stage1Output("fresh-used")).isPresent();
-        assertThat(jobCount(STAGE1, "done")).isEqualTo(stage1Jobs).isEqualTo(4);
-    }
-
-    @Test // §10.5 #33
-    void prune_stage1_outputs_for_retention_respects_batch_limit() {
-        for (String id : List.of("a", "b", "c")) {
-            storeMemory(id, Instant.ofEpochSecond(NOW.minus(Duration.ofDays(60)).getEpochSecond()));
-        }
-
-        assertThat(store.pruneStage1Outputs(30, 2, NOW)).isEqualTo(2);
-        assertThat(store.pruneStage1Outputs(30, 0, NOW)).isZero();
-
-        assertThat(store.status(NOW).stage1Outputs()).isEqualTo(1);
-    }
-
-    @Test // issue 36: a forget's re-consolidation needs the memories a kept consolidation used
-    void prune_spares_the_memories_of_the_threads_it_is_told_to_keep_and_still_honours_the_limit() {
-        for (String id : List.of("a", "b", "c", "d")) {
-            storeMemory(id, Instant.ofEpochSecond(NOW.minus(Duration.ofDays(60)).getEpochSecond()));
-        }
-
-        assertThat(store.pruneStage1Outputs(30, 1, NOW, java.util.Set.of("a", "b"))).isEqualTo(1);
-        assertThat(store.pruneStage1Outputs(30, 200, NOW, java.util.Set.of("a", "b"))).isEqualTo(1);
-
-        assertThat(store.stage1Output("a")).isPresent();
-        assertThat(store.stage1Output("b")).isPresent();
-        assertThat(store.stage1Output("c")).isEmpty();
-        assertThat(store.stage1Output("d")).isEmpty();
     }
 
     @Test // §10.5 #34
