@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -65,13 +66,26 @@ public abstract class MemoryStoreContractSupport {
     protected abstract void dropOwnershipToken(MemoryStore store, String kind, String jobKey);
 
     @BeforeEach
-    void openStoreUnderTest() {
-        store = openStore(dir);
+    void openStoreUnderTest(TestInfo test) {
+        if (runsInOwnClass(test)) {
+            store = openStore(dir);
+        }
     }
 
     @AfterEach
     void closeStoreUnderTest() {
-        store.close();
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    /**
+     * Whether {@code test} is this instance's own: a role contract nested in
+     * {@link MemoryStoreContract} opens its own store, so the enclosing instance, whose callbacks
+     * JUnit runs first, opens none for it.
+     */
+    boolean runsInOwnClass(TestInfo test) {
+        return test.getTestClass().map(testClass -> testClass == getClass()).orElse(true);
     }
 
     protected static Instant version(long offset) {

@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,14 +40,19 @@ public abstract class MemoryWorkspaceContractSupport {
     protected abstract MemoryWorkspace open(Path root);
 
     @BeforeEach
-    void openWorkspace() {
-        root = temp.resolve("memories");
-        workspace = open(root);
+    void openWorkspace(TestInfo test) {
+        if (test.getTestClass().map(testClass -> testClass == getClass()).orElse(true)) {
+            root = temp.resolve("memories");
+            workspace = open(root);
+        }
+        // else: a nested contract's test, which opens its own workspace (as the store contracts do)
     }
 
     @AfterEach
     void closeWorkspace() {
-        workspace.close();
+        if (workspace != null) {
+            workspace.close();
+        }
     }
 
     /** A record with {@code threads} selected inputs; an id {@code cN} finished N hours into the test day. */
