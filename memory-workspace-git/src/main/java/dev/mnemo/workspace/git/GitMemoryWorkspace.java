@@ -7,8 +7,6 @@ import dev.mnemo.spi.ConsolidationRecord;
 import dev.mnemo.spi.MemoryWorkspace;
 import dev.mnemo.spi.OwnerOnlyFiles;
 import dev.mnemo.spi.WorkspaceDiff;
-import dev.mnemo.spi.WorkspaceDiff.Change;
-import dev.mnemo.spi.WorkspaceDiff.Status;
 import dev.mnemo.workspace.git.BaselineRepository.HistoryCommit;
 import dev.mnemo.workspace.git.WorkingFiles.FileState;
 import java.io.IOException;
@@ -104,41 +102,10 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
         prepare();
         try {
             ObjectId head = repository.head().orElseThrow();
-            return compare(repository.files(head), this::blob, working.scan(), working::content);
+            return ListingDiff.compare(repository.files(head), this::blob, working.scan(), working::content);
         } catch (IOException | RuntimeException e) {
             throw failure("diff", root, e);
         }
-    }
-
-    /** Reads the bytes of one listed file. */
-    @FunctionalInterface
-    private interface Contents {
-        byte[] read(String path, FileState state) throws IOException;
-    }
-
-    /** The changes from {@code before} to {@code after}, with their patch. */
-    private static WorkspaceDiff compare(FileListing before, Contents beforeContents, FileListing after,
-            Contents afterContents) throws IOException {
-        List<Change> changes = new ArrayList<>();
-        PatchWriter patch = new PatchWriter();
-        // Both listings are sorted by path: walk them side by side (a merge), no union set or lookups.
-        int o = 0;
-        int n = 0;
-        while (o < before.size() || n < after.size()) {
-            int order = o == before.size() ? 1 : n == after.size() ? -1 : before.path(o).compareTo(after.path(n));
-            String path = order <= 0 ? before.path(o) : after.path(n);
-            FileState old = order <= 0 ? before.state(o++) : null;
-            FileState now = order >= 0 ? after.state(n++) : null;
-            Status status = old == null ? Status.A : now == null ? Status.D : old.equals(now) ? null : Status.M;
-            if (status == null) {
-                continue;
-            }
-            changes.add(new Change(status, path));
-            patch.append(status, path,
-                    old == null ? null : old.mode(), old == null ? new byte[0] : beforeContents.read(path, old),
-                    now == null ? null : now.mode(), now == null ? new byte[0] : afterContents.read(path, now));
-        }
-        return new WorkspaceDiff(changes, patch.text());
     }
 
     private byte[] blob(String path, FileState state) throws IOException {
@@ -273,7 +240,8 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
                     break;
                 }
             }
-            return compare(before, this::blob, repository.listFiles(chain.get(index).id()), this::blob).unifiedDiff();
+            return ListingDiff.compare(before, this::blob, repository.listFiles(chain.get(index).id()), this::blob)
+                    .unifiedDiff();
         } catch (IOException | RuntimeException e) {
             throw failure("diff consolidation " + id + " in", gitDir, e);
         }
