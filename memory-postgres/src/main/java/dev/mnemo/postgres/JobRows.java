@@ -39,6 +39,14 @@ final class JobRows {
     private JobRows() {
     }
 
+    /**
+     * Takes the tenant's claim lock of {@code kind} for the rest of the transaction: claims of one
+     * kind serialise per tenant, as the running cap needs one writer at a time.
+     */
+    static void lockClaims(Tx tx, String kind) throws SQLException {
+        tx.first("lock.claims", row -> Boolean.TRUE, kind);
+    }
+
     // ---- Phase 1 --------------------------------------------------------------------------------
 
     /** Up to date when the stored memory or the last success already covers this rollout version. */

@@ -1,29 +1,13 @@
 package dev.mnemo.postgres;
 
 import dev.mnemo.Consolidation;
-import dev.mnemo.MemoryStoreException;
-import dev.mnemo.MemoryWorkspaceException;
-import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationRecord;
 import dev.mnemo.spi.MemoryWorkspace;
 import dev.mnemo.spi.WorkspaceDiff;
-import dev.mnemo.spi.WorkspaceDiff.Change;
-import dev.mnemo.spi.WorkspaceDiff.Status;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,76 +29,41 @@ import org.slf4j.LoggerFactory;
  * into its local folder on its next refresh, and the commit of the consolidation that took them
  * deletes them. While this server's own consolidation holds the Phase 2 lock, a refresh leaves
  * newly added notes pending, so the commit takes only the notes its agent was shown.
+ *
+ * <p>This class keeps the public surface and the one monitor every method holds; the work is done by
+ * {@link WorkspaceCopy} (this server's copy and the guard of every change), {@link WorkspaceHistory}
+ * (commits, kept consolidations, rollback) and {@link ForgetRestore} (dropping history for a forget).
  */
 final class PostgresMemoryWorkspace implements MemoryWorkspace {
 
     static final SqlStatements SQL = SqlStatements.load("sql/workspace.sql");
 
     private static final Logger LOG = LoggerFactory.getLogger(PostgresMemoryWorkspace.class);
-    private static final List<String> FORGET_TABLES = List.of("tenant_workspace_files", "tenant_consolidation_files",
-            "tenant_consolidations", "tenant_pending_notes");
 
     private final TenantDatabase database;
     private final String tenant;
-    private final LocalFiles local;
-    private final Phase2Lock phase2Lock;
-    private final Clock clock;
-    private final SharedNotes notes;
-    /** The baseline this server's local files were materialised from, and its version (-1: none yet). */
-    private SortedMap<String, byte[]> baseline = new TreeMap<>();
-    private long localVersion = -1;
+    private final WorkspaceCopy copy;
+    private final WorkspaceHistory consolidations;
+    private final ForgetRestore forgetRestore;
 
     PostgresMemoryWorkspace(TenantDatabase database, String tenant, Path root, Phase2Lock phase2Lock, Clock clock) {
         this.database = database;
         this.tenant = tenant;
-        this.local = new LocalFiles(root.toAbsolutePath().normalize());
-        this.phase2Lock = phase2Lock;
-        this.clock = clock;
-        this.notes = new SharedNotes(database, tenant, local, clock);
+        LocalFiles local = new LocalFiles(root.toAbsolutePath().normalize());
+        SharedNotes notes = new SharedNotes(database, tenant, local, clock);
+        this.copy = new WorkspaceCopy(database, tenant, local, phase2Lock, notes);
+        this.consolidations = new WorkspaceHistory(database, copy, clock);
+        this.forgetRestore = new ForgetRestore(copy);
     }
 
     @Override
     public Path root() {
-        return local.root();
-    }
-
-    /** The two counters of the workspace row: the memory files' version and the pending notes' version. */
-    private record Versions(long files, long notes) {
-    }
-
-    /**
-     * A database version with the files it stands for, and the pending notes as of
-     * {@code notesVersion} ({@code null}: not read).
-     */
-    private record Snapshot(long version, SortedMap<String, byte[]> files, long notesVersion,
-            SortedMap<String, byte[]> pending) {
+        return copy.local().root();
     }
 
     @Override
     public synchronized void prepare() {
-        prepare(true);
-    }
-
-    /** Creates the root and the workspace row (the first server's files become the baseline), then catches up. */
-    private void prepare(boolean withNotes) {
-        try {
-            local.createRoot();
-            SortedMap<String, byte[]> here = local.scan();
-            boolean created = database.write(tenant, SQL, "prepare the memory workspace", tx -> {
-                if (tx.update("workspace.create") > 0) { // the first server takes its files as the baseline
-                    WorkspaceRows.insertFiles(tx, "files.insert", null, here);
-                    return true;
-                }
-                return false;
-            });
-            Optional<Snapshot> snapshot = created ? Optional.of(new Snapshot(1, here, 0, new TreeMap<>()))
-                    : changes(withNotes);
-            if (snapshot.isPresent()) {
-                adopt(snapshot.get());
-            }
-        } catch (IOException e) {
-            throw failure("prepare", e);
-        }
+        copy.prepare(true);
     }
 
     /**
@@ -125,66 +74,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
      */
     @Override
     public synchronized void refresh() {
-        try {
-            boolean withNotes = phase2Lock.held().isEmpty();
-            if (localVersion < 0) {
-                local.createRoot(); // the tools may add a note before anything was materialised here
-            } else if (!behind(database.read(tenant, SQL, "check the memory files version",
-                    tx -> tx.first("workspace.versions", row -> new Versions(row.getLong(1), row.getLong(2)))),
-                    withNotes)) {
-                return;
-            }
-            Optional<Snapshot> snapshot = changes(withNotes);
-            if (snapshot.isPresent()) {
-                adopt(snapshot.get());
-                LOG.debug("memory files of tenant {} refreshed to version {}", tenant, localVersion);
-            }
-        } catch (MemoryStoreException e) {
-            LOG.warn("could not check the memory files of tenant {} for changes; serving the local copy: {}", tenant,
-                    e.getMessage());
-        } catch (IOException e) {
-            throw failure("refresh", e);
-        }
-    }
-
-    /**
-     * What changed since this server's copy, read in one statement (one snapshot): the files when
-     * their version moved, the pending notes when {@code withNotes} and either version moved (or a
-     * note waits to be stored); empty when the local copy is current.
-     */
-    private Optional<Snapshot> changes(boolean withNotes) {
-        return database.read(tenant, SQL, "check the memory files for changes", tx -> {
-            List<Versions> versions = new ArrayList<>(1);
-            SortedMap<String, byte[]> files = new TreeMap<>();
-            SortedMap<String, byte[]> pending = new TreeMap<>();
-            tx.query("workspace.changes", row -> {
-                switch (row.getInt(1)) {
-                    case 0 -> versions.add(new Versions(row.getLong(4), row.getLong(5)));
-                    case 1 -> files.put(row.getString(2), row.getBytes(3));
-                    default -> pending.put(row.getString(2), row.getBytes(3));
-                }
-                return null;
-            }, localVersion, withNotes, localVersion, notes.seenVersion(), notes.owed());
-            Optional<Versions> now = versions.stream().findFirst();
-            if (!behind(now, withNotes)) {
-                return Optional.empty();
-            }
-            long version = now.map(Versions::files).orElse(localVersion);
-            return Optional.of(new Snapshot(version, version != localVersion ? files : baseline,
-                    now.map(Versions::notes).orElse(-1L), withNotes ? pending : null));
-        });
-    }
-
-    /**
-     * Whether the local copy is behind the database's versions {@code now}: another server changed
-     * the files, or (with notes) added a note, or a note of this server still waits to be stored
-     * (then even before the tenant's workspace row exists).
-     */
-    private boolean behind(Optional<Versions> now, boolean withNotes) {
-        if (now.isEmpty()) {
-            return withNotes && notes.owed();
-        }
-        return now.get().files() != localVersion || withNotes && notes.stale(now.get().notes());
+        copy.refresh();
     }
 
     /**
@@ -196,100 +86,28 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
      */
     @Override
     public synchronized boolean noteAdded(Path note) {
-        Objects.requireNonNull(note, "note");
-        try {
-            String path = local.relativePath(note);
-            if (!LocalFiles.isNote(path)) {
-                throw new IllegalArgumentException("an ad-hoc note must be under " + local.root().resolve(
-                        LocalFiles.NOTES) + ", was " + note);
-            }
-            byte[] content = Files.readAllBytes(note);
-            if (Arrays.equals(baseline.get(path), content)) {
-                return true; // a commit took it while the tool was writing it
-            }
-            return notes.added(path, content);
-        } catch (IOException e) {
-            throw failure("store ad-hoc note " + note + " of tenant " + tenant + " from", e);
-        }
+        return copy.noteAdded(note);
     }
 
     /** {@inheritDoc} Drops it from the pending notes every server shares. */
     @Override
     public synchronized void noteRemoved(Path note) {
-        Objects.requireNonNull(note, "note");
-        try {
-            String path = local.relativePath(note);
-            if (!LocalFiles.isNote(path)) {
-                throw new IllegalArgumentException("an ad-hoc note must be under " + local.root().resolve(
-                        LocalFiles.NOTES) + ", was " + note);
-            }
-            notes.removed(path);
-        } catch (IOException e) {
-            throw failure("remove ad-hoc note " + note + " of tenant " + tenant + " from", e);
-        }
+        copy.noteRemoved(note);
     }
 
     @Override
     public synchronized WorkspaceDiff diff() {
-        prepare();
-        try {
-            return compare(baseline, local.scan());
-        } catch (IOException e) {
-            throw failure("diff", e);
-        }
-    }
-
-    /** The changes from {@code before} to {@code after}, sorted by path, with their patch. */
-    private static WorkspaceDiff compare(SortedMap<String, byte[]> before, SortedMap<String, byte[]> after) {
-        List<Change> changes = new ArrayList<>();
-        UnifiedDiff patch = new UnifiedDiff();
-        for (String path : union(before, after)) {
-            byte[] old = before.get(path);
-            byte[] now = after.get(path);
-            Status status = old == null ? Status.A : now == null ? Status.D : Arrays.equals(old, now) ? null : Status.M;
-            if (status != null) {
-                changes.add(new Change(status, path));
-                patch.append(status, path, old == null ? new byte[0] : old, now == null ? new byte[0] : now);
-            }
-        }
-        return new WorkspaceDiff(changes, patch.text());
+        return copy.diff();
     }
 
     @Override
     public synchronized Consolidation commit(ConsolidationRecord record, int retention) {
-        Objects.requireNonNull(record, "record");
-        if (retention < 0) {
-            throw new IllegalArgumentException("retention must not be negative, was " + retention);
-        }
-        prepare(false); // notes added since the diff stay pending for the next consolidation
-        try {
-            SortedMap<String, byte[]> files = local.scan();
-            List<String> taken = notes.takenBy(files);
-            long version = change("commit consolidation " + record.id(), tx -> {
-                WorkspaceRows.replaceBaseline(tx, files);
-                tx.update("notes.delete", tx.textArray(taken));
-                if (retention == 0) {
-                    tx.update("history.deleteAll");
-                } else {
-                    WorkspaceRows.insertEntry(tx, record, null, files);
-                    tx.update("history.trim", retention);
-                }
-            });
-            baseline = files;
-            localVersion = version;
-            notes.committed(files);
-            LOG.info("committed consolidation {} ({} memories, {} ad-hoc notes taken) of tenant {}", record.id(),
-                    record.selected().size(), taken.size(), tenant);
-            return WorkspaceRows.summary(record);
-        } catch (IOException e) {
-            throw failure("commit consolidation " + record.id() + " to", e);
-        }
+        return consolidations.commit(record, retention);
     }
 
     @Override
     public synchronized List<Consolidation> history() {
-        return database.readSnapshot(tenant, SQL, "read the consolidation history",
-                tx -> tx.query("history.all", row -> WorkspaceRows.summary(WorkspaceRows.record(row))));
+        return consolidations.history();
     }
 
     /**
@@ -299,32 +117,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
      */
     @Override
     public synchronized ConsolidationRecord rollback(String id) {
-        Objects.requireNonNull(id, "id");
-        prepare();
-        SortedMap<String, byte[]> files = new TreeMap<>();
-        Restored[] restored = new Restored[1];
-        long version = change("roll back to consolidation " + id, tx -> {
-            List<WorkspaceRows.Entry> entries = WorkspaceRows.entries(tx);
-            WorkspaceRows.Entry target = entries.get(indexOf(entries, id));
-            ConsolidationRecord record = target.record();
-            files.putAll(WorkspaceRows.entryFiles(tx, target.seq()));
-            WorkspaceRows.replaceBaseline(tx, files);
-            WorkspaceRows.insertEntry(tx, new ConsolidationRecord(UUID.randomUUID().toString(), clock.instant(),
-                    record.selected(), record.model(), TokenUsage.ZERO), id, files);
-            restored[0] = new Restored(record, SharedNotes.pendingNotes(tx),
-                    tx.first("workspace.versions", row -> row.getLong(2)).orElseThrow());
-        });
-        try {
-            adopt(new Snapshot(version, files, restored[0].notesVersion(), restored[0].pending()));
-        } catch (IOException e) {
-            throw failure("restore the files of consolidation " + id + " in", e);
-        }
-        LOG.info("restored the memory files of consolidation {} for tenant {}", id, tenant);
-        return restored[0].record();
-    }
-
-    /** What a rollback's transaction read: the restored record, and the pending notes with their version. */
-    private record Restored(ConsolidationRecord record, SortedMap<String, byte[]> pending, long notesVersion) {
+        return consolidations.rollback(id);
     }
 
     /**
@@ -338,32 +131,7 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
      */
     @Override
     public synchronized Optional<ConsolidationRecord> dropHistoryFrom(String id) {
-        Objects.requireNonNull(id, "id");
-        boolean withNotes = phase2Lock.held().isEmpty(); // as refresh(): our consolidation's notes stay as shown
-        prepare(withNotes);
-        WorkspaceRows.Drop[] drop = new WorkspaceRows.Drop[1];
-        PendingNotes[] notesRead = new PendingNotes[1];
-        long version = change("drop consolidation " + id + " and every newer one", tx -> {
-            drop[0] = WorkspaceRows.dropFrom(tx, id).orElseThrow(() -> unknownEntry(id));
-            notesRead[0] = new PendingNotes(SharedNotes.pendingNotes(tx),
-                    tx.first("workspace.versions", row -> row.getLong(2)).orElseThrow());
-        });
-        try {
-            adopt(new Snapshot(version, drop[0].baseline(), notesRead[0].version(),
-                    withNotes ? notesRead[0].notes() : null));
-            local.deleteDiffFile();
-        } catch (IOException e) {
-            throw failure("drop consolidation " + id + " from the files of", e);
-        }
-        vacuumIfDeleted(drop[0].deletedRows(), "dropping consolidation " + id + " and newer ones");
-        LOG.info("dropped consolidation {} and every newer one of tenant {}; the memory files are {}", id, tenant,
-                drop[0].restored().map(record -> "restored to consolidation " + record.id())
-                        .orElse("removed (no consolidation remains)"));
-        return drop[0].restored();
-    }
-
-    /** The pending notes and their version, as a transaction read them. */
-    private record PendingNotes(SortedMap<String, byte[]> notes, long version) {
+        return forgetRestore.dropHistoryFrom(id);
     }
 
     /**
@@ -374,145 +142,27 @@ final class PostgresMemoryWorkspace implements MemoryWorkspace {
      */
     @Override
     public synchronized String consolidationDiff(String id) {
-        Objects.requireNonNull(id, "id");
-        return database.readSnapshot(tenant, SQL, "diff consolidation " + id, tx -> {
-            List<WorkspaceRows.Entry> entries = WorkspaceRows.entries(tx);
-            int index = indexOf(entries, id);
-            SortedMap<String, byte[]> before = index + 1 < entries.size()
-                    ? WorkspaceRows.entryFiles(tx, entries.get(index + 1).seq()) : new TreeMap<>();
-            return compare(before, WorkspaceRows.entryFiles(tx, entries.get(index).seq())).unifiedDiff();
-        });
+        return consolidations.consolidationDiff(id);
     }
 
     @Override
     public synchronized void squashHistory() {
-        try {
-            local.createRoot();
-            SortedMap<String, byte[]> files = local.scan();
-            List<String> taken = notes.takenBy(files);
-            int[] deleted = new int[1];
-            long version = change("squash the consolidation history", tx -> {
-                deleted[0] = tx.update("history.deleteAll") + WorkspaceRows.replaceBaseline(tx, files)
-                        + tx.update("notes.delete", tx.textArray(taken));
-            });
-            baseline = files;
-            localVersion = version;
-            notes.committed(files);
-            vacuumIfDeleted(deleted[0], "squashing the history");
-            LOG.info("squashed the memory history of tenant {} to one baseline", tenant);
-        } catch (IOException e) {
-            throw failure("squash the history in", e);
-        }
+        consolidations.squashHistory();
     }
 
     @Override
     public synchronized void clear() {
-        int[] deleted = new int[1];
-        long version = change("clear the memory files", tx -> {
-            deleted[0] = tx.update("history.deleteAll") + tx.update("files.deleteAll") + tx.update("notes.deleteAll");
-        });
-        try {
-            local.deleteEverything();
-            local.createRoot();
-        } catch (IOException e) {
-            throw failure("clear", e);
-        }
-        baseline = new TreeMap<>();
-        localVersion = version;
-        notes.cleared();
-        vacuumIfDeleted(deleted[0], "clearing the memory files");
-        LOG.info("cleared every memory file, ad-hoc note and the history of tenant {}", tenant);
+        consolidations.clear();
     }
 
     /** The database copy belongs to every server; this one keeps nothing open. */
     @Override
     public void close() {
-        LOG.debug("closed the memory workspace of tenant {} at {}", tenant, local.root());
+        LOG.debug("closed the memory workspace of tenant {} at {}", tenant, root());
     }
 
     @Override
     public String toString() {
-        return "PostgresMemoryWorkspace[schema " + database.schema() + ", tenant " + tenant + ", " + local.root() + "]";
-    }
-
-    // ---- helpers ----------------------------------------------------------------------------------
-
-    /** Changes made in one transaction that holds the workspace row. */
-    @FunctionalInterface
-    private interface Mutation {
-        void apply(Tx tx) throws SQLException;
-    }
-
-    /**
-     * Runs {@code work} in one transaction: the workspace row locked (created if missing), the
-     * local copy still current, the Phase 2 lock ours or nobody's; then the version moves on.
-     *
-     * @return the new version
-     */
-    private long change(String what, Mutation work) {
-        return database.write(tenant, SQL, what, tx -> {
-            tx.update("workspace.create");
-            long version = tx.first("workspace.lock", row -> row.getLong(1)).orElseThrow();
-            if (localVersion >= 0 && version != localVersion) {
-                throw new MemoryWorkspaceException("cannot " + what + " for tenant " + tenant + ": another server"
-                        + " changed the memory files (version " + version + ", this server has " + localVersion + ")");
-            }
-            requireLockOwner(tx, what);
-            work.apply(tx);
-            return tx.first("workspace.bump", row -> row.getLong(1)).orElseThrow();
-        });
-    }
-
-    private void requireLockOwner(Tx tx, String what) throws SQLException {
-        List<Optional<String>> running = tx.query("phase2.runningToken",
-                row -> Optional.ofNullable(row.getString(1)));
-        Optional<String> held = phase2Lock.held();
-        if (held.isPresent() ? !running.contains(held) : !running.isEmpty()) {
-            throw new MemoryWorkspaceException("cannot " + what + " for tenant " + tenant + ": "
-                    + (held.isPresent() ? "this server no longer holds the Phase 2 lock"
-                            : "a consolidation holds the Phase 2 lock"));
-        }
-    }
-
-    /** Where in {@code entries} the kept consolidation {@code id} is. */
-    private int indexOf(List<WorkspaceRows.Entry> entries, String id) {
-        int index = WorkspaceRows.indexOf(entries, id);
-        if (index < 0) {
-            throw unknownEntry(id);
-        }
-        return index;
-    }
-
-    private IllegalArgumentException unknownEntry(String id) {
-        return new IllegalArgumentException("no kept consolidation has id '" + id + "' for tenant " + tenant);
-    }
-
-    /** Vacuums the workspace tables in the background when a forget deleted rows. */
-    private void vacuumIfDeleted(int deletedRows, String what) {
-        if (deletedRows > 0) {
-            database.vacuumLater(FORGET_TABLES, what + " of tenant " + tenant);
-        }
-    }
-
-    /** Rewrites the local files from {@code snapshot}; the notes too when it holds them. */
-    private void adopt(Snapshot snapshot) throws IOException {
-        if (snapshot.version() != localVersion) {
-            local.materialize(snapshot.files());
-        }
-        baseline = snapshot.files();
-        localVersion = snapshot.version();
-        if (snapshot.pending() != null) {
-            notes.sync(snapshot.pending(), snapshot.files(), snapshot.notesVersion());
-        }
-    }
-
-    private static Set<String> union(SortedMap<String, byte[]> a, SortedMap<String, byte[]> b) {
-        Set<String> all = new TreeSet<>(a.keySet());
-        all.addAll(b.keySet());
-        return all;
-    }
-
-    private MemoryWorkspaceException failure(String action, IOException cause) {
-        return new MemoryWorkspaceException("cannot " + action + " " + local.root() + ": " + cause.getMessage(), cause);
+        return "PostgresMemoryWorkspace[schema " + database.schema() + ", tenant " + tenant + ", " + root() + "]";
     }
 }

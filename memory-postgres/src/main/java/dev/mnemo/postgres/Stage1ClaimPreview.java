@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Explains {@link PostgresMemoryStore#claimStage1Jobs} without claiming: one tenant's rows of one
+ * Explains {@link PostgresStage1Store#claimStage1Jobs} without claiming: one tenant's rows of one
  * read snapshot handed to {@link Stage1ClaimPreviews}.
  */
 final class Stage1ClaimPreview {

@@ -1,16 +1,22 @@
 package dev.mnemo.postgres;
 
+import dev.mnemo.spi.WorkspaceDiff;
+import dev.mnemo.spi.WorkspaceDiff.Change;
 import dev.mnemo.spi.WorkspaceDiff.Status;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeSet;
 
 /**
  * A {@code git diff}-style patch of changed paths, as {@code GitMemoryWorkspace} writes it (which
  * uses JGit; this module does not): {@code diff --git} header, mode lines, {@code ---}/{@code +++}
  * names ({@code /dev/null} for a missing side), hunks with {@value #CONTEXT} lines of context
- * from a Myers line diff, and no {@code index} line.
+ * from a Myers line diff, and no {@code index} line. {@link #compare} gives the changes between two
+ * sets of workspace files with their patch.
  */
 final class UnifiedDiff {
 
@@ -46,6 +52,28 @@ final class UnifiedDiff {
     }
 
     private final StringBuilder out = new StringBuilder();
+
+    /** The changes from {@code before} to {@code after}, sorted by path, with their patch. */
+    static WorkspaceDiff compare(SortedMap<String, byte[]> before, SortedMap<String, byte[]> after) {
+        List<Change> changes = new ArrayList<>();
+        UnifiedDiff patch = new UnifiedDiff();
+        for (String path : union(before, after)) {
+            byte[] old = before.get(path);
+            byte[] now = after.get(path);
+            Status status = old == null ? Status.A : now == null ? Status.D : Arrays.equals(old, now) ? null : Status.M;
+            if (status != null) {
+                changes.add(new Change(status, path));
+                patch.append(status, path, old == null ? new byte[0] : old, now == null ? new byte[0] : now);
+            }
+        }
+        return new WorkspaceDiff(changes, patch.text());
+    }
+
+    private static Set<String> union(SortedMap<String, byte[]> a, SortedMap<String, byte[]> b) {
+        Set<String> all = new TreeSet<>(a.keySet());
+        all.addAll(b.keySet());
+        return all;
+    }
 
     /** Appends the patch of one path; a missing side has empty content. */
     void append(Status status, String path, byte[] oldBytes, byte[] newBytes) {
