@@ -1,18 +1,15 @@
 package dev.mnemo.store.sqlite;
 
-import static dev.mnemo.store.sqlite.JobKinds.seconds;
-
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.SpawnEdgeStatus;
 import dev.mnemo.ThreadInfo;
-import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.GoalStore;
+import dev.mnemo.spi.JobClaim;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.PendingNote;
-import dev.mnemo.spi.Phase2ClaimPolicy;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1ClaimParams;
@@ -23,13 +20,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,23 +47,39 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A file that is not an SQLite database is refused with a {@link dev.mnemo.MemoryStoreException}
  * and left untouched; so is every later SQL failure, naming the file.
+ *
+ * <p>The store only gathers its roles, each a package-private class over the one
+ * {@link SqliteDatabase}: {@link SqliteThreads}, {@link SqliteSpawnGraph}, {@link SqliteStage1},
+ * {@link SqliteApprovals}, {@link SqlitePhase2}, {@link SqliteForgetLedger} and
+ * {@link SqliteMaintenance}; every role method here hands its call to one of them.
  */
+// Over 400 lines on purpose: fifty hand-offs of one line each, one per MemoryStore method (Java
+// cannot generate delegation), with the Javadoc users of this public class read. The rules, their
+// transactions and their SQL live in the role classes.
 public final class SqliteMemoryStore implements MemoryStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryStore.class);
 
-    /**
-     * Phase 1 claims made in one write transaction at most: a few milliseconds of the write lock,
-     * so other writers (also in other processes) wait no longer than for a few of their own turns.
-     */
-    static final int CLAIMS_PER_TRANSACTION = 32;
-
     private final SqliteDatabase database;
+    private final SqliteThreads threads;
+    private final SqliteSpawnGraph spawnGraph;
+    private final SqliteStage1 stage1;
+    private final SqliteApprovals approvals;
+    private final SqlitePhase2 phase2;
+    private final SqliteForgetLedger forgetLedger;
+    private final SqliteMaintenance maintenance;
     /** {@code goals.sqlite}, opened by the first {@link #goals()}; null until then. */
     private SqliteGoalStore goals;
 
     private SqliteMemoryStore(SqliteDatabase database) {
         this.database = database;
+        this.threads = new SqliteThreads(database);
+        this.spawnGraph = new SqliteSpawnGraph(database);
+        this.stage1 = new SqliteStage1(database);
+        this.approvals = new SqliteApprovals(database);
+        this.phase2 = new SqlitePhase2(database);
+        this.forgetLedger = new SqliteForgetLedger(database);
+        this.maintenance = new SqliteMaintenance(database);
     }
 
     /**
@@ -117,7 +127,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         return database.file();
     }
 
-    // ---- threads -------------------------------------------------------------------------------
+    // ---- threads: SqliteThreads ----------------------------------------------------------------
 
     /**
      * {@inheritDoc}
@@ -129,227 +139,133 @@ public final class SqliteMemoryStore implements MemoryStore {
      */
     @Override
     public void upsertThread(ThreadInfo thread) {
-        Objects.requireNonNull(thread, "thread");
-        boolean forgot = database.write("upsert thread " + thread.id(), connection -> {
-            MemoryMode mode = ThreadQueries.upsert(connection, thread);
-            return mode == MemoryMode.POLLUTED && Stage1OutputQueries.forget(connection, thread.id(), thread.updatedAt());
-        });
-        if (forgot) {
-            database.checkpointBestEffort();
-        }
+        threads.upsertThread(thread);
     }
 
     @Override
     public Optional<ThreadInfo> thread(String threadId) {
-        Objects.requireNonNull(threadId, "threadId");
-        return database.read("read thread " + threadId, connection -> ThreadQueries.find(connection, threadId));
+        return threads.thread(threadId);
     }
 
     @Override
     public List<ThreadInfo> threads() {
-        return database.read("list threads", ThreadQueries::all);
+        return threads.threads();
     }
 
     @Override
     public boolean setThreadMemoryMode(String threadId, MemoryMode mode, Instant now) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(mode, "mode");
-        Objects.requireNonNull(now, "now");
-        if (mode == MemoryMode.POLLUTED) {
-            if (thread(threadId).isEmpty()) {
-                return false;
-            }
-            markThreadPolluted(threadId, now);
-            return true;
-        }
-        return database.write("set memory mode of thread " + threadId,
-                connection -> ThreadQueries.setMode(connection, threadId, mode)) > 0;
+        return threads.setThreadMemoryMode(threadId, mode, now);
     }
 
     @Override
     public boolean markThreadPolluted(String threadId, Instant now) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(now, "now");
-        boolean changed = database.write("mark thread " + threadId + " polluted", connection -> {
-            boolean modeChanged = ThreadQueries.markPolluted(connection, threadId);
-            Stage1OutputQueries.forget(connection, threadId, now);
-            return modeChanged;
-        });
-        database.checkpointBestEffort();
-        return changed;
+        return threads.markThreadPolluted(threadId, now);
     }
 
     @Override
     public boolean deleteThread(String threadId, Instant now) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(now, "now");
-        boolean deleted = database.write("delete thread " + threadId, connection -> {
-            Stage1OutputQueries.forget(connection, threadId, now);
-            Stage1JobQueries.delete(connection, threadId);
-            SpawnEdgeQueries.deleteEdgesOf(connection, threadId);
-            return ThreadQueries.delete(connection, threadId);
-        });
-        database.checkpointBestEffort();
-        return deleted;
+        return threads.deleteThread(threadId, now);
     }
 
-    // ---- the spawn graph ---------------------------------------------------------------------------
+    // ---- the spawn graph: SqliteSpawnGraph -----------------------------------------------------
 
     @Override
     public void upsertSpawnEdge(String parentThreadId, String childThreadId, SpawnEdgeStatus status) {
-        Objects.requireNonNull(parentThreadId, "parentThreadId");
-        Objects.requireNonNull(childThreadId, "childThreadId");
-        Objects.requireNonNull(status, "status");
-        database.write("upsert spawn edge " + parentThreadId + " -> " + childThreadId,
-                connection -> {
-                    SpawnEdgeQueries.upsert(connection, parentThreadId, childThreadId, status);
-                    return null;
-                });
+        spawnGraph.upsertSpawnEdge(parentThreadId, childThreadId, status);
     }
 
     @Override
     public boolean setSpawnEdgeStatus(String childThreadId, SpawnEdgeStatus status) {
-        Objects.requireNonNull(childThreadId, "childThreadId");
-        Objects.requireNonNull(status, "status");
-        return database.write("set spawn edge status of " + childThreadId,
-                connection -> SpawnEdgeQueries.setStatus(connection, childThreadId, status));
+        return spawnGraph.setSpawnEdgeStatus(childThreadId, status);
     }
 
     @Override
     public List<String> spawnChildren(String parentThreadId, Optional<SpawnEdgeStatus> status) {
-        return listEdges("children", parentThreadId, status, SpawnEdgeQueries::children);
+        return spawnGraph.spawnChildren(parentThreadId, status);
     }
 
     @Override
     public List<String> spawnDescendants(String threadId, Optional<SpawnEdgeStatus> status) {
-        return listEdges("descendants", threadId, status, SpawnEdgeQueries::descendants);
-    }
-
-    /** One spawn-graph listing below {@code threadId}. */
-    @FunctionalInterface
-    private interface EdgeListing {
-        List<String> list(PooledConnection connection, String threadId, Optional<SpawnEdgeStatus> status)
-                throws java.sql.SQLException;
-    }
-
-    private List<String> listEdges(String what, String threadId, Optional<SpawnEdgeStatus> status,
-            EdgeListing listing) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(status, "status");
-        return database.read("list spawn " + what + " of " + threadId,
-                connection -> listing.list(connection, threadId, status));
+        return spawnGraph.spawnDescendants(threadId, status);
     }
 
     @Override
     public Optional<String> spawnParent(String childThreadId) {
-        Objects.requireNonNull(childThreadId, "childThreadId");
-        return database.read("read spawn parent of " + childThreadId,
-                connection -> SpawnEdgeQueries.parent(connection, childThreadId));
+        return spawnGraph.spawnParent(childThreadId);
     }
 
-    // ---- Phase 1 -------------------------------------------------------------------------------
+    // ---- Phase 1: SqliteStage1 -----------------------------------------------------------------
 
     @Override
     public List<Stage1Claim> claimStage1Jobs(Stage1ClaimParams params, Instant now) {
-        Objects.requireNonNull(params, "params");
-        Objects.requireNonNull(now, "now");
-        if (params.scanLimit() == 0 || params.maxClaimed() == 0 || params.allowedSources().isEmpty()) {
-            return List.of();
-        }
-        // One streamed read: each candidate arrives with its up-to-date flag (no query per candidate)
-        // and the scan stops once enough jobs are claimed. Candidates are claimed in batches of at
-        // most CLAIMS_PER_TRANSACTION, each batch one write transaction on another connection that
-        // re-checks every candidate, so a row extracted since the scan is skipped. A batch saves a
-        // commit per claim while holding SQLite's write lock only for its claims, never through the
-        // scan: one write transaction around the whole scan would hold it also through scans that
-        // claim nothing, and another process's completions then lose to a worker that keeps
-        // claiming, past the busy timeout (TwoProcessClaimTest).
-        List<Stage1Claim> claimed = new ArrayList<>();
-        List<ThreadInfo> batch = new ArrayList<>();
-        int[] scanned = {0};
-        database.read("scan Phase 1 candidates", connection -> {
-            ThreadQueries.forEachClaimCandidate(connection, params, now, candidate -> {
-                scanned[0]++;
-                if (candidate.upToDate()) {
-                    return true;
-                }
-                batch.add(candidate.thread());
-                if (claimed.size() + batch.size() < params.maxClaimed() && batch.size() < CLAIMS_PER_TRANSACTION) {
-                    return true;
-                }
-                claimed.addAll(claimBatch(batch, params, now));
-                batch.clear();
-                return claimed.size() < params.maxClaimed();
-            });
-            return null;
-        });
-        if (!batch.isEmpty()) {
-            claimed.addAll(claimBatch(batch, params, now));
-        }
-        LOG.debug("Phase 1 claim by {}: {} candidates scanned, {} claimed", params.workerId(), scanned[0],
-                claimed.size());
-        return List.copyOf(claimed);
-    }
-
-    /** Claims each of {@code threads} that can still be claimed, in one write transaction. */
-    private List<Stage1Claim> claimBatch(List<ThreadInfo> threads, Stage1ClaimParams params, Instant now) {
-        return database.write("claim " + threads.size() + " Phase 1 jobs", connection -> Stage1JobQueries.tryClaimAll(
-                connection, threads, params.workerId(), params.lease(), params.maxClaimed(), now));
+        return stage1.claimStage1Jobs(params, now);
     }
 
     @Override
     public List<Phase1Preview.Candidate> previewStage1Claims(Stage1ClaimParams params, Instant now) {
-        Objects.requireNonNull(params, "params");
-        Objects.requireNonNull(now, "now");
-        return List.copyOf(database.readSnapshot("preview Phase 1 claims",
-                connection -> Stage1ClaimPreview.preview(connection, params, now)));
+        return stage1.previewStage1Claims(params, now);
     }
 
     @Override
     public JobClaim tryClaimStage1Job(String threadId, String workerId, Instant sourceUpdatedAt, Duration lease,
             int maxRunning, Instant now) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(workerId, "workerId");
-        Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
-        Objects.requireNonNull(lease, "lease");
-        Objects.requireNonNull(now, "now");
-        return database.write("claim Phase 1 job of thread " + threadId, connection -> Stage1JobQueries.tryClaim(
-                connection, threadId, workerId, sourceUpdatedAt, lease, maxRunning, now));
+        return stage1.tryClaimStage1Job(threadId, workerId, sourceUpdatedAt, lease, maxRunning, now);
     }
 
     @Override
     public boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt,
             Stage1Result result, Instant now) {
-        return markStage1Succeeded(threadId, ownershipToken, sourceUpdatedAt, result, now, false);
+        return stage1.markStage1Succeeded(threadId, ownershipToken, sourceUpdatedAt, result, now);
     }
 
     @Override
     public boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt,
             Stage1Result result, Instant now, boolean awaitingApproval) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(ownershipToken, "ownershipToken");
-        Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
-        Objects.requireNonNull(result, "result");
-        Objects.requireNonNull(now, "now");
-        return database.write("complete Phase 1 job of thread " + threadId, connection -> {
-            if (!Stage1JobQueries.markDone(connection, threadId, ownershipToken, now)) {
-                return false;
-            }
-            if (Stage1OutputQueries.upsert(connection, threadId, sourceUpdatedAt, result, awaitingApproval, now) == 0) {
-                LOG.debug("memory of thread {} not stored: a newer version exists or the thread is polluted",
-                        threadId);
-            } else if (awaitingApproval) {
-                LOG.debug("memory of thread {} stored awaiting approval; no consolidation queued", threadId);
-            } else {
-                Phase2JobQueries.enqueue(connection, seconds(sourceUpdatedAt));
-            }
-            return true;
-        });
+        return stage1.markStage1Succeeded(threadId, ownershipToken, sourceUpdatedAt, result, now, awaitingApproval);
     }
 
     @Override
+    public boolean markStage1SucceededNoOutput(String threadId, String ownershipToken, Instant now) {
+        return stage1.markStage1SucceededNoOutput(threadId, ownershipToken, now);
+    }
+
+    @Override
+    public boolean markStage1Failed(String threadId, String ownershipToken, String reason, Duration retryDelay,
+            Instant now) {
+        return stage1.markStage1Failed(threadId, ownershipToken, reason, retryDelay, now);
+    }
+
+    @Override
+    public boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure,
+            Duration retryDelay, Instant now) {
+        return stage1.releaseStage1AfterModelFailure(threadId, ownershipToken, failure, retryDelay, now);
+    }
+
+    @Override
+    public Optional<Stage1Output> stage1Output(String threadId) {
+        return stage1.stage1Output(threadId);
+    }
+
+    @Override
+    public int recordUsage(List<String> threadIds, Instant now) {
+        return stage1.recordUsage(threadIds, now);
+    }
+
+    @Override
+    public int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now) {
+        return stage1.pruneStage1Outputs(maxUnusedDays, limit, now);
+    }
+
+    @Override
+    public int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now, Set<String> keep) {
+        return stage1.pruneStage1Outputs(maxUnusedDays, limit, now, keep);
+    }
+
+    // ---- approval: SqliteApprovals -------------------------------------------------------------
+
+    @Override
     public List<Stage1Output> stage1OutputsAwaitingApproval() {
-        return database.read("list memories awaiting approval", Stage1OutputQueries::awaitingApproval);
+        return approvals.stage1OutputsAwaitingApproval();
     }
 
     /**
@@ -360,16 +276,7 @@ public final class SqliteMemoryStore implements MemoryStore {
      */
     @Override
     public boolean approveStage1Output(String threadId, Instant sourceUpdatedAt, Instant now) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
-        Objects.requireNonNull(now, "now");
-        return database.write("approve memory of thread " + threadId, connection -> {
-            if (!Stage1OutputQueries.approve(connection, threadId, sourceUpdatedAt)) {
-                return false;
-            }
-            Phase2JobQueries.enqueue(connection, seconds(sourceUpdatedAt));
-            return true;
-        });
+        return approvals.approveStage1Output(threadId, sourceUpdatedAt, now);
     }
 
     /**
@@ -381,341 +288,139 @@ public final class SqliteMemoryStore implements MemoryStore {
      */
     @Override
     public void addPendingNote(PendingNote note) {
-        Objects.requireNonNull(note, "note");
-        if (!database.write("keep note " + note.id() + " for approval",
-                connection -> PendingNoteQueries.add(connection, note))) {
-            throw new IllegalArgumentException("a note awaiting approval already has id '" + note.id() + "'");
-        }
+        approvals.addPendingNote(note);
     }
 
     /** {@inheritDoc} Notes made in the same second come in id order. */
     @Override
     public List<PendingNote> pendingNotes() {
-        return database.read("list notes awaiting approval", PendingNoteQueries::all);
+        return approvals.pendingNotes();
     }
 
     @Override
     public Optional<PendingNote> takePendingNote(String id) {
-        Objects.requireNonNull(id, "id");
-        Optional<PendingNote> taken = database.write("take note " + id + " awaiting approval",
-                connection -> PendingNoteQueries.take(connection, id));
-        if (taken.isPresent()) {
-            database.checkpointBestEffort(); // a rejected note's text should not linger in the WAL
-        }
-        return taken;
+        return approvals.takePendingNote(id);
     }
 
     @Override
     public List<PendingNote> takePendingNotesOf(String threadId) {
-        Objects.requireNonNull(threadId, "threadId");
-        List<PendingNote> taken = database.write("take the notes of thread " + threadId + " awaiting approval",
-                connection -> PendingNoteQueries.takeOf(connection, threadId));
-        if (!taken.isEmpty()) {
-            database.checkpointBestEffort(); // a forgotten conversation's notes should not linger in the WAL
-        }
-        return taken;
+        return approvals.takePendingNotesOf(threadId);
     }
 
     @Override
     public void addNoteRejection(String threadId, String textHash, Instant now) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(textHash, "textHash");
-        Objects.requireNonNull(now, "now");
-        database.write("record a rejected note of thread '" + threadId + "'", connection -> {
-            PendingNoteQueries.addRejection(connection, threadId, textHash, now);
-            return null;
-        });
+        approvals.addNoteRejection(threadId, textHash, now);
     }
 
     @Override
     public boolean isNoteRejected(String threadId, String textHash) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(textHash, "textHash");
-        return database.read("look up a rejected note", connection -> PendingNoteQueries.isRejected(connection,
-                threadId, textHash));
+        return approvals.isNoteRejected(threadId, textHash);
     }
 
-    @Override
-    public boolean markStage1SucceededNoOutput(String threadId, String ownershipToken, Instant now) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(ownershipToken, "ownershipToken");
-        Objects.requireNonNull(now, "now");
-        return database.write("complete Phase 1 job of thread " + threadId + " without output", connection -> {
-            if (!Stage1JobQueries.markDone(connection, threadId, ownershipToken, now)) {
-                return false;
-            }
-            long watermark = Stage1JobQueries.inputWatermark(connection, threadId).orElse(seconds(now));
-            if (Stage1OutputQueries.delete(connection, threadId).deleted()) {
-                Phase2JobQueries.enqueue(connection, watermark);
-            }
-            return true;
-        });
-    }
-
-    @Override
-    public boolean markStage1Failed(String threadId, String ownershipToken, String reason, Duration retryDelay,
-            Instant now) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(ownershipToken, "ownershipToken");
-        Objects.requireNonNull(reason, "reason");
-        Objects.requireNonNull(retryDelay, "retryDelay");
-        Objects.requireNonNull(now, "now");
-        return database.write("fail Phase 1 job of thread " + threadId, connection -> Stage1JobQueries.markFailed(
-                connection, threadId, ownershipToken, reason, retryDelay, now));
-    }
-
-    @Override
-    public boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure,
-            Duration retryDelay, Instant now) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(ownershipToken, "ownershipToken");
-        Objects.requireNonNull(failure, "failure");
-        Objects.requireNonNull(retryDelay, "retryDelay");
-        Objects.requireNonNull(now, "now");
-        return database.write("release Phase 1 job of thread " + threadId + " after a model failure",
-                connection -> Stage1JobQueries.releaseAfterModelFailure(connection, threadId, ownershipToken, failure,
-                        retryDelay, now));
-    }
-
-    @Override
-    public Optional<Stage1Output> stage1Output(String threadId) {
-        Objects.requireNonNull(threadId, "threadId");
-        return database.read("read memory of thread " + threadId,
-                connection -> Stage1OutputQueries.find(connection, threadId));
-    }
-
-    // ---- Phase 2 -------------------------------------------------------------------------------
+    // ---- Phase 2: SqlitePhase2 -----------------------------------------------------------------
 
     @Override
     public JobClaim tryClaimPhase2Job(String workerId, Duration lease, Instant now) {
-        return claimPhase2(workerId, lease, now, false);
+        return phase2.tryClaimPhase2Job(workerId, lease, now);
     }
 
     @Override
     public JobClaim tryClaimPhase2JobNow(String workerId, Duration lease, Instant now) {
-        return claimPhase2(workerId, lease, now, true);
-    }
-
-    private JobClaim claimPhase2(String workerId, Duration lease, Instant now, boolean pastCooldown) {
-        Objects.requireNonNull(workerId, "workerId");
-        Objects.requireNonNull(lease, "lease");
-        Objects.requireNonNull(now, "now");
-        return database.write(pastCooldown ? "claim the Phase 2 lock past its cooldown" : "claim the Phase 2 lock",
-                connection -> Phase2JobQueries.tryClaim(connection, workerId, lease, now, pastCooldown));
+        return phase2.tryClaimPhase2JobNow(workerId, lease, now);
     }
 
     @Override
     public boolean heartbeatPhase2Job(String ownershipToken, Duration lease, Instant now) {
-        Objects.requireNonNull(ownershipToken, "ownershipToken");
-        Objects.requireNonNull(lease, "lease");
-        Objects.requireNonNull(now, "now");
-        return database.write("extend the Phase 2 lease",
-                connection -> Phase2JobQueries.heartbeat(connection, ownershipToken, lease, now));
+        return phase2.heartbeatPhase2Job(ownershipToken, lease, now);
     }
 
     @Override
     public boolean markPhase2Succeeded(String ownershipToken, long completedWatermark, List<SelectedInput> selected,
             Instant now) {
-        Objects.requireNonNull(ownershipToken, "ownershipToken");
-        List<SelectedInput> inputs = List.copyOf(Objects.requireNonNull(selected, "selected"));
-        Objects.requireNonNull(now, "now");
-        return database.write("complete Phase 2", connection -> {
-            if (!Phase2JobQueries.markSucceeded(connection, ownershipToken, completedWatermark, now)) {
-                return false;
-            }
-            Stage1OutputQueries.replaceSelection(connection, inputs);
-            return true;
-        });
+        return phase2.markPhase2Succeeded(ownershipToken, completedWatermark, selected, now);
     }
 
     @Override
     public boolean markPhase2Failed(String ownershipToken, String reason, Duration retryDelay, Instant now) {
-        return failPhase2(ownershipToken, reason, retryDelay, now, false);
+        return phase2.markPhase2Failed(ownershipToken, reason, retryDelay, now);
     }
 
     @Override
     public boolean markPhase2FailedIfUnowned(String ownershipToken, String reason, Duration retryDelay, Instant now) {
-        return failPhase2(ownershipToken, reason, retryDelay, now, true);
-    }
-
-    private boolean failPhase2(String ownershipToken, String reason, Duration retryDelay, Instant now,
-            boolean unownedToo) {
-        Objects.requireNonNull(ownershipToken, "ownershipToken");
-        Objects.requireNonNull(reason, "reason");
-        Objects.requireNonNull(retryDelay, "retryDelay");
-        Objects.requireNonNull(now, "now");
-        return database.write("fail Phase 2", connection -> Phase2JobQueries.markFailed(connection, ownershipToken,
-                reason, retryDelay, now, unownedToo));
+        return phase2.markPhase2FailedIfUnowned(ownershipToken, reason, retryDelay, now);
     }
 
     @Override
     public void enqueuePhase2(long inputWatermark) {
-        database.write("queue Phase 2", connection -> {
-            Phase2JobQueries.enqueue(connection, inputWatermark);
-            return null;
-        });
+        phase2.enqueuePhase2(inputWatermark);
     }
 
     @Override
     public List<Stage1Output> phase2InputSelection(int limit, int maxUnusedDays, Instant now) {
-        Objects.requireNonNull(now, "now");
-        return database.read("select Phase 2 inputs",
-                connection -> Stage1OutputQueries.phase2Selection(connection, limit, maxUnusedDays, now));
+        return phase2.phase2InputSelection(limit, maxUnusedDays, now);
     }
 
     @Override
     public List<Stage1Output> listStage1OutputsForGlobal(int limit) {
-        return database.read("list memories", connection -> Stage1OutputQueries.listForGlobal(connection, limit));
+        return phase2.listStage1OutputsForGlobal(limit);
     }
 
     @Override
     public void replacePhase2Selection(List<SelectedInput> selected) {
-        List<SelectedInput> inputs = List.copyOf(Objects.requireNonNull(selected, "selected"));
-        database.write("replace the Phase 2 selection", connection -> {
-            Stage1OutputQueries.replaceSelection(connection, inputs);
-            return null;
-        });
+        phase2.replacePhase2Selection(selected);
     }
 
-    // ---- forgetting ----------------------------------------------------------------------------
+    // ---- forgetting: SqliteForgetLedger --------------------------------------------------------
 
     @Override
     public void recordConsolidatedThreads(Collection<String> threadIds, Instant at) {
-        List<String> ids = List.copyOf(Objects.requireNonNull(threadIds, "threadIds"));
-        Objects.requireNonNull(at, "at");
-        if (ids.isEmpty()) {
-            return;
-        }
-        database.write("record consolidated threads", connection -> {
-            ForgetQueries.recordConsolidated(connection, ids, at);
-            return null;
-        });
+        forgetLedger.recordConsolidatedThreads(threadIds, at);
     }
 
     @Override
     public Optional<Instant> firstConsolidated(String threadId) {
-        Objects.requireNonNull(threadId, "threadId");
-        return database.read("read the first consolidation of thread " + threadId,
-                connection -> ForgetQueries.firstConsolidated(connection, threadId));
+        return forgetLedger.firstConsolidated(threadId);
     }
 
     @Override
     public void addPendingForget(String threadId, Instant now) {
-        Objects.requireNonNull(threadId, "threadId");
-        Objects.requireNonNull(now, "now");
-        database.write("record a pending forget of thread " + threadId, connection -> {
-            ForgetQueries.addPending(connection, threadId, now);
-            return null;
-        });
+        forgetLedger.addPendingForget(threadId, now);
     }
 
     @Override
     public Set<String> pendingForgets() {
-        return Set.copyOf(database.read("read pending forgets", ForgetQueries::pending));
+        return forgetLedger.pendingForgets();
     }
 
     @Override
     public void completeForgets(Collection<String> threadIds) {
-        List<String> ids = List.copyOf(Objects.requireNonNull(threadIds, "threadIds"));
-        if (ids.isEmpty()) {
-            return;
-        }
-        database.write("complete forgets", connection -> {
-            ForgetQueries.complete(connection, ids);
-            return null;
-        });
+        forgetLedger.completeForgets(threadIds);
     }
 
-    // ---- read-path feedback, retention, maintenance ---------------------------------------------
-
-    @Override
-    public int recordUsage(List<String> threadIds, Instant now) {
-        List<String> ids = List.copyOf(Objects.requireNonNull(threadIds, "threadIds"));
-        Objects.requireNonNull(now, "now");
-        if (ids.isEmpty()) {
-            return 0;
-        }
-        return database.write("record memory usage", connection -> Stage1OutputQueries.recordUsage(connection, ids,
-                now));
-    }
-
-    @Override
-    public int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now) {
-        Objects.requireNonNull(now, "now");
-        int pruned = database.write("prune memories",
-                connection -> Stage1OutputQueries.prune(connection, maxUnusedDays, limit, now));
-        if (pruned > 0) {
-            LOG.info("pruned {} stage-1 memories unused for {} days", pruned, maxUnusedDays);
-        }
-        return pruned;
-    }
-
-    @Override
-    public int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now, Set<String> keep) {
-        Objects.requireNonNull(now, "now");
-        Set<String> spared = Set.copyOf(Objects.requireNonNull(keep, "keep"));
-        int pruned = database.write("prune memories",
-                connection -> Stage1OutputQueries.prune(connection, maxUnusedDays, limit, now, spared));
-        if (pruned > 0) {
-            LOG.info("pruned {} stage-1 memories unused for {} days (sparing {} a kept consolidation used)", pruned,
-                    maxUnusedDays, spared.size());
-        }
-        return pruned;
-    }
+    // ---- release, clear, status: SqliteMaintenance ---------------------------------------------
 
     @Override
     public int releaseJobs(String workerId, String reason, Instant now) {
-        Objects.requireNonNull(workerId, "workerId");
-        Objects.requireNonNull(reason, "reason");
-        Objects.requireNonNull(now, "now");
-        int released = database.write("release jobs of " + workerId,
-                connection -> JobQueries.release(connection, workerId, reason, now));
-        if (released > 0) {
-            LOG.info("released {} running jobs of worker {}: {}", released, workerId, reason);
-        }
-        return released;
+        return maintenance.releaseJobs(workerId, reason, now);
     }
 
     /** {@inheritDoc} Notes awaiting approval are deleted too. */
     @Override
     public void clearMemoryData() {
-        database.write("clear memory data", connection -> {
-            Stage1OutputQueries.deleteAll(connection);
-            JobQueries.deleteMemoryJobs(connection);
-            Stage1JobQueries.clearModelFailure(connection);
-            PendingNoteQueries.deleteAll(connection);
-            ForgetQueries.deleteAll(connection);
-            return null;
-        });
-        database.checkpointBestEffort();
-        LOG.info("cleared every stage-1 memory, memory job and note awaiting approval in {}", database.file());
+        maintenance.clearMemoryData();
     }
 
     @Override
     public MemoryStatus status(Instant now) {
-        return status(now, OptionalInt.empty());
+        return maintenance.status(now);
     }
 
     @Override
     public MemoryStatus status(Instant now, int maxUnusedDays) {
-        return status(now, OptionalInt.of(maxUnusedDays));
+        return maintenance.status(now, maxUnusedDays);
     }
 
-    private MemoryStatus status(Instant now, OptionalInt maxUnusedDays) {
-        Objects.requireNonNull(now, "now");
-        return database.readSnapshot("read status", connection -> {
-            Optional<Phase2ClaimPolicy.JobRow> phase2 = Phase2JobQueries.row(connection);
-            OptionalInt unused = maxUnusedDays.isPresent()
-                    ? OptionalInt.of(Stage1OutputQueries.countUnused(connection, maxUnusedDays.getAsInt(), now))
-                    : OptionalInt.empty();
-            return new MemoryStatus(JobQueries.countsByKind(connection), JobQueries.runningLeases(connection),
-                    Phase2JobQueries.lastSuccessAt(connection).or(() -> phase2.flatMap(Phase2ClaimPolicy::lastSuccess)),
-                    phase2.map(Phase2ClaimPolicy.JobRow::lastError), ThreadQueries.countsByMode(connection),
-                    Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of(),
-                    Stage1JobQueries.lastModelFailure(connection), unused,
-                    phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)), ForgetQueries.pending(connection));
-        });
-    }
+    // ---- beside the roles ----------------------------------------------------------------------
 
     /**
      * {@inheritDoc}
