@@ -1,11 +1,13 @@
 package dev.mnemo.console;
 
+import dev.mnemo.llm.TokenCounter;
 import java.util.Locale;
 
 /**
  * How much of {@code summary_token_limit} a scope's summary uses, as an inline SVG bar drawn on the
  * server (no script, no inline style: the colours come from the style sheet by class). Tokens are
- * estimated as the engine does, four UTF-8 bytes to a token.
+ * estimated as the engine does, with {@link TokenCounter#estimateTokens(String)}: four UTF-8 bytes to a
+ * token.
  */
 final class BudgetBar {
 
@@ -19,10 +21,9 @@ final class BudgetBar {
 
     private BudgetBar() {}
 
-    /** Tokens of {@code text}: UTF-8 bytes divided by four, rounded up. */
+    /** Tokens of {@code text}: UTF-8 bytes divided by four, rounded up ({@link TokenCounter#estimateTokens}). */
     static long tokens(String text) {
-        long bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-        return (bytes + 3) / 4;
+        return TokenCounter.estimateTokens(text);
     }
 
     /**

@@ -1,13 +1,12 @@
 package dev.mnemo.console;
 
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryFileHeadings;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Memory: the memory folder as the agent's model sees it, rendered (summary, handbook, skills,
@@ -15,9 +14,6 @@ import java.util.regex.Pattern;
  * conversations it came from links to their provenance.
  */
 final class MemoryPage {
-
-    /** How a rollout summary names its conversation, and how {@code raw_memories.md} heads each one. */
-    private static final Pattern THREAD_IDS = Pattern.compile("(?m)^thread_id: (\\S+)$|^## Thread `([^`]+)`$");
 
     private final MemoryEngine engine;
     private final MemoryFolder folder;
@@ -109,13 +105,13 @@ final class MemoryPage {
         html.append(MarkdownView.render(file.content(), Optional.of(path)));
     }
 
-    /** The conversations a file names, in order, without repeats. */
+    /**
+     * The conversations a file names (a rollout summary's {@code thread_id:} line, the
+     * {@code raw_memories.md} headings: {@link MemoryFileHeadings}), in order, without repeats.
+     */
     static Set<String> threadIds(String content) {
         Set<String> ids = new LinkedHashSet<>();
-        Matcher matcher = THREAD_IDS.matcher(content);
-        while (matcher.find()) {
-            ids.add(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
-        }
+        MemoryFileHeadings.parse(content).forEach(heading -> ids.add(heading.threadId()));
         return ids;
     }
 

@@ -1,5 +1,6 @@
 package dev.mnemo.internal.consolidate;
 
+import dev.mnemo.MemoryFileHeadings;
 import dev.mnemo.ProjectKeys;
 import dev.mnemo.spi.Stage1Output;
 import java.io.IOException;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Phase 2 step 4: writes the selection into the workspace as {@code rollout_summaries/<stem>.md}
  * (removing summaries no longer selected) and {@code raw_memories.md}, in the formats of Codex's
- * {@code storage.rs}, in stable thread-id order.
+ * {@code storage.rs}, in stable thread-id order. The lines naming each conversation come from
+ * {@link MemoryFileHeadings}, which also reads them back for the folder's readers.
  *
  * <p>Scopes: a memory extracted in a project carries a {@code project: projects/<slug>/} line in its
  * recap's header and in its raw-memory entry, and {@code raw_memories.md} groups the memories by
@@ -78,7 +80,7 @@ final class WorkspaceSync {
 
     static String rolloutSummary(Stage1Output output) {
         StringBuilder text = new StringBuilder()
-                .append("thread_id: ").append(output.threadId()).append('\n')
+                .append(MemoryFileHeadings.threadIdLine(output.threadId())).append('\n')
                 .append("updated_at: ").append(rfc3339(output.sourceUpdatedAt())).append('\n')
                 .append("rollout_path: ").append(output.rolloutPath()).append('\n')
                 .append("cwd: ").append(output.cwd().map(Path::toString).orElse("")).append('\n');
@@ -119,7 +121,7 @@ final class WorkspaceSync {
     }
 
     private static void entry(StringBuilder text, Stage1Output output) {
-        text.append("## Thread `").append(output.threadId()).append("`\n")
+        text.append(MemoryFileHeadings.threadHeading(output.threadId())).append('\n')
                 .append("updated_at: ").append(rfc3339(output.sourceUpdatedAt())).append('\n')
                 .append("cwd: ").append(output.cwd().map(Path::toString).orElse("")).append('\n')
                 .append("rollout_path: ").append(output.rolloutPath()).append('\n')

@@ -1,15 +1,12 @@
 package dev.mnemo.llm.openai;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.RateLimitSnapshot;
 import dev.mnemo.llm.ReasoningEffort;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -20,8 +17,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
@@ -93,9 +88,8 @@ public final class OpenAiLanguageModel implements LanguageModel {
     private final WireFormat format;
     private final URI endpoint;
     private final RetryingSender sender;
+    private final ReasoningEffortFallback reasoning;
     private final OptionalInt contextWindow;
-    /** Model names whose server rejected the reasoning parameter; never sent to them again. */
-    private final Set<String> modelsWithoutReasoning = ConcurrentHashMap.newKeySet();
 
     private OpenAiLanguageModel(ClientSettings settings, HttpClient http, Backoff backoff, Sleeper sleeper,
             OptionalInt contextWindow) {
@@ -105,6 +99,7 @@ public final class OpenAiLanguageModel implements LanguageModel {
         this.format = settings.api() == Api.RESPONSES ? new ResponsesFormat(errors) : new ChatCompletionsFormat(errors);
         this.endpoint = settings.endpoint(format.path());
         this.sender = new RetryingSender(settings, http, backoff, sleeper);
+        this.reasoning = new ReasoningEffortFallback(format, sender, endpoint, settings.reasoningEffort());
     }
 
     /** A builder for a client; only {@link Builder#model(String)} is required. */
@@ -150,22 +145,8 @@ public final class OpenAiLanguageModel implements LanguageModel {
     public ModelResponse respond(ModelRequest request) {
         Objects.requireNonNull(request, "request");
         String model = request.model().isEmpty() ? settings.model() : request.model();
-        ReasoningEffort effort = modelsWithoutReasoning.contains(model) ? ReasoningEffort.NONE
-                : settings.reasoningEffort().orElse(request.reasoningEffort());
-        String answer;
-        try {
-            answer = sender.post(endpoint, format.encode(request, model, effort).toString());
-        } catch (ErrorMapping.ReasoningEffortRejectedException e) {
-            if (effort == ReasoningEffort.NONE) {
-                throw e;
-            }
-            if (modelsWithoutReasoning.add(model)) {
-                LOG.info("Model {} at {} does not accept a reasoning effort ({}); sending it none from now on",
-                        model, endpoint, e.getMessage());
-            }
-            answer = sender.post(endpoint, format.encode(request, model, ReasoningEffort.NONE).toString());
-        }
-        ModelResponse response = format.decode(parse(answer), endpoint);
+        String answer = reasoning.send(request, model);
+        ModelResponse response = format.decode(WireFormat.answer(answer, endpoint), endpoint);
         LOG.debug("Model {} at {} finished with {} ({} input, {} output tokens, {} tool calls)", model, endpoint,
                 response.finishReason(), response.usage().inputTokens(), response.usage().outputTokens(),
                 response.toolCalls().size());
@@ -181,20 +162,6 @@ public final class OpenAiLanguageModel implements LanguageModel {
     @Override
     public OptionalInt contextWindowTokens() {
         return contextWindow;
-    }
-
-    private JsonNode parse(String answer) {
-        try {
-            JsonNode json = JSON.readTree(answer);
-            if (json == null || !json.isObject()) {
-                throw new IOException("not a JSON object");
-            }
-            return json;
-        } catch (IOException e) {
-            throw new ModelException(ModelException.Reason.UNKNOWN, "the answer from " + endpoint
-                    + " is not a JSON object (" + e.getMessage() + "); it starts with: " + ErrorMapping.excerpt(answer),
-                    e);
-        }
     }
 
     /** Describes the client without its API key or header values. */

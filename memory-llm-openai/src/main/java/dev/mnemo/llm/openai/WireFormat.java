@@ -7,6 +7,7 @@ import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.ReasoningEffort;
+import java.io.IOException;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Optional;
@@ -29,6 +30,25 @@ interface WireFormat {
      * @throws ModelException when the answer reports a failure or lacks what every answer has
      */
     ModelResponse decode(JsonNode answer, URI endpoint);
+
+    /**
+     * The JSON object of a successful answer's body from {@code endpoint}.
+     *
+     * @throws ModelException {@code UNKNOWN} when the body is not a JSON object, quoting its start
+     */
+    static JsonNode answer(String body, URI endpoint) {
+        try {
+            JsonNode json = OpenAiLanguageModel.JSON.readTree(body);
+            if (json == null || !json.isObject()) {
+                throw new IOException("not a JSON object");
+            }
+            return json;
+        } catch (IOException e) {
+            throw new ModelException(ModelException.Reason.UNKNOWN, "the answer from " + endpoint
+                    + " is not a JSON object (" + e.getMessage() + "); it starts with: " + ErrorMapping.excerpt(body),
+                    e);
+        }
+    }
 
     /** The wire value for {@code effort}; empty for {@link ReasoningEffort#NONE}. */
     static Optional<String> effort(ReasoningEffort effort) {
