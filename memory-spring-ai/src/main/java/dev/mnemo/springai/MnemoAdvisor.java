@@ -5,16 +5,10 @@ import dev.mnemo.MemoryCitation;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemorySession;
-import dev.mnemo.MemoryTools;
 import dev.mnemo.SessionContext;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,13 +21,7 @@ import org.springframework.ai.chat.client.advisor.api.CallAdvisorChain;
 import org.springframework.ai.chat.client.advisor.api.StreamAdvisor;
 import org.springframework.ai.chat.client.advisor.api.StreamAdvisorChain;
 import org.springframework.ai.chat.memory.ChatMemory;
-import org.springframework.ai.chat.messages.UserMessage;
-import org.springframework.ai.chat.prompt.ChatOptions;
-import org.springframework.ai.chat.prompt.Prompt;
-import org.springframework.ai.model.tool.ToolCallingChatOptions;
-import org.springframework.ai.tool.ToolCallback;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -135,24 +123,15 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
      */
     static final String HANDLED = "mnemo.advisor.handled";
 
-    private final @Nullable MemoryEngine engine;
-    private final @Nullable MemoryEngines engines;
-    private final MnemoTenantResolver tenants;
-    private final MnemoProjectResolver projects;
+    private final RequestMemory memory;
+    private final StreamPath stream;
     private final int order;
-    private final Scheduler scheduler;
-    private final AtomicBoolean toldNoConversation = new AtomicBoolean();
-    private final AtomicBoolean toldNoUser = new AtomicBoolean();
-    private final AtomicBoolean toldNoTools = new AtomicBoolean();
     private final AtomicBoolean toldSecond = new AtomicBoolean();
 
     private MnemoAdvisor(Builder builder) {
-        this.engine = builder.engine;
-        this.engines = builder.engines;
-        this.tenants = builder.tenants;
-        this.projects = builder.projects;
+        this.memory = new RequestMemory(builder.engine, builder.engines, builder.tenants, builder.projects);
+        this.stream = new StreamPath(memory, builder.scheduler);
         this.order = builder.order;
-        this.scheduler = builder.scheduler;
     }
 
     /** An advisor over one memory for every request (one user, or a team sharing one memory). */
@@ -193,7 +172,7 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
             return chain.nextCall(request);
         }
         request = handled(request);
-        Exchange exchange = begin(request, user(request), project(request));
+        Exchange exchange = memory.begin(request, memory.user(request), memory.project(request));
         try {
             return exchange.answer(chain.nextCall(exchange.request()));
         } finally {
@@ -206,54 +185,12 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         if (handledByAnother(given)) {
             return chain.nextStream(given);
         }
-        ChatClientRequest request = handled(given);
-        return Flux.defer(() -> {
-            String user = user(request); // here, where thread-bound context is still visible
-            String project = project(request);
-            AtomicReference<Exchange> begun = new AtomicReference<>();
-            AtomicBoolean cancelled = new AtomicBoolean();
-            return Mono.fromCallable(() -> {
-                        Exchange exchange = begin(request, user, project);
-                        begun.set(exchange);
-                        if (cancelled.get()) { // cancelled while it began: nobody will end it but us
-                            exchange.abandon();
-                            return null;
-                        }
-                        return exchange;
-                    })
-                    .subscribeOn(scheduler)
-                    .doOnCancel(() -> {
-                        cancelled.set(true);
-                        Exchange exchange = begun.get();
-                        if (exchange != null) {
-                            offload(exchange::abandon);
-                        }
-                    })
-                    .flatMapMany(exchange -> answer(exchange, chain));
-        });
+        return stream.advise(handled(given), chain);
     }
 
     @Override
     public String toString() {
-        return "MnemoAdvisor[order=" + order + (engines != null ? ", per user" : "") + "]";
-    }
-
-    /**
-     * The model's stream, filtered chunk by chunk. When it completes, the answer is recorded (on the
-     * scheduler) and the exchange ended before the last chunk goes out, so a subscriber that saw
-     * the stream complete may send the conversation's next request at once.
-     */
-    private Flux<ChatClientResponse> answer(Exchange exchange, StreamAdvisorChain chain) {
-        StreamedAnswer answer = exchange.streamedAnswer();
-        return chain.nextStream(exchange.request())
-                .concatMapIterable(answer::visible)
-                .concatWith(Flux.defer(() -> {
-                    List<ChatClientResponse> last = answer.complete();
-                    exchange.end();
-                    return Flux.fromIterable(last);
-                }).subscribeOn(scheduler))
-                .doOnError(failure -> offload(exchange::abandon))   // before the subscriber hears of it
-                .doOnCancel(() -> offload(exchange::abandon));
+        return "MnemoAdvisor[order=" + order + (memory.perUser() ? ", per user" : "") + "]";
     }
 
     /**
@@ -276,140 +213,10 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         return request.mutate().context(HANDLED, toString()).build();
     }
 
-    /** Runs {@code work} here, or on the scheduler when this is a thread that must not block. */
-    private void offload(Runnable work) {
-        Runnable logged = () -> {
-            try {
-                work.run();
-            } catch (RuntimeException e) {
-                LOG.warn("Recording the end of a cut-short memory exchange failed", e);
-            }
-        };
-        if (Schedulers.isInNonBlockingThread()) {
-            scheduler.schedule(logged);
-        } else {
-            logged.run();
-        }
-    }
-
-    /**
-     * The request's user, resolved on the caller's thread; null without one, and always over one
-     * engine, whose memory every request shares.
-     */
-    private @Nullable String user(ChatClientRequest request) {
-        return engines == null ? null : tenants.tenantId(request).filter(id -> !id.isBlank()).orElse(null);
-    }
-
-    /** The request's project key (the advisor param, else the resolver's), on the caller's thread; null without one. */
-    private @Nullable String project(ChatClientRequest request) {
-        return param(request, PROJECT).or(() -> projects.projectKey(request).filter(key -> !key.isBlank()))
-                .orElse(null);
-    }
-
-    /**
-     * Steps 1–4: the request's memory held (its user's engine leased), its conversation claimed
-     * (in its project, if it has one), the instructions and tools added, the user message recorded.
-     * Blocking: file, database and git work.
-     */
-    private Exchange begin(ChatClientRequest request, @Nullable String user, @Nullable String project) {
-        if (engines != null && user == null) {
-            if (toldNoUser.compareAndSet(false, true)) {
-                LOG.info("A ChatClient request without a user: with one memory per user, such a request reads and "
-                        + "records no memory (set the advisor param '{}' or declare a MnemoTenantResolver; logged "
-                        + "once per advisor)", USER_ID);
-            }
-            return Exchange.withoutMemory(request);
-        }
-        MemoryEngines.Lease lease = engines == null ? null : engines.lease(user);
-        MemorySession.Turn turn = null;
-        try {
-            MemoryEngine memory = lease == null ? engine : lease.engine();
-            String conversationId = param(request, ChatMemory.CONVERSATION_ID).orElse(null);
-            MemorySession session = null;
-            if (conversationId == null) {
-                if (toldNoConversation.compareAndSet(false, true)) {
-                    LOG.info("A ChatClient request without the advisor param '{}': memory instructions and citation "
-                            + "stripping still apply, but no conversation is recorded and no citation counted "
-                            + "(logged once per advisor)", ChatMemory.CONVERSATION_ID);
-                }
-            } else {
-                session = conversation(memory, conversationId, project);
-                try {
-                    turn = session.beginTurn();
-                } catch (IllegalStateException closedMeanwhile) { // evicted or closed since conversation(id)
-                    session = conversation(memory, conversationId, project);
-                    turn = session.beginTurn();
-                }
-            }
-            Prompt prompt = withInstructions(request.prompt(), session != null ? session.developerInstructions()
-                    : project != null ? memory.buildToolInstructions(project) : memory.buildToolInstructions());
-            if (prompt.getOptions() instanceof ToolCallingChatOptions options) {
-                prompt = prompt.mutate().chatOptions(withMemoryTools(options, session != null
-                        ? MnemoToolCallbackProvider.forSession(session)
-                        : MnemoToolCallbackProvider.of(tools(memory, project)))).build();
-            } else if (toldNoTools.compareAndSet(false, true)) {
-                LOG.warn("The ChatModel's options ({}) take no tool callbacks: the model cannot be handed the memory "
-                        + "tools its memory instructions name (logged once per advisor)",
-                        prompt.getOptions() == null ? "none" : prompt.getOptions().getClass().getSimpleName());
-            }
-            if (session != null) {
-                lastUserText(prompt).ifPresent(session::userMessage);
-            }
-            return new Exchange(request.mutate().prompt(prompt).build(), session, turn, lease);
-        } catch (RuntimeException e) {
-            new Exchange(request, null, turn, lease).end();
-            throw e;
-        }
-    }
-
-    /** The conversation's shared session, opened in {@code project} when the request has one. */
-    private static MemorySession conversation(MemoryEngine memory, String conversationId, @Nullable String project) {
-        return project == null ? memory.conversation(conversationId)
-                : memory.conversation(SessionContext.root(conversationId).inProject(project));
-    }
-
-    /** The memory tools for a request without a conversation, bound to its project when it has one. */
-    private static MemoryTools tools(MemoryEngine memory, @Nullable String project) {
-        return project == null ? memory.tools() : memory.tools().inProject(project);
-    }
-
     /** An advisor param's text; empty when the request has none or a blank one. */
     static Optional<String> param(ChatClientRequest request, String name) {
         Object value = request.context().get(name);
         return value == null || value.toString().isBlank() ? Optional.empty() : Optional.of(value.toString());
-    }
-
-    /** The instructions appended to the system message (one is added when there is none). */
-    private static Prompt withInstructions(Prompt prompt, String instructions) {
-        if (instructions.isEmpty()) {
-            return prompt;
-        }
-        return prompt.augmentSystemMessage(system -> system.mutate()
-                .text(system.getText() == null || system.getText().isEmpty() ? instructions
-                        : system.getText() + "\n\n" + instructions)
-                .build());
-    }
-
-    /** The memory tools added to the request's callbacks; a callback of the same name is replaced. */
-    private static ChatOptions withMemoryTools(ToolCallingChatOptions options, MnemoToolCallbackProvider memory) {
-        Set<String> names = memory.toolCallbacks().stream().map(c -> c.getToolDefinition().name())
-                .collect(Collectors.toSet());
-        List<ToolCallback> callbacks = new ArrayList<>();
-        if (options.getToolCallbacks() != null) {
-            options.getToolCallbacks().stream().filter(c -> !names.contains(c.getToolDefinition().name()))
-                    .forEach(callbacks::add);
-        }
-        callbacks.addAll(memory.toolCallbacks());
-        return options.mutate().toolCallbacks(callbacks).build();
-    }
-
-    /** The text of the prompt's last message when it is the user's. */
-    private static Optional<String> lastUserText(Prompt prompt) {
-        List<org.springframework.ai.chat.messages.Message> messages = prompt.getInstructions();
-        if (messages.isEmpty() || !(messages.get(messages.size() - 1) instanceof UserMessage user)) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(user.getText()).filter(text -> !text.isEmpty());
     }
 
     /** Configures a {@link MnemoAdvisor}. */

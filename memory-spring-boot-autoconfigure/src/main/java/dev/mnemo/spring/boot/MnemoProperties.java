@@ -13,6 +13,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
+/*
+ * Why this file is long (about 600 lines): it is the @ConfigurationProperties class, and its nested
+ * property groups (Memories, Model, ChatClient, Conversations, Tenants, Endpoint, ChatMemory,
+ * Pipeline) are public types users refer to as MnemoProperties.Memories and so on, and their
+ * nesting gives the binding names (mnemo.memories.*, ...). Moving a group to a file of its own would
+ * change its type's name; what remains is mostly the getters and setters binding needs.
+ */
+
 /**
  * Mnemo's settings in a Spring Boot application: {@code mnemo.tenancy} (whose memory a request
  * reads and records; no default), {@code mnemo.home}, every {@code [memories]} key of
@@ -137,35 +145,43 @@ public class MnemoProperties {
         private static final Logger LOG = LoggerFactory.getLogger(MnemoProperties.class);
         private static final String KEY = PREFIX + ".memories.";
 
+        /**
+         * Core's defaults, the one source of the defaults below. The configuration processor cannot
+         * read a default from a method call, so the IDE's copy lives in
+         * {@code META-INF/additional-spring-configuration-metadata.json}, and
+         * {@code ConfigurationMetadataTest} checks it (and each range in a description) against core.
+         */
+        private static final MemoriesConfig DEFAULTS = MemoriesConfig.defaults();
+
         /** Whether new conversations are distilled into memories; off: the startup task skips. */
-        private boolean generateMemories = true;
+        private boolean generateMemories = DEFAULTS.generateMemories();
 
         /** Whether the memory summary is added to the model's instructions. */
-        private boolean useMemories = true;
+        private boolean useMemories = DEFAULTS.useMemories();
 
         /** Whether the model is handed the memory tools (memories_list, _read, _search, _add_ad_hoc_note). */
-        private boolean dedicatedTools = false;
+        private boolean dedicatedTools = DEFAULTS.dedicatedTools();
 
         /** Whether content from outside a conversation (web, MCP) marks it polluted. */
-        private boolean disableOnExternalContext = false;
+        private boolean disableOnExternalContext = DEFAULTS.disableOnExternalContext();
 
         /** Phase 2 selection size (1..4096). */
-        private int maxRawMemoriesForConsolidation = 256;
+        private int maxRawMemoriesForConsolidation = DEFAULTS.maxRawMemoriesForConsolidation();
 
         /** Days an unused memory stays eligible for Phase 2 and is kept (0..365). */
-        private int maxUnusedDays = 30;
+        private int maxUnusedDays = DEFAULTS.maxUnusedDays();
 
         /** Phase 1 considers conversations at most this many days old (0..90). */
-        private int maxRolloutAgeDays = 10;
+        private int maxRolloutAgeDays = DEFAULTS.maxRolloutAgeDays();
 
         /** Phase 1 claims per startup run, also the global running cap (1..128). */
-        private int maxRolloutsPerStartup = 2;
+        private int maxRolloutsPerStartup = DEFAULTS.maxRolloutsPerStartup();
 
         /** A conversation must be idle this many hours before Phase 1 distils it (1..48). */
-        private int minRolloutIdleHours = 6;
+        private int minRolloutIdleHours = DEFAULTS.minRolloutIdleHours();
 
         /** The pipeline skips when less than this share of the rate limit remains (0..100). */
-        private int minRateLimitRemainingPercent = 25;
+        private int minRateLimitRemainingPercent = DEFAULTS.minRateLimitRemainingPercent();
 
         /** The model name for Phase 1 requests; default the ChatModel's own. */
         private String extractModel;
@@ -174,22 +190,22 @@ public class MnemoProperties {
         private String consolidationModel;
 
         /** Conversation sources eligible for Phase 1 ("app" = conversations recorded through Mnemo). */
-        private List<String> memorySources = new ArrayList<>(List.of("cli", "vscode", "app"));
+        private List<String> memorySources = new ArrayList<>(DEFAULTS.memorySources());
 
         /** Parallel Phase 1 jobs (1..64). */
-        private int phase1Concurrency = 8;
+        private int phase1Concurrency = DEFAULTS.phase1Concurrency();
 
         /** Consolidations kept in the memory folder's history (0..1000; 0 = baseline only). */
-        private int historyRetention = 10;
+        private int historyRetention = DEFAULTS.historyRetention();
 
         /** Bound on one consolidation agent run, in minutes (1..240). */
-        private int consolidationTimeoutMinutes = 30;
+        private int consolidationTimeoutMinutes = DEFAULTS.consolidationTimeoutMinutes();
 
         /** Cap on the summary added to the instructions, in tokens (500..20000). */
-        private int summaryTokenLimit = 2500;
+        private int summaryTokenLimit = DEFAULTS.summaryTokenLimit();
 
         /** {@code ask}: new memories and notes wait for a person's approval; {@code auto}: they take effect at once. */
-        private Approval approval = Approval.AUTO;
+        private Approval approval = DEFAULTS.approval();
 
         /**
          * The settings, clamped as {@link MemoriesConfig.Builder#build()} clamps (each clamp logged
