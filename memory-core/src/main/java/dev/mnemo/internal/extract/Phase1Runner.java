@@ -5,6 +5,7 @@ import dev.mnemo.Phase1JobReport;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelException;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.MemoryStore;
@@ -67,8 +68,8 @@ public final class Phase1Runner {
     public static final long DEFAULT_ROLLOUT_TOKEN_LIMIT = 150_000;
     /** Codex {@code CONTEXT_WINDOW_PERCENT}. */
     public static final int CONTEXT_WINDOW_PERCENT = 70;
-    /** Bytes per token, as Codex approximates. */
-    public static final int BYTES_PER_TOKEN = 4;
+    /** Bytes per token, as Codex approximates ({@link TokenCounter#BYTES_PER_TOKEN}). */
+    public static final int BYTES_PER_TOKEN = TokenCounter.BYTES_PER_TOKEN;
 
     /**
      * What Phase 1 works with.
