@@ -64,6 +64,10 @@ public final class Forgetting {
     private final Clock clock;
     private final Supplier<String> workerId;
 
+    /**
+     * @param store the thread registry, the Phase 2 lock and selection, and the record of
+     *     consolidated threads and pending forgets: three of its roles, so the composite
+     */
     public Forgetting(MemoryStore store, MemoryWorkspace workspace, Clock clock, Supplier<String> workerId) {
         this.store = Objects.requireNonNull(store, "store");
         this.workspace = Objects.requireNonNull(workspace, "workspace");

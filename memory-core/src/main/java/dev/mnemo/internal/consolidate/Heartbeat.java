@@ -1,6 +1,6 @@
 package dev.mnemo.internal.consolidate;
 
-import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.Phase2Store;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -20,7 +20,7 @@ final class Heartbeat implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Heartbeat.class);
 
-    private final MemoryStore store;
+    private final Phase2Store store;
     private final String token;
     private final Duration lease;
     private final long intervalNanos;
@@ -30,7 +30,7 @@ final class Heartbeat implements AutoCloseable {
     private boolean closed;
     private boolean running;
 
-    private Heartbeat(MemoryStore store, String token, Duration lease, Duration interval, Clock clock) {
+    private Heartbeat(Phase2Store store, String token, Duration lease, Duration interval, Clock clock) {
         this.store = store;
         this.token = token;
         this.lease = lease;
@@ -39,7 +39,7 @@ final class Heartbeat implements AutoCloseable {
     }
 
     /** Starts beating on {@code executor}; a refused task is logged and the lease is left to run its course. */
-    static Heartbeat start(MemoryStore store, String token, Duration lease, Duration interval, Clock clock,
+    static Heartbeat start(Phase2Store store, String token, Duration lease, Duration interval, Clock clock,
             Executor executor) {
         Heartbeat heartbeat = new Heartbeat(store, token, lease, interval, clock);
         try {

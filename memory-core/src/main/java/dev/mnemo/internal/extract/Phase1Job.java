@@ -93,10 +93,10 @@ final class Phase1Job {
             String reason = outcome.error().orElse("failed");
             try {
                 boolean owned = outcome.modelFailure().isPresent()
-                        ? deps.store().releaseStage1AfterModelFailure(threadId, claim.ownershipToken(),
+                        ? deps.stage1().releaseStage1AfterModelFailure(threadId, claim.ownershipToken(),
                                 outcome.modelFailure().get(), Phase1Runner.MODEL_FAILURE_RETRY_DELAY,
                                 deps.clock().instant())
-                        : deps.store().markStage1Failed(threadId, claim.ownershipToken(), reason,
+                        : deps.stage1().markStage1Failed(threadId, claim.ownershipToken(), reason,
                                 Phase1Runner.RETRY_DELAY, deps.clock().instant());
                 LOG.info("memory stage-1 job for thread {} failed{}: {}", threadId, owned ? "" : " (lease lost)", reason);
             } catch (RuntimeException e) {
@@ -167,16 +167,16 @@ final class Phase1Job {
         // 3. Redact, leave out what repeats a rejected note, then store the memory or the absence of one.
         result = Stage1Reply.redact(result, deps.redactor());
         String threadId = claim.thread().id();
-        result = RejectedNoteLines.drop(deps.store(), threadId, result);
+        result = RejectedNoteLines.drop(deps.approvals(), threadId, result);
         Stage1Result stored = result;
         if (!Stage1Reply.hasOutput(result)) {
-            boolean owned = record(usage, () -> deps.store().markStage1SucceededNoOutput(threadId,
+            boolean owned = record(usage, () -> deps.stage1().markStage1SucceededNoOutput(threadId,
                     claim.ownershipToken(), deps.clock().instant()));
             return owned ? new Outcome(Kind.SUCCEEDED_NO_OUTPUT, usage, Optional.empty())
                     : Outcome.failed("lost ownership of the job before storing its result", usage);
         }
         boolean awaitingApproval = deps.config().approval() == Approval.ASK;
-        boolean owned = record(usage, () -> deps.store().markStage1Succeeded(threadId, claim.ownershipToken(),
+        boolean owned = record(usage, () -> deps.stage1().markStage1Succeeded(threadId, claim.ownershipToken(),
                 claim.sourceUpdatedAt(), stored, deps.clock().instant(), awaitingApproval));
         return owned ? new Outcome(Kind.SUCCEEDED, usage, Optional.empty())
                 : Outcome.failed("lost ownership of the job before storing its result", usage);

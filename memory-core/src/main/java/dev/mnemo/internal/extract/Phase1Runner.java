@@ -5,12 +5,15 @@ import dev.mnemo.Phase1JobReport;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelException;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.ApprovalStore;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.SecretRedactor;
 import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1ClaimParams;
+import dev.mnemo.spi.Stage1Store;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,19 +70,29 @@ public final class Phase1Runner {
     public static final long DEFAULT_ROLLOUT_TOKEN_LIMIT = 150_000;
     /** Codex {@code CONTEXT_WINDOW_PERCENT}. */
     public static final int CONTEXT_WINDOW_PERCENT = 70;
-    /** Bytes per token, as Codex approximates. */
-    public static final int BYTES_PER_TOKEN = 4;
+    /** Bytes per token, as Codex approximates ({@link TokenCounter#BYTES_PER_TOKEN}). */
+    public static final int BYTES_PER_TOKEN = TokenCounter.BYTES_PER_TOKEN;
 
     /**
      * What Phase 1 works with.
      *
+     * @param stage1 where the jobs are claimed and their results recorded
+     * @param approvals the notes a person rejected, kept out of each result
      * @param workerId owner of the claimed jobs
      * @param listener hears each job's end (already safe to call)
      * @param goals the goal of a thread, shown to the model as context (beyond Codex)
      */
-    public record Dependencies(MemoryStore store, LanguageModel model, RolloutInput input, SecretRedactor redactor,
-            MemoriesConfig config, Clock clock, String workerId, MemoryEventListener listener,
+    public record Dependencies(Stage1Store stage1, ApprovalStore approvals, LanguageModel model, RolloutInput input,
+            SecretRedactor redactor, MemoriesConfig config, Clock clock, String workerId, MemoryEventListener listener,
             Function<String, Optional<ThreadGoal>> goals) {
+
+        /** With one store serving both roles. */
+        public Dependencies(MemoryStore store, LanguageModel model, RolloutInput input, SecretRedactor redactor,
+                MemoriesConfig config, Clock clock, String workerId, MemoryEventListener listener,
+                Function<String, Optional<ThreadGoal>> goals) {
+            this(Objects.requireNonNull(store, "store"), store, model, input, redactor, config, clock, workerId,
+                    listener, goals);
+        }
 
         /** Dependencies of a Phase 1 that shows no goals. */
         public Dependencies(MemoryStore store, LanguageModel model, RolloutInput input, SecretRedactor redactor,
@@ -89,7 +102,8 @@ public final class Phase1Runner {
 
         public Dependencies {
             Objects.requireNonNull(goals, "goals");
-            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(stage1, "stage1");
+            Objects.requireNonNull(approvals, "approvals");
             Objects.requireNonNull(model, "model");
             Objects.requireNonNull(input, "input");
             Objects.requireNonNull(redactor, "redactor");
@@ -117,7 +131,7 @@ public final class Phase1Runner {
         // 1. Claim.
         List<Stage1Claim> claims;
         try {
-            claims = deps.store().claimStage1Jobs(claimParams(currentThreadId), deps.clock().instant());
+            claims = deps.stage1().claimStage1Jobs(claimParams(currentThreadId), deps.clock().instant());
         } catch (RuntimeException e) {
             LOG.warn("memory stage-1 claim failed; Phase 1 skipped this run", e);
             return Phase1Report.empty();

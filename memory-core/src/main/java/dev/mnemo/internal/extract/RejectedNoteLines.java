@@ -1,7 +1,7 @@
 package dev.mnemo.internal.extract;
 
 import dev.mnemo.internal.read.AdHocNoteFiles;
-import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.ApprovalStore;
 import dev.mnemo.spi.Stage1Result;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ final class RejectedNoteLines {
     }
 
     /** The result without the lines that repeat a note rejected in {@code threadId}. */
-    static Stage1Result drop(MemoryStore store, String threadId, Stage1Result result) {
+    static Stage1Result drop(ApprovalStore store, String threadId, Stage1Result result) {
         try {
             String raw = keep(store, threadId, result.rawMemory());
             String summary = keep(store, threadId, result.rolloutSummary());
@@ -37,7 +37,7 @@ final class RejectedNoteLines {
         }
     }
 
-    private static String keep(MemoryStore store, String threadId, String text) {
+    private static String keep(ApprovalStore store, String threadId, String text) {
         List<String> kept = new ArrayList<>();
         boolean dropped = false;
         for (String line : text.split("\n", -1)) {

@@ -1,22 +1,24 @@
 package dev.mnemo.internal.read;
 
+import dev.mnemo.llm.TokenCounter;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Codex's token estimate and middle truncation: a token is 4 UTF-8 bytes (rounded up); text over
- * budget keeps a head and a tail of half the byte budget each, cut on code-point boundaries, with
- * {@code …N tokens truncated…} between them, where N is the estimated tokens over budget.
+ * Codex's middle truncation over its token estimate ({@link TokenCounter#estimate()}, the one home
+ * of that rule: a token is 4 UTF-8 bytes, rounded up). Text over budget keeps a head and a tail of
+ * half the byte budget each, cut on code-point boundaries, with {@code …N tokens truncated…}
+ * between them, where N is the estimated tokens over budget.
  */
 public final class TokenTruncation {
 
-    /** Codex's {@code APPROX_BYTES_PER_TOKEN}. */
-    public static final int BYTES_PER_TOKEN = 4;
+    /** Codex's {@code APPROX_BYTES_PER_TOKEN} ({@link TokenCounter#BYTES_PER_TOKEN}). */
+    public static final int BYTES_PER_TOKEN = TokenCounter.BYTES_PER_TOKEN;
 
     private TokenTruncation() {}
 
-    /** {@code ceil(utf8Bytes / 4)}. */
+    /** {@code ceil(utf8Bytes / 4)}: {@link TokenCounter#estimateTokens(String)}. */
     public static long approxTokens(String text) {
-        return ceilTokens(utf8Length(text));
+        return TokenCounter.estimateTokens(text);
     }
 
     /**
@@ -33,7 +35,7 @@ public final class TokenTruncation {
         long totalBytes = utf8Length(text);
         long budget = (long) maxTokens * BYTES_PER_TOKEN;
         if (budget == 0) {
-            return marker(ceilTokens(totalBytes));
+            return marker(TokenCounter.tokensOfBytes(totalBytes));
         }
         if (totalBytes <= budget) {
             return text;
@@ -60,15 +62,12 @@ public final class TokenTruncation {
             tailStart -= Character.charCount(codePoint);
         }
         tailStart = Math.max(tailStart, headEnd);
-        return text.substring(0, headEnd) + marker(ceilTokens(totalBytes - budget)) + text.substring(tailStart);
+        return text.substring(0, headEnd) + marker(TokenCounter.tokensOfBytes(totalBytes - budget))
+                + text.substring(tailStart);
     }
 
     private static String marker(long tokens) {
         return "\u2026" + tokens + " tokens truncated\u2026";
-    }
-
-    private static long ceilTokens(long bytes) {
-        return (bytes + BYTES_PER_TOKEN - 1) / BYTES_PER_TOKEN;
     }
 
     /**

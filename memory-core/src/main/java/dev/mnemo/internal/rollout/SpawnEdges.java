@@ -1,7 +1,7 @@
 package dev.mnemo.internal.rollout;
 
 import dev.mnemo.SpawnEdgeStatus;
-import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.SpawnGraphStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +18,7 @@ final class SpawnEdges {
     }
 
     /** Upserts the edge {@code parent -> child} with {@code status} (a re-opened child's edge opens again). */
-    static void record(MemoryStore store, String parent, String child, SpawnEdgeStatus status) {
+    static void record(SpawnGraphStore store, String parent, String child, SpawnEdgeStatus status) {
         try {
             store.upsertSpawnEdge(parent, child, status);
         } catch (UnsupportedOperationException e) {

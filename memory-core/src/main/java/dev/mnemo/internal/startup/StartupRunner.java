@@ -11,6 +11,8 @@ import dev.mnemo.llm.RateLimitSnapshot;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.RolloutSource;
+import dev.mnemo.spi.Stage1Store;
+import dev.mnemo.spi.ThreadStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,23 +42,35 @@ public final class StartupRunner {
     /**
      * What a run works with.
      *
+     * @param threads the thread registry the rollout sources are synced into (step 3)
+     * @param stage1 the stage-1 outputs retention prunes (step 4)
      * @param rateLimitModel the model whose rate limits the guard reads (null: none configured)
      * @param phase1 runs Phase 1 for the current thread id (null: no extraction model)
      * @param phase2 runs Phase 2 (null: no consolidation model or agent)
      * @param wallClock times the elapsed duration (the pipeline clock may be fixed for a replay)
      */
-    public record Dependencies(Path memoryRoot, MemoriesConfig config, MemoryStore store, List<RolloutSource> sources,
-            LanguageModel rateLimitModel, Function<String, Phase1Report> phase1, Supplier<Phase2Report> phase2,
-            Clock clock, Clock wallClock, MemoryEventListener listener, Supplier<Set<String>> keptThreads) {
+    public record Dependencies(Path memoryRoot, MemoriesConfig config, ThreadStore threads, Stage1Store stage1,
+            List<RolloutSource> sources, LanguageModel rateLimitModel, Function<String, Phase1Report> phase1,
+            Supplier<Phase2Report> phase2, Clock clock, Clock wallClock, MemoryEventListener listener,
+            Supplier<Set<String>> keptThreads) {
         public Dependencies {
             Objects.requireNonNull(memoryRoot, "memoryRoot");
             Objects.requireNonNull(config, "config");
-            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(threads, "threads");
+            Objects.requireNonNull(stage1, "stage1");
             sources = List.copyOf(sources);
             Objects.requireNonNull(clock, "clock");
             Objects.requireNonNull(wallClock, "wallClock");
             Objects.requireNonNull(listener, "listener");
             Objects.requireNonNull(keptThreads, "keptThreads");
+        }
+
+        /** With one store serving both roles. */
+        public Dependencies(Path memoryRoot, MemoriesConfig config, MemoryStore store, List<RolloutSource> sources,
+                LanguageModel rateLimitModel, Function<String, Phase1Report> phase1, Supplier<Phase2Report> phase2,
+                Clock clock, Clock wallClock, MemoryEventListener listener, Supplier<Set<String>> keptThreads) {
+            this(memoryRoot, config, Objects.requireNonNull(store, "store"), store, sources, rateLimitModel, phase1,
+                    phase2, clock, wallClock, listener, keptThreads);
         }
 
         /** Without sparing any memory from retention (for a workspace that keeps no history). */
@@ -72,7 +86,7 @@ public final class StartupRunner {
      * used, which a forget's re-consolidation needs); a store that cannot spare them prunes as
      * before, which a forget may then cost those memories.
      */
-    public static int prune(MemoryStore store, MemoriesConfig config, Instant now, Set<String> keep) {
+    public static int prune(Stage1Store store, MemoriesConfig config, Instant now, Set<String> keep) {
         try {
             return store.pruneStage1Outputs(config.maxUnusedDays(), PRUNE_BATCH_SIZE, now, keep);
         } catch (UnsupportedOperationException e) {
@@ -115,9 +129,9 @@ public final class StartupRunner {
         // 2. Memory root and the ad-hoc extension's instructions.
         step("prepare memory root", () -> MemoryRoot.prepare(deps.memoryRoot()));
         // 3. Thread registry from the rollout sources.
-        step("sync threads", () -> deps.listener().threadsSynced(ThreadSync.sync(deps.store(), deps.sources())));
+        step("sync threads", () -> deps.listener().threadsSynced(ThreadSync.sync(deps.threads(), deps.sources())));
         // 4. Retention: spends no tokens, so it runs before the rate-limit guard.
-        step("prune", () -> prune(deps.store(), deps.config(), deps.clock().instant(), deps.keptThreads().get()));
+        step("prune", () -> prune(deps.stage1(), deps.config(), deps.clock().instant(), deps.keptThreads().get()));
         // 5. Rate-limit guard.
         Optional<RateLimitSnapshot> limits = deps.rateLimitModel() == null ? Optional.empty()
                 : deps.rateLimitModel().rateLimits();

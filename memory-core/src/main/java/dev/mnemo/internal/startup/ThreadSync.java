@@ -2,8 +2,8 @@ package dev.mnemo.internal.startup;
 
 import dev.mnemo.MemoryMode;
 import dev.mnemo.ThreadInfo;
-import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.RolloutSource;
+import dev.mnemo.spi.ThreadStore;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -22,7 +22,7 @@ public final class ThreadSync {
      *
      * @return rows added or changed
      */
-    public static int sync(MemoryStore store, List<RolloutSource> sources) {
+    public static int sync(ThreadStore store, List<RolloutSource> sources) {
         int changed = 0;
         for (RolloutSource source : sources) {
             List<ThreadInfo> scanned;

@@ -1,11 +1,6 @@
 package dev.mnemo.internal.tools;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.ProjectKeys;
@@ -14,9 +9,7 @@ import dev.mnemo.internal.sandbox.ConfinedRoot;
 import dev.mnemo.internal.sandbox.ToolFailure;
 import dev.mnemo.spi.SecretRedactor;
 import dev.mnemo.llm.ToolSpec;
-import dev.mnemo.internal.read.TokenTruncation;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -26,7 +19,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +32,9 @@ import org.slf4j.LoggerFactory;
  * its model. Results are compact JSON with Codex's field names. Thread-safe: it holds no state
  * besides the root and the clock, which supplies the current time shown in the note tool's
  * file-name guidance.
+ *
+ * <p>This class holds the tools' surface: the specs, the dispatch with its error contract, and the
+ * note tool with its gate. The read-only tools over the folder are {@link FolderTools}.
  */
 public final class LocalMemoryTools implements MemoryTools {
 
@@ -58,8 +53,8 @@ public final class LocalMemoryTools implements MemoryTools {
     private static final DateTimeFormatter NOTE_TIMESTAMP = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH-mm-ss");
     private static final Logger LOG = LoggerFactory.getLogger(LocalMemoryTools.class);
 
-    private final MemoryPaths paths;
-    private final MemorySearch search;
+    /** The read-only tools over the folder. */
+    private final FolderTools folder;
     private final AdHocNotes notes;
     private final Predicate<Path> noteAdded;
     /** Decides where each note goes (the engine's approval and rejections); null: notes are written at once. */
@@ -130,8 +125,7 @@ public final class LocalMemoryTools implements MemoryTools {
         this.externalContext = () -> false;
         ConfinedRoot root = new ConfinedRoot(Objects.requireNonNull(memoryRoot, "memoryRoot"));
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.paths = new MemoryPaths(root);
-        this.search = new MemorySearch(paths);
+        this.folder = new FolderTools(root);
         this.notes = new AdHocNotes(root, Objects.requireNonNull(redactor, "redactor"));
         this.projectSlug = Optional.empty();
     }
@@ -142,8 +136,7 @@ public final class LocalMemoryTools implements MemoryTools {
         this.noteAdded = tools.noteAdded;
         this.gate = tools.gate;
         this.clock = tools.clock;
-        this.paths = tools.paths;
-        this.search = tools.search;
+        this.folder = tools.folder;
         this.notes = tools.notes;
         this.projectSlug = projectSlug;
         this.conversation = conversation;
@@ -240,34 +233,23 @@ public final class LocalMemoryTools implements MemoryTools {
         return new LocalMemoryTools(this, Optional.of(ProjectKeys.slug(projectKey)), conversation, externalContext);
     }
 
-    /**
-     * The JSON mapper (configured once, then only read: safe to share) and the schemas, made when
-     * a tool is first used rather than with every engine: most engines that are opened build
-     * instructions and never call a tool, and Jackson's databind would be most of a cold start.
-     */
-    private static final class Json {
-        static final ObjectMapper MAPPER = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-        static final ToolSchemas SCHEMAS = new ToolSchemas(MAPPER);
-    }
-
     @Override
     public List<ToolSpec> specs() {
-        return Json.SCHEMAS.specs(LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC).format(NOTE_TIMESTAMP));
+        return ToolJson.SCHEMAS.specs(LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC).format(NOTE_TIMESTAMP));
     }
 
     @Override
     public String call(String toolName, String argumentsJson) {
         try {
             ObjectNode result = switch (String.valueOf(toolName)) {
-                case LIST -> list(argumentsJson);
-                case READ -> read(argumentsJson);
-                case SEARCH -> search(argumentsJson);
+                case LIST -> folder.list(argumentsJson, projectSlug);
+                case READ -> folder.read(argumentsJson);
+                case SEARCH -> folder.search(argumentsJson, projectSlug);
                 case ADD_AD_HOC_NOTE -> addAdHocNote(argumentsJson);
                 default -> throw new ToolFailure("unknown tool '" + toolName + "'; the memory tools are " + LIST
                         + ", " + READ + ", " + SEARCH + " and " + ADD_AD_HOC_NOTE);
             };
-            return Json.MAPPER.writeValueAsString(result);
+            return ToolJson.MAPPER.writeValueAsString(result);
         } catch (ToolFailure e) {
             LOG.debug("Memory tool {} refused the call: {}", toolName, e.getMessage());
             return error(e.getMessage());
@@ -278,163 +260,8 @@ public final class LocalMemoryTools implements MemoryTools {
         }
     }
 
-    private ObjectNode list(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson,
-                List.of("path", "cursor", "max_results", "scope"));
-        Optional<String> path = args.optionalString("path");
-        Optional<String> cursor = args.optionalString("cursor");
-        int maxResults = clamp(args.optionalCount("max_results"), MAX_LIST_RESULTS);
-        ToolScope projects = ToolScope.of(projectSlug, args.optionalString("scope"));
-
-        MemoryPaths.Scoped scope = paths.resolve(path);
-        if (projects.hidesPath(scope.display())) {
-            throw new ToolFailure("path '" + scope.display() + "' belongs to another project; use scope `"
-                    + ToolScope.ALL + "` to list it");
-        }
-        BasicFileAttributes attributes = existing(scope, path);
-        List<MemoryPaths.Child> entries;
-        if (attributes.isRegularFile()) {
-            entries = List.of(new MemoryPaths.Child(scope.file(), scope.display(), false, attributes.size()));
-        } else if (attributes.isDirectory()) {
-            entries = paths.children(scope.file(), scope.display()).stream()
-                    .filter(child -> !projects.hidesPath(child.display())).toList();
-        } else {
-            entries = List.of();
-        }
-        ObjectNode result = Json.MAPPER.createObjectNode();
-        putNullable(result, "path", path);
-        ArrayNode out = result.putArray("entries");
-        Page page = Page.of(cursor, entries.size(), maxResults);
-        for (MemoryPaths.Child entry : entries.subList(page.start(), page.end())) {
-            out.addObject().put("path", entry.display()).put("entry_type", entry.directory() ? "directory" : "file");
-        }
-        page.writeTo(result);
-        return result;
-    }
-
-    private ObjectNode read(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("path", "line_offset", "max_lines"));
-        String path = args.requiredString("path");
-        int lineOffset = args.optionalCount("line_offset").orElse(1);
-        Optional<Integer> maxLines = args.optionalCount("max_lines");
-        if (lineOffset == 0) {
-            throw new ToolFailure("line_offset must be a 1-indexed line number");
-        }
-        if (maxLines.isPresent() && maxLines.get() == 0) {
-            throw new ToolFailure("max_lines must be a positive integer");
-        }
-        MemoryPaths.Scoped scope = paths.resolve(Optional.of(path));
-        BasicFileAttributes attributes = existing(scope, Optional.of(path));
-        if (!attributes.isRegularFile()) {
-            throw new ToolFailure("path '" + path + "' is not a file");
-        }
-        String text = MemorySearch.readUtf8(scope.file()).orElseThrow(
-                () -> new ToolFailure("I/O error while reading memories: " + scope.display() + " is not valid UTF-8"));
-        int start = 0;
-        for (int line = 1; line < lineOffset; line++) {
-            int newline = text.indexOf('\n', start);
-            if (newline < 0) {
-                throw new ToolFailure("line_offset exceeds file length");
-            }
-            start = newline + 1;
-        }
-        int end = text.length();
-        if (maxLines.isPresent()) {
-            int cursor = start;
-            for (int kept = 0; kept < maxLines.get() && cursor < text.length(); kept++) {
-                int newline = text.indexOf('\n', cursor);
-                cursor = newline < 0 ? text.length() : newline + 1;
-            }
-            end = cursor;
-        }
-        String slice = text.substring(start, end);
-        String content = TokenTruncation.truncateMiddle(slice, READ_MAX_TOKENS);
-        ObjectNode result = Json.MAPPER.createObjectNode();
-        result.put("path", path);
-        result.put("start_line_number", lineOffset);
-        result.put("content", content);
-        result.put("truncated", end < text.length() || !content.equals(slice));
-        return result;
-    }
-
-    private ObjectNode search(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("queries", "match_mode", "path",
-                "cursor", "context_lines", "case_sensitive", "normalized", "max_results", "scope"));
-        List<String> queries = args.requiredStringList("queries").stream().map(String::strip).toList();
-        Optional<JsonNode> modeNode = args.node("match_mode");
-        MemorySearch.MatchMode mode = modeNode.map(this::matchMode).orElse(new MemorySearch.Any());
-        Optional<String> path = args.optionalString("path");
-        Optional<String> cursor = args.optionalString("cursor");
-        int contextLines = args.optionalCount("context_lines").orElse(0);
-        boolean caseSensitive = args.optionalBoolean("case_sensitive").orElse(true);
-        boolean normalized = args.optionalBoolean("normalized").orElse(false);
-        int maxResults = clamp(args.optionalCount("max_results"), MAX_SEARCH_RESULTS);
-        ToolScope projects = ToolScope.of(projectSlug, args.optionalString("scope"));
-        if (queries.isEmpty() || queries.stream().anyMatch(String::isEmpty)) {
-            throw new ToolFailure(EMPTY_QUERY);
-        }
-        if (mode instanceof MemorySearch.AllWithinLines within && within.lineCount() == 0) {
-            throw new ToolFailure("all_within_lines.line_count must be a positive integer");
-        }
-
-        MemoryPaths.Scoped scope = paths.resolve(path);
-        BasicFileAttributes attributes = existing(scope, path);
-        List<MemorySearch.Match> matches = attributes.isRegularFile() || attributes.isDirectory()
-                ? search.search(scope, attributes,
-                        new MemorySearch.Request(queries, mode, contextLines, caseSensitive, normalized), projects)
-                : List.of();
-        ObjectNode result = Json.MAPPER.createObjectNode();
-        ArrayNode queryArray = result.putArray("queries");
-        queries.forEach(queryArray::add);
-        result.set("match_mode", modeJson(mode));
-        putNullable(result, "path", path);
-        ArrayNode out = result.putArray("matches");
-        Page page = Page.of(cursor, matches.size(), maxResults);
-        for (MemorySearch.Match match : matches.subList(page.start(), page.end())) {
-            ObjectNode node = out.addObject()
-                    .put("path", match.path())
-                    .put("match_line_number", match.matchLineNumber())
-                    .put("content_start_line_number", match.contentStartLineNumber())
-                    .put("content", match.content());
-            ArrayNode matched = node.putArray("matched_queries");
-            match.matchedQueries().forEach(matched::add);
-        }
-        page.writeTo(result);
-        return result;
-    }
-
-    private MemorySearch.MatchMode matchMode(JsonNode node) {
-        ToolArguments peek = ToolArguments.of(node, "match_mode", List.of("type", "line_count"));
-        String type = peek.requiredString("type");
-        Function<List<String>, ToolArguments> strict = fields -> ToolArguments.of(node, "match_mode", fields);
-        return switch (type) {
-            case "any" -> {
-                strict.apply(List.of("type"));
-                yield new MemorySearch.Any();
-            }
-            case "all_on_same_line" -> {
-                strict.apply(List.of("type"));
-                yield new MemorySearch.AllOnSameLine();
-            }
-            case "all_within_lines" -> new MemorySearch.AllWithinLines(
-                    peek.optionalCount("line_count").orElseThrow(() -> peek.missing("line_count")));
-            default -> throw new ToolFailure("unknown variant `" + type
-                    + "` for `match_mode.type`, expected one of `any`, `all_on_same_line`, `all_within_lines`");
-        };
-    }
-
-    private ObjectNode modeJson(MemorySearch.MatchMode mode) {
-        ObjectNode node = Json.MAPPER.createObjectNode();
-        if (mode instanceof MemorySearch.AllWithinLines within) {
-            node.put("type", "all_within_lines").put("line_count", within.lineCount());
-        } else {
-            node.put("type", mode instanceof MemorySearch.AllOnSameLine ? "all_on_same_line" : "any");
-        }
-        return node;
-    }
-
     private ObjectNode addAdHocNote(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(Json.MAPPER, argumentsJson, List.of("filename", "note", "scope"));
+        ToolArguments args = ToolArguments.parse(ToolJson.MAPPER, argumentsJson, List.of("filename", "note", "scope"));
         String filename = args.requiredString("filename");
         String note = args.requiredString("note");
         Optional<String> scope = noteScope(args.optionalString("scope"));
@@ -443,14 +270,15 @@ public final class LocalMemoryTools implements MemoryTools {
             Optional<String> held = gate.admit(new NoteRequest(filename, scope, prepared, conversation,
                     conversation.isPresent() && externalContext.getAsBoolean()));
             if (held.isPresent()) {
-                return Json.MAPPER.createObjectNode().put("status", "awaiting_approval").put("pending_id", held.get());
+                return ToolJson.MAPPER.createObjectNode().put("status", "awaiting_approval")
+                        .put("pending_id", held.get());
             }
         }
         Path written = notes.write(filename, prepared, scope, conversation);
         if (!noteAdded.test(written)) {
             throw new ToolFailure("ad-hoc note '" + filename + "' already exists");
         }
-        return Json.MAPPER.createObjectNode();
+        return ToolJson.MAPPER.createObjectNode();
     }
 
     /** The project a note is filed under: the session's unless the call says {@code global}. */
@@ -470,56 +298,11 @@ public final class LocalMemoryTools implements MemoryTools {
         };
     }
 
-    /** Attributes of an existing, non-symlink scope; the root is checked too when it is the scope. */
-    private static BasicFileAttributes existing(MemoryPaths.Scoped scope, Optional<String> requested) {
-        BasicFileAttributes attributes = MemoryPaths.attributesOf(scope.file())
-                .orElseThrow(() -> ToolFailure.notFound(requested.orElse("")));
-        if (attributes.isSymbolicLink()) {
-            throw ToolFailure.invalidPath(scope.display(), "must not be a symlink");
-        }
-        return attributes;
-    }
-
-    private static int clamp(Optional<Integer> requested, int max) {
-        return Math.max(1, Math.min(requested.orElse(max), max));
-    }
-
-    private static void putNullable(ObjectNode node, String field, Optional<String> value) {
-        value.ifPresentOrElse(v -> node.put(field, v), () -> node.putNull(field));
-    }
-
     private String error(String message) {
         try {
-            return Json.MAPPER.writeValueAsString(Json.MAPPER.createObjectNode().put("error", message));
+            return ToolJson.MAPPER.writeValueAsString(ToolJson.MAPPER.createObjectNode().put("error", message));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise an error message", e);
-        }
-    }
-
-    /** One page of results: {@code [start, end)} and the cursor of the next page, if any. */
-    private record Page(int start, int end, Optional<String> nextCursor) {
-
-        static Page of(Optional<String> cursor, int total, int maxResults) {
-            int start = cursor.map(c -> parseCursor(c, total)).orElse(0);
-            int end = (int) Math.min((long) start + maxResults, total);
-            return new Page(start, end, end < total ? Optional.of(Integer.toString(end)) : Optional.empty());
-        }
-
-        private static int parseCursor(String cursor, int total) {
-            String digits = cursor.startsWith("+") ? cursor.substring(1) : cursor;
-            if (digits.isEmpty() || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                throw ToolFailure.invalidCursor(cursor, "must be a non-negative integer");
-            }
-            String significant = digits.replaceFirst("^0+(?=.)", "");
-            if (significant.length() > 10 || Long.parseLong(significant) > total) {
-                throw ToolFailure.invalidCursor(significant, "exceeds result count");
-            }
-            return Integer.parseInt(significant);
-        }
-
-        void writeTo(ObjectNode result) {
-            putNullable(result, "next_cursor", nextCursor);
-            result.put("truncated", nextCursor.isPresent());
         }
     }
 }

@@ -1,0 +1,205 @@
+package dev.mnemo.internal.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.mnemo.internal.read.TokenTruncation;
+import dev.mnemo.internal.sandbox.ConfinedRoot;
+import dev.mnemo.internal.sandbox.ToolFailure;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The three read-only memory tools over the confined folder: {@value LocalMemoryTools#LIST},
+ * {@value LocalMemoryTools#READ} and {@value LocalMemoryTools#SEARCH}. Each parses its arguments
+ * strictly, resolves the path inside the folder (no symbolic links), applies the session's project
+ * scope, and answers with Codex's fields, paged ({@link ResultPage}) or, for a read, cut to
+ * {@link LocalMemoryTools#READ_MAX_TOKENS}. A refusal is a {@link ToolFailure} with the message the
+ * model sees; {@link LocalMemoryTools} dispatches to these and writes the result as JSON. It holds
+ * nothing but the folder, so the bound copies of the tools share one.
+ */
+final class FolderTools {
+
+    private final MemoryPaths paths;
+    private final MemorySearch search;
+
+    FolderTools(ConfinedRoot root) {
+        this.paths = new MemoryPaths(root);
+        this.search = new MemorySearch(paths);
+    }
+
+    /** The {@value LocalMemoryTools#LIST} tool, for a session in {@code projectSlug} (if any). */
+    ObjectNode list(String argumentsJson, Optional<String> projectSlug) {
+        ToolArguments args = ToolArguments.parse(ToolJson.MAPPER, argumentsJson,
+                List.of("path", "cursor", "max_results", "scope"));
+        Optional<String> path = args.optionalString("path");
+        Optional<String> cursor = args.optionalString("cursor");
+        int maxResults = clamp(args.optionalCount("max_results"), LocalMemoryTools.MAX_LIST_RESULTS);
+        ToolScope projects = ToolScope.of(projectSlug, args.optionalString("scope"));
+
+        MemoryPaths.Scoped scope = paths.resolve(path);
+        if (projects.hidesPath(scope.display())) {
+            throw new ToolFailure("path '" + scope.display() + "' belongs to another project; use scope `"
+                    + ToolScope.ALL + "` to list it");
+        }
+        BasicFileAttributes attributes = existing(scope, path);
+        List<MemoryPaths.Child> entries;
+        if (attributes.isRegularFile()) {
+            entries = List.of(new MemoryPaths.Child(scope.file(), scope.display(), false, attributes.size()));
+        } else if (attributes.isDirectory()) {
+            entries = paths.children(scope.file(), scope.display()).stream()
+                    .filter(child -> !projects.hidesPath(child.display())).toList();
+        } else {
+            entries = List.of();
+        }
+        ObjectNode result = ToolJson.MAPPER.createObjectNode();
+        ToolJson.putNullable(result, "path", path);
+        ArrayNode out = result.putArray("entries");
+        ResultPage page = ResultPage.of(cursor, entries.size(), maxResults);
+        for (MemoryPaths.Child entry : entries.subList(page.start(), page.end())) {
+            out.addObject().put("path", entry.display()).put("entry_type", entry.directory() ? "directory" : "file");
+        }
+        page.writeTo(result);
+        return result;
+    }
+
+    /** The {@value LocalMemoryTools#READ} tool. */
+    ObjectNode read(String argumentsJson) {
+        ToolArguments args = ToolArguments.parse(ToolJson.MAPPER, argumentsJson,
+                List.of("path", "line_offset", "max_lines"));
+        String path = args.requiredString("path");
+        int lineOffset = args.optionalCount("line_offset").orElse(1);
+        Optional<Integer> maxLines = args.optionalCount("max_lines");
+        if (lineOffset == 0) {
+            throw new ToolFailure("line_offset must be a 1-indexed line number");
+        }
+        if (maxLines.isPresent() && maxLines.get() == 0) {
+            throw new ToolFailure("max_lines must be a positive integer");
+        }
+        MemoryPaths.Scoped scope = paths.resolve(Optional.of(path));
+        BasicFileAttributes attributes = existing(scope, Optional.of(path));
+        if (!attributes.isRegularFile()) {
+            throw new ToolFailure("path '" + path + "' is not a file");
+        }
+        String text = MemorySearch.readUtf8(scope.file()).orElseThrow(
+                () -> new ToolFailure("I/O error while reading memories: " + scope.display() + " is not valid UTF-8"));
+        int start = 0;
+        for (int line = 1; line < lineOffset; line++) {
+            int newline = text.indexOf('\n', start);
+            if (newline < 0) {
+                throw new ToolFailure("line_offset exceeds file length");
+            }
+            start = newline + 1;
+        }
+        int end = text.length();
+        if (maxLines.isPresent()) {
+            int cursor = start;
+            for (int kept = 0; kept < maxLines.get() && cursor < text.length(); kept++) {
+                int newline = text.indexOf('\n', cursor);
+                cursor = newline < 0 ? text.length() : newline + 1;
+            }
+            end = cursor;
+        }
+        String slice = text.substring(start, end);
+        String content = TokenTruncation.truncateMiddle(slice, LocalMemoryTools.READ_MAX_TOKENS);
+        ObjectNode result = ToolJson.MAPPER.createObjectNode();
+        result.put("path", path);
+        result.put("start_line_number", lineOffset);
+        result.put("content", content);
+        result.put("truncated", end < text.length() || !content.equals(slice));
+        return result;
+    }
+
+    /** The {@value LocalMemoryTools#SEARCH} tool, for a session in {@code projectSlug} (if any). */
+    ObjectNode search(String argumentsJson, Optional<String> projectSlug) {
+        ToolArguments args = ToolArguments.parse(ToolJson.MAPPER, argumentsJson, List.of("queries", "match_mode",
+                "path", "cursor", "context_lines", "case_sensitive", "normalized", "max_results", "scope"));
+        List<String> queries = args.requiredStringList("queries").stream().map(String::strip).toList();
+        Optional<JsonNode> modeNode = args.node("match_mode");
+        MemorySearch.MatchMode mode = modeNode.map(this::matchMode).orElse(new MemorySearch.Any());
+        Optional<String> path = args.optionalString("path");
+        Optional<String> cursor = args.optionalString("cursor");
+        int contextLines = args.optionalCount("context_lines").orElse(0);
+        boolean caseSensitive = args.optionalBoolean("case_sensitive").orElse(true);
+        boolean normalized = args.optionalBoolean("normalized").orElse(false);
+        int maxResults = clamp(args.optionalCount("max_results"), LocalMemoryTools.MAX_SEARCH_RESULTS);
+        ToolScope projects = ToolScope.of(projectSlug, args.optionalString("scope"));
+        if (queries.isEmpty() || queries.stream().anyMatch(String::isEmpty)) {
+            throw new ToolFailure(LocalMemoryTools.EMPTY_QUERY);
+        }
+        if (mode instanceof MemorySearch.AllWithinLines within && within.lineCount() == 0) {
+            throw new ToolFailure("all_within_lines.line_count must be a positive integer");
+        }
+
+        MemoryPaths.Scoped scope = paths.resolve(path);
+        BasicFileAttributes attributes = existing(scope, path);
+        List<MemorySearch.Match> matches = attributes.isRegularFile() || attributes.isDirectory()
+                ? search.search(scope, attributes,
+                        new MemorySearch.Request(queries, mode, contextLines, caseSensitive, normalized), projects)
+                : List.of();
+        ObjectNode result = ToolJson.MAPPER.createObjectNode();
+        ArrayNode queryArray = result.putArray("queries");
+        queries.forEach(queryArray::add);
+        result.set("match_mode", modeJson(mode));
+        ToolJson.putNullable(result, "path", path);
+        ArrayNode out = result.putArray("matches");
+        ResultPage page = ResultPage.of(cursor, matches.size(), maxResults);
+        for (MemorySearch.Match match : matches.subList(page.start(), page.end())) {
+            ObjectNode node = out.addObject()
+                    .put("path", match.path())
+                    .put("match_line_number", match.matchLineNumber())
+                    .put("content_start_line_number", match.contentStartLineNumber())
+                    .put("content", match.content());
+            ArrayNode matched = node.putArray("matched_queries");
+            match.matchedQueries().forEach(matched::add);
+        }
+        page.writeTo(result);
+        return result;
+    }
+
+    private MemorySearch.MatchMode matchMode(JsonNode node) {
+        ToolArguments peek = ToolArguments.of(node, "match_mode", List.of("type", "line_count"));
+        String type = peek.requiredString("type");
+        Function<List<String>, ToolArguments> strict = fields -> ToolArguments.of(node, "match_mode", fields);
+        return switch (type) {
+            case "any" -> {
+                strict.apply(List.of("type"));
+                yield new MemorySearch.Any();
+            }
+            case "all_on_same_line" -> {
+                strict.apply(List.of("type"));
+                yield new MemorySearch.AllOnSameLine();
+            }
+            case "all_within_lines" -> new MemorySearch.AllWithinLines(
+                    peek.optionalCount("line_count").orElseThrow(() -> peek.missing("line_count")));
+            default -> throw new ToolFailure("unknown variant `" + type
+                    + "` for `match_mode.type`, expected one of `any`, `all_on_same_line`, `all_within_lines`");
+        };
+    }
+
+    private ObjectNode modeJson(MemorySearch.MatchMode mode) {
+        ObjectNode node = ToolJson.MAPPER.createObjectNode();
+        if (mode instanceof MemorySearch.AllWithinLines within) {
+            node.put("type", "all_within_lines").put("line_count", within.lineCount());
+        } else {
+            node.put("type", mode instanceof MemorySearch.AllOnSameLine ? "all_on_same_line" : "any");
+        }
+        return node;
+    }
+
+    /** Attributes of an existing, non-symlink scope; the root is checked too when it is the scope. */
+    private static BasicFileAttributes existing(MemoryPaths.Scoped scope, Optional<String> requested) {
+        BasicFileAttributes attributes = MemoryPaths.attributesOf(scope.file())
+                .orElseThrow(() -> ToolFailure.notFound(requested.orElse("")));
+        if (attributes.isSymbolicLink()) {
+            throw ToolFailure.invalidPath(scope.display(), "must not be a symlink");
+        }
+        return attributes;
+    }
+
+    private static int clamp(Optional<Integer> requested, int max) {
+        return Math.max(1, Math.min(requested.orElse(max), max));
+    }
+}
