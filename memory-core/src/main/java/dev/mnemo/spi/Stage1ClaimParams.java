@@ -28,4 +28,12 @@ public record Stage1ClaimParams(String currentThreadId, String workerId, int sca
                     + " and " + maxClaimed);
         }
     }
+
+    /**
+     * Whether a claim with these parameters can take nothing, whatever the rows say: no candidate
+     * may be scanned, none may be claimed, or no source is allowed. A store returns at once.
+     */
+    public boolean claimsNothing() {
+        return scanLimit == 0 || maxClaimed == 0 || allowedSources.isEmpty();
+    }
 }

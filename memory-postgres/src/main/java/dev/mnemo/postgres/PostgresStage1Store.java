@@ -48,7 +48,7 @@ final class PostgresStage1Store implements Stage1Store {
     public List<Stage1Claim> claimStage1Jobs(Stage1ClaimParams params, Instant now) {
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(now, "now");
-        if (params.scanLimit() == 0 || params.maxClaimed() == 0 || params.allowedSources().isEmpty()) {
+        if (params.claimsNothing()) {
             return List.of();
         }
         List<Stage1Claim> claimed = state.write("claim Phase 1 jobs", tx -> {

@@ -49,7 +49,7 @@ final class SqliteStage1 implements Stage1Store {
     public List<Stage1Claim> claimStage1Jobs(Stage1ClaimParams params, Instant now) {
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(now, "now");
-        if (params.scanLimit() == 0 || params.maxClaimed() == 0 || params.allowedSources().isEmpty()) {
+        if (params.claimsNothing()) {
             return List.of();
         }
         // One streamed read: each candidate arrives with its up-to-date flag (no query per candidate)
