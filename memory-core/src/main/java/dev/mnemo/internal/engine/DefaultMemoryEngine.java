@@ -68,7 +68,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Forgetting: the workspace's part of a forget, and whether serving memory waits for one. */
-    final EngineForgetting forgets;
+    private final EngineForgetting forgets;
     /** The state layer: message history, goals, thread logs, the spawn graph. */
     final EngineStateLayer state;
     /** The conversations: sessions opened, shared, swept and closed. */
