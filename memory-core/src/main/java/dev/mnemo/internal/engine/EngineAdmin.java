@@ -72,7 +72,7 @@ final class EngineAdmin implements MemoryAdmin {
 
     @Override
     public Phase1Report runPhase1(String currentThreadId) {
-        return engine.runPhase1(Objects.requireNonNull(currentThreadId, "currentThreadId"));
+        return engine.schedule.runPhase1(Objects.requireNonNull(currentThreadId, "currentThreadId"));
     }
 
     @Override
@@ -87,7 +87,7 @@ final class EngineAdmin implements MemoryAdmin {
                 .findFirst()
                 .map(c -> Phase1Request.preview(c.thread(), engine.rollouts,
                         Phase1Request.budgetBytes(engine.parts.extractionModel()), engine.parts.config(),
-                        GoalContext.describe(engine.goalOf(c.thread().id()), engine.redactor())));
+                        GoalContext.describe(engine.state.goalOf(c.thread().id()), engine.redactor())));
         LOG.debug("memory stage-1 preview as of {}: {} thread(s), {} claimable", now, candidates.size(),
                 candidates.stream().filter(c -> c.verdict() == Phase1Preview.Verdict.WOULD_CLAIM).count());
         return new Phase1Preview(now, candidates, first);
@@ -95,13 +95,13 @@ final class EngineAdmin implements MemoryAdmin {
 
     @Override
     public Phase2Report runPhase2() {
-        return engine.runPhase2();
+        return engine.schedule.runPhase2();
     }
 
     @Override
     public StartupTask startPipeline() {
         engine.requireOpen();
-        engine.sweepConversations();
+        engine.conversations.sweep();
         return engine.startStartupTask(PIPELINE);
     }
 
@@ -109,7 +109,7 @@ final class EngineAdmin implements MemoryAdmin {
     public int prune() {
         engine.requireOpen();
         return StartupRunner.prune(engine.parts.store(), engine.parts.config(), engine.parts.clock().instant(),
-                engine.threadsInKeptHistory());
+                engine.schedule.threadsInKeptHistory());
     }
 
     @Override
@@ -120,7 +120,7 @@ final class EngineAdmin implements MemoryAdmin {
             source.unreadable().forEach((path, reason) -> unreadable.put(path.toString(), reason));
         }
         return engine.parts.store().status(engine.parts.clock().instant(), engine.parts.config().maxUnusedDays())
-                .withEngineFacts(engine.lastStartupSkip(), unreadable);
+                .withEngineFacts(engine.schedule.lastSkip(), unreadable);
     }
 
     @Override
@@ -167,15 +167,15 @@ final class EngineAdmin implements MemoryAdmin {
     public Phase2Report consolidateNow() {
         engine.requireOpen();
         syncThreads();
-        if (engine.hasPhase1()) {
+        if (engine.schedule.hasPhase1()) {
             for (int run = 0; run < MAX_PHASE1_RUNS_PER_REFRESH; run++) {
-                Phase1Report report = engine.runPhase1(PIPELINE.threadId());
+                Phase1Report report = engine.schedule.runPhase1(PIPELINE.threadId());
                 if (report.claimed() == 0) {
                     break;
                 }
             }
         }
-        Phase2Report report = engine.runPhase2Now();
+        Phase2Report report = engine.schedule.runPhase2Now();
         LOG.info("memory consolidate-now: phase 2 {}", report.outcome());
         return report;
     }
@@ -292,12 +292,12 @@ final class EngineAdmin implements MemoryAdmin {
 
     @Override
     public boolean canExtract() {
-        return engine.hasPhase1();
+        return engine.schedule.hasPhase1();
     }
 
     @Override
     public boolean canConsolidate() {
-        return engine.hasPhase2();
+        return engine.schedule.hasPhase2();
     }
 
     @Override

@@ -83,8 +83,8 @@ final class EngineSession implements MemorySession {
 
     /** Marks the session as used now. */
     void touch() {
-        lastUsed = engine.now();
-        lastUse = engine.nextUse();
+        lastUsed = engine.conversations.now();
+        lastUse = engine.conversations.nextUse();
     }
 
     Instant lastUsed() {
@@ -280,7 +280,7 @@ final class EngineSession implements MemorySession {
             synchronized (recorded) {
                 recorded.close();
             }
-            engine.sessionClosed(this);
+            engine.conversations.closed(this);
         }
     }
 

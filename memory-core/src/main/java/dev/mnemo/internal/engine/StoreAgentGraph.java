@@ -2,7 +2,7 @@ package dev.mnemo.internal.engine;
 
 import dev.mnemo.AgentGraph;
 import dev.mnemo.SpawnEdgeStatus;
-import dev.mnemo.spi.MemoryStore;
+import dev.mnemo.spi.SpawnGraphStore;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,9 +13,9 @@ import java.util.Optional;
  */
 final class StoreAgentGraph implements AgentGraph {
 
-    private final MemoryStore store;
+    private final SpawnGraphStore store;
 
-    StoreAgentGraph(MemoryStore store) {
+    StoreAgentGraph(SpawnGraphStore store) {
         this.store = store;
     }
 

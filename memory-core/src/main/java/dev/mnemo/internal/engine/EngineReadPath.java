@@ -1,0 +1,136 @@
+package dev.mnemo.internal.engine;
+
+import dev.mnemo.MemoryTools;
+import dev.mnemo.internal.read.DeveloperInstructions;
+import dev.mnemo.internal.read.ServerPaths;
+import dev.mnemo.internal.tools.LocalMemoryTools;
+import dev.mnemo.llm.ToolSpec;
+import dev.mnemo.spi.SecretRedactor;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The engine's read path: the developer instructions and the memory tools, each reading the
+ * workspace's files after it has refreshed them, and both serving no memory while a forget waits
+ * ({@link EngineForgetting#servingPaused()}), since the files may still hold the forgotten text.
+ * The engine checks that it is open before it asks.
+ */
+final class EngineReadPath {
+
+    /** The tools that read the folder, which a forget still in progress closes as it empties the instructions. */
+    private static final Set<String> READING_TOOLS = Set.of(MemoryTools.LIST, MemoryTools.READ, MemoryTools.SEARCH);
+    /** What they answer meanwhile, in the tools' error form. */
+    static final String FORGET_IN_PROGRESS = "{\"error\":\"the memory folder is being updated after a forget;"
+            + " it can be read again in a moment\"}";
+
+    private final EngineParts parts;
+    private final ConversationNotes notes;
+    private final EngineForgetting forgets;
+    private final Supplier<SecretRedactor> redactor;
+    private final DeveloperInstructions instructions;
+    /** Built by {@link #tools()} on first use: most engines build instructions and never call a tool. */
+    private final AtomicReference<MemoryTools> tools = new AtomicReference<>();
+    /** The tools before the refresh and path scrubbing: what approving a note writes with. */
+    private final AtomicReference<LocalMemoryTools> localTools = new AtomicReference<>();
+
+    /**
+     * @param notes the note rules the local tools admit notes by
+     * @param forgets whether serving memory waits for a forget
+     * @param redactor what the local tools redact notes with, asked when they are made
+     */
+    EngineReadPath(EngineParts parts, ConversationNotes notes, EngineForgetting forgets,
+            Supplier<SecretRedactor> redactor) {
+        this.parts = parts;
+        this.notes = notes;
+        this.forgets = forgets;
+        this.redactor = redactor;
+        this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
+    }
+
+    /** The developer instructions, in {@code projectKey}'s project when one is given; empty while a forget waits. */
+    String developerInstructions(Optional<String> projectKey) {
+        if (forgets.servingPaused()) {
+            return "";
+        }
+        parts.workspace().refresh();
+        return instructions.build(projectKey);
+    }
+
+    /** The instructions that go with the tools; empty while a forget waits. */
+    String instructionsForTools(Optional<String> projectKey) {
+        if (forgets.servingPaused()) {
+            return "";
+        }
+        parts.workspace().refresh();
+        return instructions.forTools(projectKey);
+    }
+
+    /**
+     * The memory tools, made on first use. Two threads asking at once may each make a set; they hold
+     * no state of their own, and the first one stored is the one every caller gets.
+     */
+    MemoryTools tools() {
+        MemoryTools made = tools.get();
+        if (made == null) {
+            tools.compareAndSet(null, refreshing(localTools()));
+            made = tools.get();
+        }
+        return made;
+    }
+
+    /**
+     * The local tools, made on first use; with {@code approval = "ask"} their notes wait in the
+     * store for a person ({@link dev.mnemo.MemoryAdmin#approve}).
+     */
+    LocalMemoryTools localTools() {
+        LocalMemoryTools made = localTools.get();
+        if (made == null) {
+            localTools.compareAndSet(null, new LocalMemoryTools(parts.memoryRoot(), parts.clock(), redactor.get(),
+                    parts.workspace()::noteAdded, notes));
+            made = localTools.get();
+        }
+        return made;
+    }
+
+    /**
+     * The memory tools of one recorded conversation, in its project: each note names the
+     * conversation, and waits for approval once {@code externalContext} says it saw external context.
+     */
+    MemoryTools toolsFor(Optional<String> project, String threadId, BooleanSupplier externalContext) {
+        LocalMemoryTools bound = localTools().inConversation(threadId, externalContext);
+        return refreshing(project.map(bound::inProject).orElse(bound));
+    }
+
+    /**
+     * The memory tools, reading the workspace's files after it has refreshed them (the tools tell the
+     * workspace of each note they add). Their results go to a model, possibly a hosted one: paths of
+     * this machine are taken out ({@link ServerPaths}).
+     */
+    private MemoryTools refreshing(MemoryTools local) {
+        ServerPaths serverPaths = new ServerPaths(parts.memoryRoot());
+        return new MemoryTools() {
+            @Override
+            public List<ToolSpec> specs() {
+                return local.specs();
+            }
+
+            @Override
+            public String call(String toolName, String argumentsJson) {
+                if (READING_TOOLS.contains(toolName) && forgets.servingPaused()) {
+                    return FORGET_IN_PROGRESS; // the files may still hold the forgotten text, as the instructions
+                }
+                parts.workspace().refresh();
+                return serverPaths.scrub(local.call(toolName, argumentsJson));
+            }
+
+            @Override
+            public MemoryTools inProject(String projectKey) {
+                return refreshing(local.inProject(projectKey));
+            }
+        };
+    }
+}
