@@ -47,11 +47,11 @@ final class DemoCommand implements Callable<Integer> {
                 + " copied now) under " + home.resolve("sessions")
                 + "; MIT licence and attribution in sessions/DEMO-SESSIONS-README.md");
         // 2. Register them and pick the time at which they are all idle and young enough.
-        MemoriesConfig config = MnemoCli.loadConfig(home);
+        MemoriesConfig config = HomeEngines.loadConfig(home);
         UnaryOperator<MemoriesConfig> tweak = DemoCommand::widen;
         Instant asOf;
         int registered;
-        try (MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, null, Optional.empty(),
+        try (MemoryEngine engine = HomeEngines.openEngine(new HomeEngines.EngineOptions(home, null, Optional.empty(),
                 List.of(), tweak, null))) {
             registered = engine.admin().syncThreads();
             asOf = asOf(engine, widen(config));
@@ -66,19 +66,19 @@ final class DemoCommand implements Callable<Integer> {
             out.println(MnemoCli.MODEL_HELP);
             out.println("Then run the demo again to extract and consolidate these sessions for real.");
             out.println();
-            RunCommand.dryRun(root, new MnemoCli.EngineOptions(home, null, Optional.of(asOf), List.of(), tweak, null),
+            RunCommand.dryRun(root, new HomeEngines.EngineOptions(home, null, Optional.of(asOf), List.of(), tweak, null),
                     fullRequest, false);
             return 0;
         }
         ProgressPrinter progress = new ProgressPrinter(out, root.quiet);
         progress.pipelineClock(asOf);
         List<String> failures;
-        try (MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, model.get(), Optional.of(asOf),
-                List.of(), tweak.andThen(MnemoCli.namingModel(root.configuredModelName()))::apply, progress))) {
+        try (MemoryEngine engine = HomeEngines.openEngine(new HomeEngines.EngineOptions(home, model.get(), Optional.of(asOf),
+                List.of(), tweak.andThen(ModelOptions.namingModel(root.configuredModelName()))::apply, progress))) {
             failures = RunCommand.run(engine, progress, false, false);
         }
         out.println();
-        String mnemo = MnemoCli.launchCommand() + " --home " + home;
+        String mnemo = Installation.launchCommand() + " --home " + home;
         out.println("See what an agent would be told:  " + mnemo + " instructions");
         out.println("Browse the memory folder:         " + mnemo + " ls");
         out.flush();

@@ -84,7 +84,7 @@ final class McpCommand implements Callable<Integer> {
         McpJsonMapper mapper = new JacksonMcpJsonMapper(json);
         StdioGuard stdio = new StdioGuard(System.in, protocol, mapper, json);
         McpMemoryServer.Settings settings =
-                new McpMemoryServer.Settings(home, allowNotes, maxOutputTokens, MnemoCli.version(), projectKey);
+                new McpMemoryServer.Settings(home, allowNotes, maxOutputTokens, Installation.version(), projectKey);
         McpSyncServer server = new McpMemoryServer(settings, Clock.systemUTC(), json, mapper).start(new StdioServerTransportProvider(mapper, stdio.input(), stdio.output()));
         try {
             stdio.awaitEnd();

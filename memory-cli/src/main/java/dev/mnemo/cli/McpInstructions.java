@@ -73,7 +73,7 @@ final class McpInstructions {
     /** The home's settings; its defaults when its config cannot be read, said on standard error. */
     private static MemoriesConfig config(Path home) {
         try {
-            return MnemoCli.loadConfig(home);
+            return HomeEngines.loadConfig(home);
         } catch (MemoryException e) {
             System.err.println("mnemo mcp: " + e.getMessage() + "; the instructions use the default settings");
             return MemoriesConfig.defaults();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoryTools;
+import dev.mnemo.llm.TokenCounter;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 
@@ -17,7 +18,8 @@ import java.util.function.Function;
  * {@code next_line_offset}, the {@code line_offset} of the next page. Answers are never cut here:
  * only a single search match or file line larger than the budget can still exceed it.
  *
- * <p>Tokens are counted as Codex estimates them: four bytes of UTF-8 per token, rounded up.
+ * <p>Tokens are counted as Codex estimates them, by Mnemo's one estimate ({@link TokenCounter}): four
+ * bytes of UTF-8 per token, rounded up.
  */
 final class OutputBudget {
 
@@ -25,7 +27,6 @@ final class OutputBudget {
     static final int DEFAULT_MAX_TOKENS = 2_000;
     /** Below this, a page could not hold one ordinary search match or file line. */
     static final int MIN_MAX_TOKENS = 256;
-    static final int BYTES_PER_TOKEN = 4;
     /** Room for {@code ,"next_line_offset":N} added to a read page. */
     private static final int NEXT_LINE_OFFSET_BYTES = 32;
 
@@ -72,7 +73,7 @@ final class OutputBudget {
     }
 
     static long tokens(String text) {
-        return (text.getBytes(StandardCharsets.UTF_8).length + BYTES_PER_TOKEN - 1L) / BYTES_PER_TOKEN;
+        return TokenCounter.estimateTokens(text);
     }
 
     /** Lowers {@code max_results} in proportion to the overshoot until the page fits or holds one item. */
@@ -97,7 +98,7 @@ final class OutputBudget {
         int start = result.path("start_line_number").asInt(1);
         String content = result.path("content").asText();
         long overhead = answer.getBytes(StandardCharsets.UTF_8).length - jsonBytes(content) + NEXT_LINE_OFFSET_BYTES;
-        int lines = linesWithin(content, Math.max(1, (long) maxTokens * BYTES_PER_TOKEN - overhead));
+        int lines = linesWithin(content, Math.max(1, (long) maxTokens * TokenCounter.BYTES_PER_TOKEN - overhead));
         if (args.path("max_lines").canConvertToInt() && args.path("max_lines").asInt() > 0) {
             lines = Math.min(lines, args.path("max_lines").asInt());
         }
@@ -106,7 +107,7 @@ final class OutputBudget {
             args.put("max_lines", lines);
             answer = call.apply(args.toString());
             page = parse(answer);
-            long withNext = tokens(answer) + NEXT_LINE_OFFSET_BYTES / BYTES_PER_TOKEN;
+            long withNext = tokens(answer) + NEXT_LINE_OFFSET_BYTES / TokenCounter.BYTES_PER_TOKEN;
             if (withNext <= maxTokens || lines == 1 || page == null || page.has("error")) {
                 break;
             }

@@ -78,15 +78,15 @@ final class RunCommand implements Callable<Integer> {
         Optional<Instant> at = parseAsOf();
         Path home = root.resolveHome();
         if (dryRun) {
-            dryRun(root, new MnemoCli.EngineOptions(home, root.model().orElse(null), at, codexSessions,
+            dryRun(root, new HomeEngines.EngineOptions(home, root.model().orElse(null), at, codexSessions,
                     UnaryOperator.identity(), null), fullRequest, json);
             return 0;
         }
         LanguageModel model = root.requireModel("run");
         ProgressPrinter progress = new ProgressPrinter(root.out(), root.quiet);
         at.ifPresent(progress::pipelineClock);
-        try (MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, model, at, codexSessions,
-                MnemoCli.namingModel(root.configuredModelName()), progress))) {
+        try (MemoryEngine engine = HomeEngines.openEngine(new HomeEngines.EngineOptions(home, model, at, codexSessions,
+                ModelOptions.namingModel(root.configuredModelName()), progress))) {
             return exitCode(root, run(engine, progress, phase1Only, phase2Only));
         }
     }
@@ -133,8 +133,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** Syncs the thread registry and prints what Phase 1 would do. */
-    static void dryRun(MnemoCli root, MnemoCli.EngineOptions options, boolean fullRequest, boolean json) {
-        try (MemoryEngine engine = MnemoCli.openEngine(options)) {
+    static void dryRun(MnemoCli root, HomeEngines.EngineOptions options, boolean fullRequest, boolean json) {
+        try (MemoryEngine engine = HomeEngines.openEngine(options)) {
             int synced = engine.admin().syncThreads();
             Phase1Preview preview = engine.admin().previewPhase1(MnemoCli.CLI_THREAD_ID);
             if (json) {

@@ -71,7 +71,7 @@ final class StatusCommand implements Callable<Integer> {
      * there and that no pipeline has run, without opening the engine, which would create the state.
      */
     private void reportWithoutState(Path home) {
-        MnemoCli.loadConfig(home); // a broken config.toml fails, and an out-of-range value is logged, as always
+        HomeEngines.loadConfig(home); // a broken config.toml fails, and an out-of-range value is logged, as always
         Map<String, Object> files = memoryFiles(home.resolve("memories"));
         if (json) {
             JsonOut.print(root.out(), JsonOut.object("home", home.toString(), "state", null, "memory_files", files));

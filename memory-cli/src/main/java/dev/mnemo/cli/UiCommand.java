@@ -52,8 +52,8 @@ final class UiCommand implements Callable<Integer> {
                     + " `mnemo run` or an agent creates it)");
         }
         Optional<LanguageModel> model = root.model();
-        MemoryEngine engine = MnemoCli.openEngine(new MnemoCli.EngineOptions(home, model.orElse(null),
-                Optional.empty(), List.of(), MnemoCli.namingModel(root.configuredModelName()), null));
+        MemoryEngine engine = HomeEngines.openEngine(new HomeEngines.EngineOptions(home, model.orElse(null),
+                Optional.empty(), List.of(), ModelOptions.namingModel(root.configuredModelName()), null));
         return serve(engine, home.toString(), model.isPresent());
     }
 
