@@ -19,9 +19,12 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
         int maxRolloutAgeDays, int maxRolloutsPerStartup, int minRolloutIdleHours,
         int minRateLimitRemainingPercent, Optional<String> extractModel, Optional<String> consolidationModel,
         List<String> memorySources, int phase1Concurrency, int historyRetention,
-        int consolidationTimeoutMinutes, int summaryTokenLimit, Approval approval) {
+        int consolidationTimeoutMinutes, int summaryTokenLimit, Approval approval,
+        int maxExtractionTokensPerRollout, int maxExtractionTokensPerDay, SelectionPolicy selectionPolicy,
+        int selectionHalfLifeDays, int selectionNewSharePercent) {
 
     public MemoriesConfig {
+        Objects.requireNonNull(selectionPolicy, "selectionPolicy");
         Objects.requireNonNull(approval, "approval");
         Objects.requireNonNull(extractModel, "extractModel");
         Objects.requireNonNull(consolidationModel, "consolidationModel");
@@ -36,6 +39,10 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
         ConfigClamps.requireInRange(ConfigClamps.HISTORY_RETENTION, historyRetention);
         ConfigClamps.requireInRange(ConfigClamps.CONSOLIDATION_TIMEOUT_MINUTES, consolidationTimeoutMinutes);
         ConfigClamps.requireInRange(ConfigClamps.SUMMARY_TOKEN_LIMIT, summaryTokenLimit);
+        ConfigClamps.requireInRange(ConfigClamps.MAX_EXTRACTION_TOKENS_PER_ROLLOUT, maxExtractionTokensPerRollout);
+        ConfigClamps.requireInRange(ConfigClamps.MAX_EXTRACTION_TOKENS_PER_DAY, maxExtractionTokensPerDay);
+        ConfigClamps.requireInRange(ConfigClamps.SELECTION_HALF_LIFE_DAYS, selectionHalfLifeDays);
+        ConfigClamps.requireInRange(ConfigClamps.SELECTION_NEW_SHARE_PERCENT, selectionNewSharePercent);
         if (extractModel.isPresent()) {
             requireNotBlank("extract_model", extractModel.get());
         }
@@ -45,6 +52,27 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
         for (String source : memorySources) {
             requireNotBlank("memory_sources", source);
         }
+    }
+
+    /**
+     * The settings of round three: the long-session keys at their defaults
+     * ({@code max_extraction_tokens_per_rollout = 250000}, no daily budget,
+     * {@link SelectionPolicy#CODEX}).
+     */
+    public MemoriesConfig(boolean generateMemories, boolean useMemories, boolean dedicatedTools,
+            boolean disableOnExternalContext, int maxRawMemoriesForConsolidation, int maxUnusedDays,
+            int maxRolloutAgeDays, int maxRolloutsPerStartup, int minRolloutIdleHours,
+            int minRateLimitRemainingPercent, Optional<String> extractModel, Optional<String> consolidationModel,
+            List<String> memorySources, int phase1Concurrency, int historyRetention,
+            int consolidationTimeoutMinutes, int summaryTokenLimit, Approval approval) {
+        this(generateMemories, useMemories, dedicatedTools, disableOnExternalContext, maxRawMemoriesForConsolidation,
+                maxUnusedDays, maxRolloutAgeDays, maxRolloutsPerStartup, minRolloutIdleHours,
+                minRateLimitRemainingPercent, extractModel, consolidationModel, memorySources, phase1Concurrency,
+                historyRetention, consolidationTimeoutMinutes, summaryTokenLimit, approval,
+                ConfigClamps.MAX_EXTRACTION_TOKENS_PER_ROLLOUT.defaultValue(),
+                ConfigClamps.MAX_EXTRACTION_TOKENS_PER_DAY.defaultValue(), SelectionPolicy.CODEX,
+                ConfigClamps.SELECTION_HALF_LIFE_DAYS.defaultValue(),
+                ConfigClamps.SELECTION_NEW_SHARE_PERCENT.defaultValue());
     }
 
     /** The settings of earlier releases: {@link Approval#AUTO}. */
@@ -90,7 +118,14 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
                 .extractModel(extractModel).consolidationModel(consolidationModel).memorySources(memorySources)
                 .phase1Concurrency(phase1Concurrency).historyRetention(historyRetention)
                 .consolidationTimeoutMinutes(consolidationTimeoutMinutes).summaryTokenLimit(summaryTokenLimit)
-                .approval(approval);
+                .approval(approval).maxExtractionTokensPerRollout(maxExtractionTokensPerRollout)
+                .maxExtractionTokensPerDay(maxExtractionTokensPerDay).selectionPolicy(selectionPolicy)
+                .selectionHalfLifeDays(selectionHalfLifeDays).selectionNewSharePercent(selectionNewSharePercent);
+    }
+
+    /** Whether Phase 1 has a daily token budget ({@code max_extraction_tokens_per_day > 0}). */
+    public boolean hasDailyExtractionBudget() {
+        return maxExtractionTokensPerDay > 0;
     }
 
     private static void requireNotBlank(String key, String value) {
@@ -119,6 +154,11 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
         private long historyRetention = ConfigClamps.HISTORY_RETENTION.defaultValue();
         private long consolidationTimeoutMinutes = ConfigClamps.CONSOLIDATION_TIMEOUT_MINUTES.defaultValue();
         private long summaryTokenLimit = ConfigClamps.SUMMARY_TOKEN_LIMIT.defaultValue();
+        private long maxExtractionTokensPerRollout = ConfigClamps.MAX_EXTRACTION_TOKENS_PER_ROLLOUT.defaultValue();
+        private long maxExtractionTokensPerDay = ConfigClamps.MAX_EXTRACTION_TOKENS_PER_DAY.defaultValue();
+        private SelectionPolicy selectionPolicy = SelectionPolicy.CODEX;
+        private long selectionHalfLifeDays = ConfigClamps.SELECTION_HALF_LIFE_DAYS.defaultValue();
+        private long selectionNewSharePercent = ConfigClamps.SELECTION_NEW_SHARE_PERCENT.defaultValue();
 
         private Builder() {}
 
@@ -221,6 +261,39 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
             return this;
         }
 
+        /**
+         * Input tokens one rollout's extraction may spend over all its requests (default 250,000,
+         * about 1 MB). A longer session is first fitted to it, least important rows dropped first.
+         */
+        public Builder maxExtractionTokensPerRollout(long value) {
+            maxExtractionTokensPerRollout = value;
+            return this;
+        }
+
+        /** Tokens Phase 1 may spend per UTC day (0, the default: unlimited). */
+        public Builder maxExtractionTokensPerDay(long value) {
+            maxExtractionTokensPerDay = value;
+            return this;
+        }
+
+        /** How Phase 2 selects its inputs; default {@link SelectionPolicy#CODEX}. */
+        public Builder selectionPolicy(SelectionPolicy value) {
+            selectionPolicy = Objects.requireNonNull(value, "selectionPolicy");
+            return this;
+        }
+
+        /** With {@link SelectionPolicy#FAIR}: days after which a usage count weighs half (default 30). */
+        public Builder selectionHalfLifeDays(long value) {
+            selectionHalfLifeDays = value;
+            return this;
+        }
+
+        /** With {@link SelectionPolicy#FAIR}: percent of the selection kept for never-selected memories (default 10). */
+        public Builder selectionNewSharePercent(long value) {
+            selectionNewSharePercent = value;
+            return this;
+        }
+
         /** Clamps each number into its range (logging a warning naming the key) and builds. */
         public MemoriesConfig build() {
             return new MemoriesConfig(generateMemories, useMemories, dedicatedTools, disableOnExternalContext,
@@ -234,7 +307,11 @@ public record MemoriesConfig(boolean generateMemories, boolean useMemories, bool
                     ConfigClamps.PHASE1_CONCURRENCY.clamp(phase1Concurrency),
                     ConfigClamps.HISTORY_RETENTION.clamp(historyRetention),
                     ConfigClamps.CONSOLIDATION_TIMEOUT_MINUTES.clamp(consolidationTimeoutMinutes),
-                    ConfigClamps.SUMMARY_TOKEN_LIMIT.clamp(summaryTokenLimit), approval);
+                    ConfigClamps.SUMMARY_TOKEN_LIMIT.clamp(summaryTokenLimit), approval,
+                    ConfigClamps.MAX_EXTRACTION_TOKENS_PER_ROLLOUT.clamp(maxExtractionTokensPerRollout),
+                    ConfigClamps.MAX_EXTRACTION_TOKENS_PER_DAY.clamp(maxExtractionTokensPerDay), selectionPolicy,
+                    ConfigClamps.SELECTION_HALF_LIFE_DAYS.clamp(selectionHalfLifeDays),
+                    ConfigClamps.SELECTION_NEW_SHARE_PERCENT.clamp(selectionNewSharePercent));
         }
     }
 }

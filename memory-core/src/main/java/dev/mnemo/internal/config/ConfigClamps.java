@@ -14,7 +14,15 @@ public enum ConfigClamps {
     PHASE1_CONCURRENCY("phase1_concurrency", 8, 1, 64),
     HISTORY_RETENTION("history_retention", 10, 0, 1000),
     CONSOLIDATION_TIMEOUT_MINUTES("consolidation_timeout_minutes", 30, 1, 240),
-    SUMMARY_TOKEN_LIMIT("summary_token_limit", 2500, 500, 20000);
+    SUMMARY_TOKEN_LIMIT("summary_token_limit", 2500, 500, 20000),
+    /** Mnemo: input tokens one rollout's extraction may spend over all its requests (about 1 MB at the default). */
+    MAX_EXTRACTION_TOKENS_PER_ROLLOUT("max_extraction_tokens_per_rollout", 250_000, 1_000, 100_000_000),
+    /** Mnemo: tokens Phase 1 may spend per UTC day in one home (one tenant in fleet mode); 0 = unlimited. */
+    MAX_EXTRACTION_TOKENS_PER_DAY("max_extraction_tokens_per_day", 0, 0, Integer.MAX_VALUE),
+    /** Mnemo, {@code selection_policy = "fair"}: days after which a usage count weighs half. */
+    SELECTION_HALF_LIFE_DAYS("selection_half_life_days", 30, 1, 3650),
+    /** Mnemo, {@code selection_policy = "fair"}: share of Phase 2's selection kept for never-selected memories. */
+    SELECTION_NEW_SHARE_PERCENT("selection_new_share_percent", 10, 0, 50);
 
     private static final Logger LOG = LoggerFactory.getLogger(ConfigClamps.class);
 

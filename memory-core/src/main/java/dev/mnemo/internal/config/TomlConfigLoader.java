@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.mnemo.Approval;
+import dev.mnemo.SelectionPolicy;
 import dev.mnemo.HistoryConfig;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryConfigurationException;
@@ -169,6 +170,11 @@ public final class TomlConfigLoader {
             case "consolidation_timeout_minutes" -> b.consolidationTimeoutMinutes(v.integer());
             case "summary_token_limit" -> b.summaryTokenLimit(v.integer());
             case "approval" -> b.approval(approval(v));
+            case "max_extraction_tokens_per_rollout" -> b.maxExtractionTokensPerRollout(v.integer());
+            case "max_extraction_tokens_per_day" -> b.maxExtractionTokensPerDay(v.integer());
+            case "selection_policy" -> b.selectionPolicy(selectionPolicy(v));
+            case "selection_half_life_days" -> b.selectionHalfLifeDays(v.integer());
+            case "selection_new_share_percent" -> b.selectionNewSharePercent(v.integer());
             default -> throw new MemoryConfigurationException("unknown key memories." + v.key + " in " + v.file);
         }
     }
@@ -180,6 +186,16 @@ public final class TomlConfigLoader {
         } catch (IllegalArgumentException e) {
             throw new MemoryConfigurationException("memories.approval in " + v.file + " must be \"auto\" or \"ask\", was \""
                     + value + "\"");
+        }
+    }
+
+    private static SelectionPolicy selectionPolicy(Value v) {
+        String value = v.nonBlankString();
+        try {
+            return SelectionPolicy.fromConfigValue(value);
+        } catch (IllegalArgumentException e) {
+            throw new MemoryConfigurationException("memories.selection_policy in " + v.file
+                    + " must be \"codex\" or \"fair\", was \"" + value + "\"");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.mnemo.spring.boot;
 
 import dev.mnemo.Approval;
 import dev.mnemo.MemoriesConfig;
+import dev.mnemo.SelectionPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -207,6 +208,21 @@ public class MnemoProperties {
         /** {@code ask}: new memories and notes wait for a person's approval; {@code auto}: they take effect at once. */
         private Approval approval = DEFAULTS.approval();
 
+        /** Input tokens one conversation's extraction may spend over all its requests (1000..100000000). */
+        private int maxExtractionTokensPerRollout = DEFAULTS.maxExtractionTokensPerRollout();
+
+        /** Tokens Phase 1 may spend per UTC day (0..2147483647; 0 = unlimited). Per user with mnemo.tenancy=per-user. */
+        private int maxExtractionTokensPerDay = DEFAULTS.maxExtractionTokensPerDay();
+
+        /** {@code codex}: Phase 2 selects by usage and recency; {@code fair}: usage decays and new memories get a share. */
+        private SelectionPolicy selectionPolicy = DEFAULTS.selectionPolicy();
+
+        /** With selection-policy=fair: days after which a usage count weighs half (1..3650). */
+        private int selectionHalfLifeDays = DEFAULTS.selectionHalfLifeDays();
+
+        /** With selection-policy=fair: percent of the selection kept for never-selected memories (0..50). */
+        private int selectionNewSharePercent = DEFAULTS.selectionNewSharePercent();
+
         /**
          * The settings, clamped as {@link MemoriesConfig.Builder#build()} clamps (each clamp logged
          * with the property's name).
@@ -232,7 +248,11 @@ public class MnemoProperties {
                     .extractModel(Optional.ofNullable(extractModel)).consolidationModel(Optional.ofNullable(consolidationModel))
                     .memorySources(memorySources).phase1Concurrency(phase1Concurrency)
                     .historyRetention(historyRetention).consolidationTimeoutMinutes(consolidationTimeoutMinutes)
-                    .summaryTokenLimit(summaryTokenLimit).approval(approval).build();
+                    .summaryTokenLimit(summaryTokenLimit).approval(approval)
+                    .maxExtractionTokensPerRollout(maxExtractionTokensPerRollout)
+                    .maxExtractionTokensPerDay(maxExtractionTokensPerDay).selectionPolicy(selectionPolicy)
+                    .selectionHalfLifeDays(selectionHalfLifeDays).selectionNewSharePercent(selectionNewSharePercent)
+                    .build();
             logClamp("max-raw-memories-for-consolidation", maxRawMemoriesForConsolidation,
                     config.maxRawMemoriesForConsolidation());
             logClamp("max-unused-days", maxUnusedDays, config.maxUnusedDays());
@@ -246,6 +266,11 @@ public class MnemoProperties {
             logClamp("consolidation-timeout-minutes", consolidationTimeoutMinutes,
                     config.consolidationTimeoutMinutes());
             logClamp("summary-token-limit", summaryTokenLimit, config.summaryTokenLimit());
+            logClamp("max-extraction-tokens-per-rollout", maxExtractionTokensPerRollout,
+                    config.maxExtractionTokensPerRollout());
+            logClamp("max-extraction-tokens-per-day", maxExtractionTokensPerDay, config.maxExtractionTokensPerDay());
+            logClamp("selection-half-life-days", selectionHalfLifeDays, config.selectionHalfLifeDays());
+            logClamp("selection-new-share-percent", selectionNewSharePercent, config.selectionNewSharePercent());
             return config;
         }
 
@@ -404,6 +429,46 @@ public class MnemoProperties {
 
         public void setApproval(Approval approval) {
             this.approval = approval;
+        }
+
+        public int getMaxExtractionTokensPerRollout() {
+            return maxExtractionTokensPerRollout;
+        }
+
+        public void setMaxExtractionTokensPerRollout(int maxExtractionTokensPerRollout) {
+            this.maxExtractionTokensPerRollout = maxExtractionTokensPerRollout;
+        }
+
+        public int getMaxExtractionTokensPerDay() {
+            return maxExtractionTokensPerDay;
+        }
+
+        public void setMaxExtractionTokensPerDay(int maxExtractionTokensPerDay) {
+            this.maxExtractionTokensPerDay = maxExtractionTokensPerDay;
+        }
+
+        public SelectionPolicy getSelectionPolicy() {
+            return selectionPolicy;
+        }
+
+        public void setSelectionPolicy(SelectionPolicy selectionPolicy) {
+            this.selectionPolicy = selectionPolicy;
+        }
+
+        public int getSelectionHalfLifeDays() {
+            return selectionHalfLifeDays;
+        }
+
+        public void setSelectionHalfLifeDays(int selectionHalfLifeDays) {
+            this.selectionHalfLifeDays = selectionHalfLifeDays;
+        }
+
+        public int getSelectionNewSharePercent() {
+            return selectionNewSharePercent;
+        }
+
+        public void setSelectionNewSharePercent(int selectionNewSharePercent) {
+            this.selectionNewSharePercent = selectionNewSharePercent;
         }
     }
 
