@@ -2,6 +2,7 @@ package dev.mnemo;
 
 import dev.mnemo.internal.engine.EngineBuilder;
 import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.MemoryStore;
@@ -149,6 +150,16 @@ public interface MemoryEngine extends AutoCloseable {
     MemoryAdmin admin();
 
     MemoriesConfig config();
+
+    /**
+     * How this engine counts tokens for the summary cap ({@code summary_token_limit}) and what
+     * shows it (the console's budget bars): its model's {@link LanguageModel#tokenCounter()}
+     * (the extraction model's, when one is set apart), else {@link TokenCounter#estimate()},
+     * four UTF-8 bytes to a token, as Codex counts.
+     */
+    default TokenCounter tokenCounter() {
+        return TokenCounter.estimate();
+    }
 
     /**
      * Closes the open sessions (recording what their unfinished answers showed), and every session

@@ -6,8 +6,8 @@ import java.util.Locale;
 /**
  * How much of {@code summary_token_limit} a scope's summary uses, as an inline SVG bar drawn on the
  * server (no script, no inline style: the colours come from the style sheet by class). Tokens are
- * estimated as the engine does, with {@link TokenCounter#estimateTokens(String)}: four UTF-8 bytes to a
- * token.
+ * counted as the engine counts them for the cap ({@link dev.mnemo.MemoryEngine#tokenCounter()}):
+ * its model's tokenizer when the model has one, else four UTF-8 bytes to a token.
  */
 final class BudgetBar {
 
@@ -24,6 +24,16 @@ final class BudgetBar {
     /** Tokens of {@code text}: UTF-8 bytes divided by four, rounded up ({@link TokenCounter#estimateTokens}). */
     static long tokens(String text) {
         return TokenCounter.estimateTokens(text);
+    }
+
+    /** Tokens of {@code text} as {@code counter} counts them. */
+    static long tokens(String text, TokenCounter counter) {
+        return counter.count(text);
+    }
+
+    /** How the page says tokens are counted. */
+    static String countedAs(TokenCounter counter) {
+        return counter == TokenCounter.estimate() ? "about four bytes each" : "counted by the model's tokenizer";
     }
 
     /**

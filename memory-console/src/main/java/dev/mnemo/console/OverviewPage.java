@@ -7,6 +7,7 @@ import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.Phase2FailureReason;
 import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.llm.TokenCounter;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -236,16 +237,17 @@ final class OverviewPage {
      */
     private void budgets(Html html) {
         long limit = engine.config().summaryTokenLimit();
+        TokenCounter counter = engine.tokenCounter();
         html.element("p", "Each scope's " + MemoryFolder.SUMMARY + " against the part of summary_token_limit ("
-                + limit + " tokens, about four bytes each) it gets: a session in a project reads the project's"
-                + " summary first, and the global one gets what is left.", "class", "muted");
-        long global = folder.read(MemoryFolder.SUMMARY).map(f -> BudgetBar.tokens(f.content())).orElse(0L);
+                + limit + " tokens, " + BudgetBar.countedAs(counter) + ") it gets: a session in a project reads the"
+                + " project's summary first, and the global one gets what is left.", "class", "muted");
+        long global = folder.read(MemoryFolder.SUMMARY).map(f -> BudgetBar.tokens(f.content(), counter)).orElse(0L);
         html.append(BudgetBar.of("global, in sessions of no project", global, limit));
         ProjectNames names = ProjectNames.of(engine);
         for (String project : folder.projectFolders()) {
             String slug = project.substring(project.lastIndexOf('/') + 1);
-            long tokens = folder.read(project + "/" + MemoryFolder.SUMMARY).map(f -> BudgetBar.tokens(f.content()))
-                    .orElse(0L);
+            long tokens = folder.read(project + "/" + MemoryFolder.SUMMARY)
+                    .map(f -> BudgetBar.tokens(f.content(), counter)).orElse(0L);
             String name = names.name(slug);
             html.append(BudgetBar.of("project " + name, names.title(slug), tokens, limit));
             html.append(BudgetBar.of("global, in " + name + "'s sessions", names.title(slug), global,

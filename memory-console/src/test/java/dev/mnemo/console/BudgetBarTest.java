@@ -2,6 +2,7 @@ package dev.mnemo.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.mnemo.llm.TokenCounter;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,16 @@ class BudgetBarTest {
         assertThat(BudgetBar.tokens("abcd")).isEqualTo(1);
         assertThat(BudgetBar.tokens("abcde")).isEqualTo(2);
         assertThat(BudgetBar.tokens("éé")).isEqualTo(1);
+    }
+
+    @Test
+    void tokens_withTheEnginesCounter_areThatCountersAndThePageSaysSo() {
+        TokenCounter perCodePoint = text -> text.codePointCount(0, text.length());
+
+        assertThat(BudgetBar.tokens("記憶記憶", perCodePoint)).isEqualTo(4);
+        assertThat(BudgetBar.tokens("記憶記憶", TokenCounter.estimate())).isEqualTo(3);
+        assertThat(BudgetBar.countedAs(perCodePoint)).isEqualTo("counted by the model's tokenizer");
+        assertThat(BudgetBar.countedAs(TokenCounter.estimate())).isEqualTo("about four bytes each");
     }
 
     @Test

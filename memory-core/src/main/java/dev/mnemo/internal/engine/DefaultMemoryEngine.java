@@ -31,6 +31,7 @@ import dev.mnemo.spi.GoalStore;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.SecretRedactor;
+import dev.mnemo.llm.TokenCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -299,6 +300,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
     @Override
     public MemoryAdmin admin() {
         return admin;
+    }
+
+    @Override
+    public TokenCounter tokenCounter() {
+        return EngineReadPath.tokenCounter(parts);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.mnemo.internal.engine;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.internal.read.DeveloperInstructions;
 import dev.mnemo.internal.read.ServerPaths;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.internal.tools.LocalMemoryTools;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.spi.SecretRedactor;
@@ -48,7 +49,12 @@ final class EngineReadPath {
         this.notes = notes;
         this.forgets = forgets;
         this.redactor = redactor;
-        this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config());
+        this.instructions = new DeveloperInstructions(parts.memoryRoot(), parts.config(), tokenCounter(parts));
+    }
+
+    /** How this engine counts tokens: its extraction model's counter, the estimate without a model. */
+    static TokenCounter tokenCounter(EngineParts parts) {
+        return parts.extractionModel() == null ? TokenCounter.estimate() : parts.extractionModel().tokenCounter();
     }
 
     /** The developer instructions, in {@code projectKey}'s project when one is given; empty while a forget waits. */

@@ -14,6 +14,7 @@ import dev.mnemo.SessionContext;
 import dev.mnemo.SessionRecorder;
 import dev.mnemo.StartupTask;
 import dev.mnemo.ThreadRegistry;
+import dev.mnemo.llm.TokenCounter;
 
 /**
  * A tenant's engine as {@link TenantEngines} hands it out: every call goes to the real engine,
@@ -109,6 +110,11 @@ record SharedEngine(MemoryEngine delegate) implements MemoryEngine {
     @Override
     public MemoryAdmin admin() {
         return delegate.admin();
+    }
+
+    @Override
+    public TokenCounter tokenCounter() {
+        return delegate.tokenCounter();
     }
 
     @Override

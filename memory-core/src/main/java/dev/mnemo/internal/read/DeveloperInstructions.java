@@ -3,6 +3,7 @@ package dev.mnemo.internal.read;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.ProjectKeys;
+import dev.mnemo.llm.TokenCounter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -83,6 +84,8 @@ public final class DeveloperInstructions {
             "    session logs that recaps name under `rollout_path` lie outside it; the tools cannot open them.");
 
     private final Path memoryRoot;
+    /** How the summary cap counts tokens. */
+    private final TokenCounter tokenCounter;
     private final MemoriesConfig config;
     private final StampedPath<String> globalSummary;
     private final ProjectFolders projects;
@@ -97,11 +100,21 @@ public final class DeveloperInstructions {
      * @param config supplies {@code use_memories}, {@code dedicated_tools} and {@code summary_token_limit}
      */
     public DeveloperInstructions(Path memoryRoot, MemoriesConfig config) {
-        this(memoryRoot, config, Clock.systemUTC());
+        this(memoryRoot, config, TokenCounter.estimate());
+    }
+
+    /** @param tokens how the summary cap counts tokens: the engine's model's counter, or the estimate */
+    public DeveloperInstructions(Path memoryRoot, MemoriesConfig config, TokenCounter tokens) {
+        this(memoryRoot, config, Clock.systemUTC(), tokens);
     }
 
     /** For tests: file times are compared with {@code wallClock} instead of the system clock. */
     DeveloperInstructions(Path memoryRoot, MemoriesConfig config, Clock wallClock) {
+        this(memoryRoot, config, wallClock, TokenCounter.estimate());
+    }
+
+    private DeveloperInstructions(Path memoryRoot, MemoriesConfig config, Clock wallClock, TokenCounter tokens) {
+        this.tokenCounter = Objects.requireNonNull(tokens, "tokens");
         this.memoryRoot = Objects.requireNonNull(memoryRoot, "memoryRoot").toAbsolutePath().normalize();
         this.config = Objects.requireNonNull(config, "config");
         this.globalSummary = new StampedPath<>(this.memoryRoot.resolve(SUMMARY_FILE), wallClock, SummaryText::read);
@@ -192,7 +205,7 @@ public final class DeveloperInstructions {
         int budget = config.summaryTokenLimit();
         if (parts.project() != null) {
             String project = capped(parts.project(), budget, "project " + parts.slug().orElseThrow());
-            budget -= (int) Math.min(budget, TokenTruncation.approxTokens(project));
+            budget -= (int) Math.min(budget, TokenTruncation.tokens(project, tokenCounter));
             out.append("## Memory of this project (").append(projectFolder(parts.slug().orElseThrow()));
             if (!tools) {
                 out.append(", project ").append(projectKey.orElseThrow());
@@ -218,7 +231,7 @@ public final class DeveloperInstructions {
     }
 
     private String capped(String summary, int tokens, String which) {
-        String capped = TokenTruncation.truncateMiddle(summary, tokens);
+        String capped = TokenTruncation.truncateMiddle(summary, tokens, tokenCounter);
         if (!capped.equals(summary)) {
             LOG.debug("The {} memory summary under {} was cut to {} tokens", which, memoryRoot, tokens);
         }

@@ -2,6 +2,7 @@ package dev.mnemo.internal.read;
 
 import dev.mnemo.llm.TokenCounter;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 /**
  * Codex's middle truncation over its token estimate ({@link TokenCounter#estimate()}, the one home
@@ -13,6 +14,9 @@ public final class TokenTruncation {
 
     /** Codex's {@code APPROX_BYTES_PER_TOKEN} ({@link TokenCounter#BYTES_PER_TOKEN}). */
     public static final int BYTES_PER_TOKEN = TokenCounter.BYTES_PER_TOKEN;
+
+    /** Rounds of measuring a cut with a model's counter before the last one is kept as it is. */
+    private static final int MAX_MEASURED_ROUNDS = 6;
 
     private TokenTruncation() {}
 
@@ -40,8 +44,16 @@ public final class TokenTruncation {
         if (totalBytes <= budget) {
             return text;
         }
+        return cut(text, budget, TokenCounter.tokensOfBytes(totalBytes - budget));
+    }
+
+    /**
+     * Head and tail of {@code budget} bytes in all, cut on code points, around a marker naming
+     * {@code overTokens}. Walks in from each end only as far as its budget reaches; the middle is
+     * never visited.
+     */
+    private static String cut(String text, long budget, long overTokens) {
         long headBudget = budget / 2;
-        // Walk in from each end only as far as its budget reaches; the middle is never visited.
         int headEnd = 0;
         for (long bytes = 0; headEnd < text.length(); ) {
             int codePoint = text.codePointAt(headEnd);
@@ -62,8 +74,46 @@ public final class TokenTruncation {
             tailStart -= Character.charCount(codePoint);
         }
         tailStart = Math.max(tailStart, headEnd);
-        return text.substring(0, headEnd) + marker(TokenCounter.tokensOfBytes(totalBytes - budget))
-                + text.substring(tailStart);
+        return text.substring(0, headEnd) + marker(overTokens) + text.substring(tailStart);
+    }
+
+    /** The tokens of {@code text} as {@code counter} counts them. */
+    public static long tokens(String text, TokenCounter counter) {
+        return counter.count(text);
+    }
+
+    /**
+     * {@link #truncateMiddle(String, int)} with tokens counted by {@code counter}. With the
+     * estimate it is exactly Codex's truncation. With a model's own counter, text that counter
+     * finds within {@code maxTokens} is kept whole; longer text is cut by the same head-and-tail
+     * rule at the byte budget the counter's measured bytes per token give, shrunk until the counter
+     * agrees it fits, and the marker names the tokens the counter found over budget.
+     */
+    public static String truncateMiddle(String text, int maxTokens, TokenCounter counter) {
+        if (isEstimate(counter)) {
+            return truncateMiddle(text, maxTokens);
+        }
+        if (maxTokens < 0) {
+            throw new IllegalArgumentException("maxTokens must not be negative, was " + maxTokens);
+        }
+        long total = counter.count(text);
+        if (total <= maxTokens) {
+            return text;
+        }
+        long over = total - maxTokens;
+        // The byte budget the measured bytes per token give; each round that still counts over takes a tenth off.
+        long budget = (long) ((double) maxTokens * utf8Length(text) / total);
+        long allowed = maxTokens + counter.count(marker(over));
+        String cut = cut(text, budget, over);
+        for (int round = 1; round < MAX_MEASURED_ROUNDS && counter.count(cut) > allowed; round++) {
+            budget = budget * 9 / 10;
+            cut = cut(text, budget, over);
+        }
+        return cut;
+    }
+
+    private static boolean isEstimate(TokenCounter counter) {
+        return Objects.requireNonNull(counter, "counter") == TokenCounter.estimate();
     }
 
     private static String marker(long tokens) {
