@@ -3,6 +3,7 @@ package dev.mnemo.llm.openai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.mnemo.llm.ContextOverflow;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelException.Reason;
 import dev.mnemo.llm.openai.FakeOpenAiServer.Reply;
@@ -76,6 +77,20 @@ class ErrorMappingTest {
 
         assertThat(e.reason()).isEqualTo(Reason.CONTEXT_WINDOW_EXCEEDED);
         assertThat(e.getMessage()).contains("exceeds the context window");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Api.class)
+    void contextLengthExceeded_keepsTheSizesForContextOverflowToRead(Api api) {
+        ModelException e = failureFor(api, Reply.json(400, "{\"error\":{\"message\":\"This model's maximum context "
+                + "length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of "
+                + "the messages.\",\"type\":\"invalid_request_error\",\"param\":\"messages\","
+                + "\"code\":\"context_length_exceeded\"}}"));
+
+        assertThat(e.reason()).isEqualTo(Reason.CONTEXT_WINDOW_EXCEEDED);
+        ContextOverflow overflow = ContextOverflow.of(e).orElseThrow();
+        assertThat(overflow.windowTokens()).hasValue(8192);
+        assertThat(overflow.requestTokens()).hasValue(9000);
     }
 
     @Test
