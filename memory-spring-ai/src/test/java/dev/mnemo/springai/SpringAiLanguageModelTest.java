@@ -3,6 +3,8 @@ package dev.mnemo.springai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.knuddels.jtokkit.api.EncodingType;
+import dev.mnemo.llm.ContextOverflow;
 import dev.mnemo.llm.FinishReason;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelMessage;
@@ -10,6 +12,7 @@ import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.RateLimitSnapshot;
 import dev.mnemo.llm.ToolCall;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
@@ -30,6 +33,7 @@ import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.openai.OpenAiChatOptions;
+import org.springframework.ai.tokenizer.JTokkitTokenCountEstimator;
 
 /** {@link SpringAiLanguageModel} over Spring AI's OpenAI {@link ChatModel}, talking HTTP to the wire server. */
 @ExtendWith(SharedChatApp.Resolver.class)
@@ -100,6 +104,52 @@ class SpringAiLanguageModelTest {
         assertThatThrownBy(() -> model.respond(ModelRequest.builder().message(ModelMessage.user("long")).build()))
                 .isInstanceOfSatisfying(ModelException.class,
                         e -> assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED));
+    }
+
+    @Test
+    void respond_keepsTheContextWindowErrorsSizes_forContextOverflowToRead() {
+        shared.script.enqueue(WireReply.failure(400, "{\"error\":{\"message\":\"This model's maximum context length "
+                + "is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the "
+                + "messages.\",\"type\":\"invalid_request_error\",\"param\":\"messages\","
+                + "\"code\":\"context_length_exceeded\"}}"));
+
+        assertThatThrownBy(() -> model.respond(ModelRequest.builder().message(ModelMessage.user("long")).build()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED);
+                    ContextOverflow overflow = ContextOverflow.of(e).orElseThrow();
+                    assertThat(overflow.windowTokens()).hasValue(8192);
+                    assertThat(overflow.requestTokens()).hasValue(9000);
+                });
+    }
+
+    @Test
+    void tokenCounter_isTheEstimate_unlessAnEstimatorIsGiven() {
+        assertThat(model.tokenCounter()).isSameAs(TokenCounter.estimate());
+    }
+
+    @Test
+    void tokenCounter_countsWithTheGivenSpringAiEstimator() {
+        JTokkitTokenCountEstimator estimator = new JTokkitTokenCountEstimator(EncodingType.O200K_BASE);
+        TokenCounter counter = SpringAiLanguageModel.of(shared.context.getBean(ChatModel.class), estimator)
+                .tokenCounter();
+        String digest = "3f9a1c7e2b4d8f60a5e1c9b7d3f2a8e4c6b0d1f9";
+        String code = "for(int i=0;i<n;i++){x[i]+=y[i]*z[i];}";
+
+        assertThat(counter.count(digest)).isEqualTo(estimator.estimate(digest))
+                .isGreaterThan(3 * TokenCounter.estimate().count(digest));
+        assertThat(counter.count(code)).isEqualTo(estimator.estimate(code));
+        assertThat(counter.count("")).isZero();
+    }
+
+    @Test
+    void tokenCounter_estimatesATextTheEstimatorRefuses() {
+        // Spring AI's jtokkit estimator throws on special-token markers; a session may quote one.
+        String quoted = "the tokenizer ends a document with <|endoftext|> here";
+        TokenCounter counter = SpringAiLanguageModel.of(shared.context.getBean(ChatModel.class),
+                new JTokkitTokenCountEstimator()).tokenCounter();
+
+        assertThat(counter.count(quoted)).isEqualTo(TokenCounter.estimate().count(quoted));
+        assertThat(counter.count("plain words")).isEqualTo(new JTokkitTokenCountEstimator().estimate("plain words"));
     }
 
     @Test
