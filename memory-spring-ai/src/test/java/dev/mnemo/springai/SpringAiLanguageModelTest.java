@@ -18,6 +18,7 @@ import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -108,17 +109,13 @@ class SpringAiLanguageModelTest {
 
     @Test
     void respond_keepsTheContextWindowErrorsSizes_forContextOverflowToRead() {
-        shared.script.enqueue(WireReply.failure(400, "{\"error\":{\"message\":\"This model's maximum context length "
-                + "is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the "
-                + "messages.\",\"type\":\"invalid_request_error\",\"param\":\"messages\","
-                + "\"code\":\"context_length_exceeded\"}}"));
+        shared.script.enqueue(WireReply.contextLengthExceeded(8192, 9000));
 
         assertThatThrownBy(() -> model.respond(ModelRequest.builder().message(ModelMessage.user("long")).build()))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED);
-                    ContextOverflow overflow = ContextOverflow.of(e).orElseThrow();
-                    assertThat(overflow.windowTokens()).hasValue(8192);
-                    assertThat(overflow.requestTokens()).hasValue(9000);
+                    assertThat(ContextOverflow.of(e))
+                            .hasValue(new ContextOverflow(OptionalLong.of(8192), OptionalLong.of(9000)));
                 });
     }
 

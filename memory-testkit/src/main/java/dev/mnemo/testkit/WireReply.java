@@ -60,6 +60,18 @@ public sealed interface WireReply {
         return new Failure(status, body);
     }
 
+    /**
+     * OpenAI's HTTP 400 for a request larger than the model's window, in its own words
+     * ("maximum context length is {@code windowTokens} tokens. However, your messages resulted in
+     * {@code requestTokens} tokens"), with code {@code context_length_exceeded}.
+     */
+    static Failure contextLengthExceeded(long windowTokens, long requestTokens) {
+        return new Failure(400, "{\"error\":{\"message\":\"This model's maximum context length is "
+                + windowTokens + " tokens. However, your messages resulted in " + requestTokens
+                + " tokens. Please reduce the length of the messages.\",\"type\":\"invalid_request_error\",\"param\":\"messages\","
+                + "\"code\":\"context_length_exceeded\"}}");
+    }
+
     /** Assistant text. */
     record Text(String text, List<String> chunks) implements WireReply {
         public Text {

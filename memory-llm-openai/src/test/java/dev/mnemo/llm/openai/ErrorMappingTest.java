@@ -8,10 +8,12 @@ import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelException.Reason;
 import dev.mnemo.llm.openai.FakeOpenAiServer.Reply;
 import dev.mnemo.llm.openai.OpenAiLanguageModel.Api;
+import dev.mnemo.testkit.WireReply;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -82,15 +84,10 @@ class ErrorMappingTest {
     @ParameterizedTest
     @EnumSource(Api.class)
     void contextLengthExceeded_keepsTheSizesForContextOverflowToRead(Api api) {
-        ModelException e = failureFor(api, Reply.json(400, "{\"error\":{\"message\":\"This model's maximum context "
-                + "length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of "
-                + "the messages.\",\"type\":\"invalid_request_error\",\"param\":\"messages\","
-                + "\"code\":\"context_length_exceeded\"}}"));
+        ModelException e = failureFor(api, Reply.json(400, WireReply.contextLengthExceeded(8192, 9000).body()));
 
         assertThat(e.reason()).isEqualTo(Reason.CONTEXT_WINDOW_EXCEEDED);
-        ContextOverflow overflow = ContextOverflow.of(e).orElseThrow();
-        assertThat(overflow.windowTokens()).hasValue(8192);
-        assertThat(overflow.requestTokens()).hasValue(9000);
+        assertThat(ContextOverflow.of(e)).hasValue(new ContextOverflow(OptionalLong.of(8192), OptionalLong.of(9000)));
     }
 
     @Test
