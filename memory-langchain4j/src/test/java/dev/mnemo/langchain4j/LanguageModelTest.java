@@ -28,10 +28,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@link MnemoLangChain4j#languageModel}: Mnemo's pipeline on a real LangChain4j OpenAI model over HTTP. */
 class LanguageModelTest {
@@ -122,19 +125,26 @@ class LanguageModelTest {
         }
     }
 
-    @Test
-    void contextLengthExceeded_keepsTheSizesForContextOverflowToRead() {
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("contextErrors")
+    void contextWindowErrors_keepTheSizesForContextOverflowToRead(String from, WireReply reply, long window,
+            long request) {
         try (OpenAiWireServer server = OpenAiWireServer.start()) {
-            server.enqueue(WireReply.contextLengthExceeded(8192, 9000));
+            server.enqueue(reply);
 
             assertThatThrownBy(() -> model(server).respond(ModelRequest.builder().message(ModelMessage.user("long"))
                     .build()))
                     .isInstanceOfSatisfying(ModelException.class, e -> {
                         assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED);
                         assertThat(ContextOverflow.of(e))
-                                .hasValue(new ContextOverflow(OptionalLong.of(8192), OptionalLong.of(9000)));
+                                .hasValue(new ContextOverflow(OptionalLong.of(window), OptionalLong.of(request)));
                     });
         }
+    }
+
+    static Stream<Arguments> contextErrors() {
+        return Stream.of(Arguments.of("OpenAI", WireReply.contextLengthExceeded(8192, 9000), 8192, 9000),
+                Arguments.of("llama.cpp", WireReply.contextSizeExceeded(4096, 4476), 4096, 4476));
     }
 
     @Test

@@ -19,11 +19,14 @@ import dev.mnemo.testkit.WireRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.metadata.ChatResponseMetadata;
 import org.springframework.ai.chat.metadata.DefaultUsage;
@@ -107,16 +110,23 @@ class SpringAiLanguageModelTest {
                         e -> assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED));
     }
 
-    @Test
-    void respond_keepsTheContextWindowErrorsSizes_forContextOverflowToRead() {
-        shared.script.enqueue(WireReply.contextLengthExceeded(8192, 9000));
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("contextErrors")
+    void respond_keepsTheContextWindowErrorsSizes_forContextOverflowToRead(String server, WireReply reply,
+            long window, long request) {
+        shared.script.enqueue(reply);
 
         assertThatThrownBy(() -> model.respond(ModelRequest.builder().message(ModelMessage.user("long")).build()))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED);
                     assertThat(ContextOverflow.of(e))
-                            .hasValue(new ContextOverflow(OptionalLong.of(8192), OptionalLong.of(9000)));
+                            .hasValue(new ContextOverflow(OptionalLong.of(window), OptionalLong.of(request)));
                 });
+    }
+
+    static Stream<Arguments> contextErrors() {
+        return Stream.of(Arguments.of("OpenAI", WireReply.contextLengthExceeded(8192, 9000), 8192, 9000),
+                Arguments.of("llama.cpp", WireReply.contextSizeExceeded(4096, 4476), 4096, 4476));
     }
 
     @Test

@@ -72,6 +72,18 @@ public sealed interface WireReply {
                 + "\"code\":\"context_length_exceeded\"}}");
     }
 
+    /**
+     * llama.cpp's server's HTTP 400 for a prompt larger than its context: "request
+     * ({@code requestTokens} tokens) exceeds the available context size ({@code windowTokens}
+     * tokens)", type {@code exceed_context_size_error}, with the two sizes as fields too.
+     */
+    static Failure contextSizeExceeded(long windowTokens, long requestTokens) {
+        return new Failure(400, "{\"error\":{\"code\":400,\"message\":\"request (" + requestTokens
+                + " tokens) exceeds the available context size (" + windowTokens + " tokens)\","
+                + "\"type\":\"exceed_context_size_error\",\"n_prompt_tokens\":" + requestTokens
+                + ",\"n_ctx\":" + windowTokens + "}}");
+    }
+
     /** Assistant text. */
     record Text(String text, List<String> chunks) implements WireReply {
         public Text {

@@ -91,6 +91,14 @@ class ErrorMappingTest {
     }
 
     @Test
+    void llamaCppContextSizeError_isContextWindowExceeded_withItsSizes() {
+        ModelException e = failureFor(Reply.json(400, WireReply.contextSizeExceeded(4096, 4476).body()));
+
+        assertThat(e.reason()).isEqualTo(Reason.CONTEXT_WINDOW_EXCEEDED);
+        assertThat(ContextOverflow.of(e)).hasValue(new ContextOverflow(OptionalLong.of(4096), OptionalLong.of(4476)));
+    }
+
+    @Test
     void vllmTopLevelErrorAboutMaximumContextLength_isContextWindowExceeded() {
         ModelException e = failureFor(Reply.fixture(400, "errors/vllm-context-length.json"));
 
