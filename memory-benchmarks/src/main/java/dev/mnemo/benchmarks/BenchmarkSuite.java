@@ -86,6 +86,11 @@ public final class BenchmarkSuite {
         throughput(lines, r, "citation_stream", "ReadPathBenchmarks.citationStream",
                 ReadPathBenchmarks.answerBytes(ReadPathBenchmarks.answerChunks()));
         throughput(lines, r, "rollout_render", "RolloutRenderBenchmark.render", RolloutRenderBenchmark.totalBytes());
+        throughput(lines, r, "token_count", "TokenCountBenchmark.count", TokenCountBenchmark.totalBytes());
+        if (r.containsKey("TokenCountBenchmark.count")) {
+            TokenCountBenchmark.Totals tokens = TokenCountBenchmark.totals();
+            lines.add(line("token_count_tokens", tokens.exact(), "tokens", (double) tokens.estimated()));
+        }
         pair(lines, r, "claim", "StoreBenchmarks.claim", 1e6, "ms");
         pair(lines, r, "selection", "StoreBenchmarks.selection", 1e6, "ms");
         pair(lines, r, "workspace_diff", "WorkspaceBenchmarks.workspaceDiff", 1e6, "ms");

@@ -7,6 +7,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.TokenCountEstimator;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.ResponseFormat;
@@ -19,6 +20,7 @@ import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.OutputSchema;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolCall;
 import dev.mnemo.llm.ToolSpec;
@@ -38,13 +40,29 @@ import java.util.Objects;
  * LangChain4j's OpenAI models). {@code reasoningEffort} and {@code metadata} have no
  * provider-neutral place in a {@code ChatRequest} and are not passed on; cached and reasoning
  * token counts are provider-specific and reported as 0.
+ *
+ * <p>Tokens are counted with a LangChain4j {@link TokenCountEstimator}'s
+ * {@code estimateTokenCountInText}: the one given, else the {@code ChatModel} itself when it is
+ * one, else {@link TokenCounter#estimate()}.
  */
 final class LangChain4jLanguageModel implements LanguageModel {
 
     private final ChatModel model;
+    private final TokenCounter tokenCounter;
 
     LangChain4jLanguageModel(ChatModel model) {
+        this(model, model instanceof TokenCountEstimator own ? own : null);
+    }
+
+    /** Over {@code model}, counting with {@code estimator}; null for the four-byte estimate. */
+    LangChain4jLanguageModel(ChatModel model, TokenCountEstimator estimator) {
         this.model = Objects.requireNonNull(model, "model");
+        this.tokenCounter = estimator == null ? TokenCounter.estimate() : new EstimatorTokenCounter(estimator);
+    }
+
+    @Override
+    public TokenCounter tokenCounter() {
+        return tokenCounter;
     }
 
     @Override

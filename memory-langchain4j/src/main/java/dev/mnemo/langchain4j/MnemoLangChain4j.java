@@ -1,6 +1,7 @@
 package dev.mnemo.langchain4j;
 
 import dev.langchain4j.guardrail.OutputGuardrail;
+import dev.langchain4j.model.TokenCountEstimator;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.observability.api.listener.AiServiceListener;
@@ -283,9 +284,21 @@ public final class MnemoLangChain4j {
      * application's model: {@code MemoryEngine.builder().model(MnemoLangChain4j.languageModel(chatModel))}.
      * Tools and tool calls, Phase 1's JSON schema as a {@code ResponseFormat}, token usage and
      * finish reason are carried across; LangChain4j's exceptions become {@code ModelException}s
-     * with a reason and {@code retryable()}.
+     * with a reason and {@code retryable()} (a provider's context-length error is
+     * {@code CONTEXT_WINDOW_EXCEEDED}, its message kept). Tokens are counted by {@code model} when
+     * it is a LangChain4j {@link TokenCountEstimator}, else estimated at four UTF-8 bytes each; see
+     * {@link #languageModel(ChatModel, TokenCountEstimator)}.
      */
     public static LanguageModel languageModel(ChatModel model) {
         return new LangChain4jLanguageModel(model);
+    }
+
+    /**
+     * As {@link #languageModel(ChatModel)}, counting tokens with {@code estimator}'s
+     * {@code estimateTokenCountInText} (it must be thread-safe), e.g.
+     * {@code new OpenAiTokenCountEstimator("gpt-4o")} from {@code langchain4j-open-ai}.
+     */
+    public static LanguageModel languageModel(ChatModel model, TokenCountEstimator estimator) {
+        return new LangChain4jLanguageModel(model, Objects.requireNonNull(estimator, "estimator"));
     }
 }

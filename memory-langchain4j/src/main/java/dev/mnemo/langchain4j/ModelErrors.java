@@ -88,9 +88,11 @@ final class ModelErrors {
     private static boolean mentionsContextWindow(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(Locale.ROOT);
-            // OpenAI says context_length_exceeded; compatible servers often only say it in words.
+            // OpenAI says context_length_exceeded; compatible servers often only say it in words: llama.cpp's
+            // "exceeds the available context size", Anthropic's "prompt is too long".
             if (message.contains("context_length") || message.contains("context length")
-                    || message.contains("context window") || message.contains("maximum context")) {
+                    || message.contains("context window") || message.contains("maximum context")
+                    || message.contains("context size") || message.contains("prompt is too long")) {
                 return true;
             }
         }

@@ -65,8 +65,10 @@ final class ModelErrors {
     static Reason forStatus(int status, String message) {
         String text = message.toLowerCase(Locale.ROOT);
         if (status >= 400 && status < 500 && status != 408 && status != 429) {
+            // OpenAI and vLLM, llama.cpp's server ("exceeds the available context size"), Anthropic.
             if (text.contains("context_length_exceeded") || text.contains("context window")
-                    || text.contains("maximum context length")) {
+                    || text.contains("maximum context length") || text.contains("context size")
+                    || text.contains("prompt is too long")) {
                 return Reason.CONTEXT_WINDOW_EXCEEDED;
             }
             if (text.contains("content_filter") || text.contains("content management policy")) {

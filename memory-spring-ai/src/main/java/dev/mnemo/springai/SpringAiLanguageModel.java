@@ -8,6 +8,7 @@ import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.OutputSchema;
 import dev.mnemo.llm.RateLimitSnapshot;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolCall;
 import dev.mnemo.llm.ToolSpec;
@@ -34,6 +35,7 @@ import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.StructuredOutputChatOptions;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
+import org.springframework.ai.tokenizer.TokenCountEstimator;
 import org.springframework.ai.tool.ToolCallback;
 
 /**
@@ -53,7 +55,14 @@ import org.springframework.ai.tool.ToolCallback;
  *       Reasoning effort and request metadata are provider-specific options and are not passed.</li>
  *   <li>Token usage, the finish reason and, where the response metadata carries them, rate-limit
  *       figures are read back; failures become {@link ModelException}s whose
- *       {@link ModelException#retryable()} is true for 408, 429, 5xx, time-outs and network errors.</li>
+ *       {@link ModelException#retryable()} is true for 408, 429, 5xx, time-outs and network errors;
+ *       a 4xx whose message says the context length was exceeded is
+ *       {@link ModelException.Reason#CONTEXT_WINDOW_EXCEEDED}, the provider's words kept.</li>
+ *   <li>Tokens are counted with the Spring AI {@link TokenCountEstimator} given to
+ *       {@link #of(ChatModel, TokenCountEstimator)} (e.g. {@code new JTokkitTokenCountEstimator(EncodingType.O200K_BASE)}
+ *       for OpenAI's recent models), else with {@link TokenCounter#estimate()}: a {@code ChatModel}
+ *       does not say which tokenizer its model uses, and Spring AI's own default encoding
+ *       ({@code cl100k_base}) would be wrong for most.</li>
  * </ul>
  *
  * <p>Thread-safe when the {@code ChatModel} is.
@@ -61,15 +70,27 @@ import org.springframework.ai.tool.ToolCallback;
 public final class SpringAiLanguageModel implements LanguageModel {
 
     private final ChatModel chatModel;
+    private final TokenCounter tokenCounter;
     private final AtomicReference<RateLimitSnapshot> lastRateLimits = new AtomicReference<>();
 
-    private SpringAiLanguageModel(ChatModel chatModel) {
+    private SpringAiLanguageModel(ChatModel chatModel, TokenCounter tokenCounter) {
         this.chatModel = chatModel;
+        this.tokenCounter = tokenCounter;
     }
 
-    /** Mnemo's model over {@code chatModel}, with that model's default options. */
+    /** Mnemo's model over {@code chatModel}, with that model's default options; tokens are estimated. */
     public static SpringAiLanguageModel of(ChatModel chatModel) {
-        return new SpringAiLanguageModel(Objects.requireNonNull(chatModel, "chatModel"));
+        return new SpringAiLanguageModel(Objects.requireNonNull(chatModel, "chatModel"), TokenCounter.estimate());
+    }
+
+    /**
+     * Mnemo's model over {@code chatModel}, counting tokens with {@code estimator} (which must be
+     * thread-safe, as Spring AI's {@code JTokkitTokenCountEstimator} is). A text the estimator cannot
+     * count is estimated at four bytes a token.
+     */
+    public static SpringAiLanguageModel of(ChatModel chatModel, TokenCountEstimator estimator) {
+        return new SpringAiLanguageModel(Objects.requireNonNull(chatModel, "chatModel"),
+                new EstimatorTokenCounter(estimator));
     }
 
     @Override
@@ -85,6 +106,12 @@ public final class SpringAiLanguageModel implements LanguageModel {
         return read(response);
     }
 
+    /** The estimator given to {@link #of(ChatModel, TokenCountEstimator)}, else {@link TokenCounter#estimate()}. */
+    @Override
+    public TokenCounter tokenCounter() {
+        return tokenCounter;
+    }
+
     /** The figures of the last response whose metadata carried rate limits. */
     @Override
     public Optional<RateLimitSnapshot> rateLimits() {
@@ -93,7 +120,7 @@ public final class SpringAiLanguageModel implements LanguageModel {
 
     @Override
     public String toString() {
-        return "SpringAiLanguageModel[" + chatModel.getClass().getSimpleName() + "]";
+        return "SpringAiLanguageModel[" + chatModel.getClass().getSimpleName() + ", " + tokenCounter + "]";
     }
 
     private List<Message> messages(ModelRequest request) {

@@ -3,6 +3,8 @@ package dev.mnemo.springai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.knuddels.jtokkit.api.EncodingType;
+import dev.mnemo.llm.ContextOverflow;
 import dev.mnemo.llm.FinishReason;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelMessage;
@@ -10,16 +12,21 @@ import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.RateLimitSnapshot;
 import dev.mnemo.llm.ToolCall;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.llm.ToolSpec;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.metadata.ChatResponseMetadata;
 import org.springframework.ai.chat.metadata.DefaultUsage;
@@ -30,6 +37,7 @@ import org.springframework.ai.chat.model.Generation;
 import org.springframework.ai.chat.prompt.ChatOptions;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.openai.OpenAiChatOptions;
+import org.springframework.ai.tokenizer.JTokkitTokenCountEstimator;
 
 /** {@link SpringAiLanguageModel} over Spring AI's OpenAI {@link ChatModel}, talking HTTP to the wire server. */
 @ExtendWith(SharedChatApp.Resolver.class)
@@ -100,6 +108,55 @@ class SpringAiLanguageModelTest {
         assertThatThrownBy(() -> model.respond(ModelRequest.builder().message(ModelMessage.user("long")).build()))
                 .isInstanceOfSatisfying(ModelException.class,
                         e -> assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("contextErrors")
+    void respond_keepsTheContextWindowErrorsSizes_forContextOverflowToRead(String server, WireReply reply,
+            long window, long request) {
+        shared.script.enqueue(reply);
+
+        assertThatThrownBy(() -> model.respond(ModelRequest.builder().message(ModelMessage.user("long")).build()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(ModelException.Reason.CONTEXT_WINDOW_EXCEEDED);
+                    assertThat(ContextOverflow.of(e))
+                            .hasValue(new ContextOverflow(OptionalLong.of(window), OptionalLong.of(request)));
+                });
+    }
+
+    static Stream<Arguments> contextErrors() {
+        return Stream.of(Arguments.of("OpenAI", WireReply.contextLengthExceeded(8192, 9000), 8192, 9000),
+                Arguments.of("llama.cpp", WireReply.contextSizeExceeded(4096, 4476), 4096, 4476));
+    }
+
+    @Test
+    void tokenCounter_isTheEstimate_unlessAnEstimatorIsGiven() {
+        assertThat(model.tokenCounter()).isSameAs(TokenCounter.estimate());
+    }
+
+    @Test
+    void tokenCounter_countsWithTheGivenSpringAiEstimator() {
+        JTokkitTokenCountEstimator estimator = new JTokkitTokenCountEstimator(EncodingType.O200K_BASE);
+        TokenCounter counter = SpringAiLanguageModel.of(shared.context.getBean(ChatModel.class), estimator)
+                .tokenCounter();
+        String digest = "3f9a1c7e2b4d8f60a5e1c9b7d3f2a8e4c6b0d1f9";
+        String code = "for(int i=0;i<n;i++){x[i]+=y[i]*z[i];}";
+
+        assertThat(counter.count(digest)).isEqualTo(estimator.estimate(digest))
+                .isGreaterThan(3 * TokenCounter.estimate().count(digest));
+        assertThat(counter.count(code)).isEqualTo(estimator.estimate(code));
+        assertThat(counter.count("")).isZero();
+    }
+
+    @Test
+    void tokenCounter_estimatesATextTheEstimatorRefuses() {
+        // Spring AI's jtokkit estimator throws on special-token markers; a session may quote one.
+        String quoted = "the tokenizer ends a document with <|endoftext|> here";
+        TokenCounter counter = SpringAiLanguageModel.of(shared.context.getBean(ChatModel.class),
+                new JTokkitTokenCountEstimator()).tokenCounter();
+
+        assertThat(counter.count(quoted)).isEqualTo(TokenCounter.estimate().count(quoted));
+        assertThat(counter.count("plain words")).isEqualTo(new JTokkitTokenCountEstimator().estimate("plain words"));
     }
 
     @Test

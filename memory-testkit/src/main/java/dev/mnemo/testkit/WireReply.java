@@ -60,6 +60,30 @@ public sealed interface WireReply {
         return new Failure(status, body);
     }
 
+    /**
+     * OpenAI's HTTP 400 for a request larger than the model's window, in its own words
+     * ("maximum context length is {@code windowTokens} tokens. However, your messages resulted in
+     * {@code requestTokens} tokens"), with code {@code context_length_exceeded}.
+     */
+    static Failure contextLengthExceeded(long windowTokens, long requestTokens) {
+        return new Failure(400, "{\"error\":{\"message\":\"This model's maximum context length is "
+                + windowTokens + " tokens. However, your messages resulted in " + requestTokens
+                + " tokens. Please reduce the length of the messages.\",\"type\":\"invalid_request_error\",\"param\":\"messages\","
+                + "\"code\":\"context_length_exceeded\"}}");
+    }
+
+    /**
+     * llama.cpp's server's HTTP 400 for a prompt larger than its context: "request
+     * ({@code requestTokens} tokens) exceeds the available context size ({@code windowTokens}
+     * tokens)", type {@code exceed_context_size_error}, with the two sizes as fields too.
+     */
+    static Failure contextSizeExceeded(long windowTokens, long requestTokens) {
+        return new Failure(400, "{\"error\":{\"code\":400,\"message\":\"request (" + requestTokens
+                + " tokens) exceeds the available context size (" + windowTokens + " tokens)\","
+                + "\"type\":\"exceed_context_size_error\",\"n_prompt_tokens\":" + requestTokens
+                + ",\"n_ctx\":" + windowTokens + "}}");
+    }
+
     /** Assistant text. */
     record Text(String text, List<String> chunks) implements WireReply {
         public Text {

@@ -1,6 +1,7 @@
 package dev.mnemo.llm.openai;
 
 import dev.mnemo.llm.ReasoningEffort;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.llm.openai.OpenAiLanguageModel.Api;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -14,10 +15,12 @@ import java.util.Optional;
  *
  * @param reasoningEffort the effort sent instead of each request's own; {@code NONE} sends none,
  *     empty sends the request's
+ * @param tokenCounter how the client counts tokens: the builder's counter or encoding, else the
+ *     model's encoding, else the estimate
  */
 record ClientSettings(URI baseUrl, String apiKey, String model, Api api, Duration connectTimeout,
         Duration requestTimeout, Map<String, String> headers, int maxRetries, Optional<String> azureApiVersion,
-        Optional<ReasoningEffort> reasoningEffort) {
+        Optional<ReasoningEffort> reasoningEffort, TokenCounter tokenCounter) {
 
     ClientSettings {
         headers = Map.copyOf(headers);

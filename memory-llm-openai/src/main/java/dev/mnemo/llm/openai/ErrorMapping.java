@@ -107,14 +107,19 @@ final class ErrorMapping {
         return Reason.forHttpStatus(status);
     }
 
-    /** OpenAI says {@code context_length_exceeded}; compatible servers often only say it in words. */
+    /**
+     * OpenAI says {@code context_length_exceeded}, llama.cpp's server {@code exceed_context_size_error}
+     * ("request (M tokens) exceeds the available context size (N tokens)"); other compatible servers
+     * often only say it in words.
+     */
     static boolean isContextWindow(ServerError error) {
-        if (error.code().equalsIgnoreCase("context_length_exceeded")) {
+        if (error.code().equalsIgnoreCase("context_length_exceeded")
+                || error.type().equalsIgnoreCase("exceed_context_size_error")) {
             return true;
         }
         String m = error.message().toLowerCase(Locale.ROOT);
         return m.contains("context window") || m.contains("context length") || m.contains("context_length")
-                || m.contains("maximum context") || m.contains("exceeds the context");
+                || m.contains("maximum context") || m.contains("exceeds the context") || m.contains("context size");
     }
 
     private static boolean isContentFilter(ServerError error) {

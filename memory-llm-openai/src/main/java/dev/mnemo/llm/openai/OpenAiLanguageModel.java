@@ -7,6 +7,7 @@ import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.RateLimitSnapshot;
 import dev.mnemo.llm.ReasoningEffort;
+import dev.mnemo.llm.TokenCounter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
@@ -58,6 +59,17 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#maxRetries(int)} times with exponential backoff and jitter, waiting at least as long
  * as a {@code Retry-After} header asks; other client errors (400, 401, 403, 404, ...) never are.
  * After every answer the {@code x-ratelimit-*} headers are kept for {@link #rateLimits()}.
+ *
+ * <p>{@link #tokenCounter()} counts with the model's own encoding (jtokkit): {@code o200k_base}
+ * for {@code gpt-4o*}, {@code gpt-4.1*}, {@code gpt-4.5*}, {@code gpt-5*}, {@code chatgpt-4o*},
+ * {@code codex-*}, {@code gpt-oss*} and the o-series ({@code o1}, {@code o3}, {@code o4} and their
+ * variants); {@code cl100k_base} for {@code gpt-4}, {@code gpt-4-*} (e.g. {@code gpt-4-turbo}) and
+ * {@code gpt-3.5*}. Case, a fine-tune's {@code ft:} prefix and a router's {@code provider/} prefix
+ * are ignored. Any other name (a local model served by Ollama, llama.cpp or vLLM, an Azure
+ * deployment name) keeps {@link TokenCounter#estimate()} unless {@link Builder#tokenEncoding} or
+ * {@link Builder#tokenCounter} says otherwise. The counter is chosen for the builder's model; a
+ * request naming another model is still counted with it. Encodings are loaded on the first count and
+ * shared by every client in the JVM.
  *
  * <p>The API key is sent only in the request header; it never appears in logs, exception messages
  * or {@link #toString()}.
@@ -132,7 +144,10 @@ public final class OpenAiLanguageModel implements LanguageModel {
      *       {@link Builder#contextWindow(int)});</li>
      *   <li>{@code MNEMO_REASONING_EFFORT}: {@code none}, {@code low}, {@code medium} or {@code high}:
      *       the reasoning effort sent with every request instead of the request's own, {@code none}
-     *       sending no reasoning parameter (see {@link Builder#reasoningEffort}).</li>
+     *       sending no reasoning parameter (see {@link Builder#reasoningEffort});</li>
+     *   <li>{@code MNEMO_TOKEN_ENCODING}: {@code o200k_base}, {@code cl100k_base} (or another of
+     *       {@link Builder#tokenEncoding}'s names) or {@code estimate}: how tokens are counted instead
+     *       of with the model's own encoding (see {@link #tokenCounter()}).</li>
      * </ul>
      *
      * @throws IllegalArgumentException when a variable is missing or malformed, naming it
@@ -153,6 +168,16 @@ public final class OpenAiLanguageModel implements LanguageModel {
         return response;
     }
 
+    /**
+     * The counter set with {@link Builder#tokenCounter} or {@link Builder#tokenEncoding}, else the
+     * model's own encoding when the model name is one of OpenAI's (see the class description), else
+     * {@link TokenCounter#estimate()}. Thread-safe.
+     */
+    @Override
+    public TokenCounter tokenCounter() {
+        return settings.tokenCounter();
+    }
+
     @Override
     public Optional<RateLimitSnapshot> rateLimits() {
         return sender.rateLimits();
@@ -171,7 +196,8 @@ public final class OpenAiLanguageModel implements LanguageModel {
                 + ", apiKey=" + (settings.apiKey().isEmpty() ? "none" : "***")
                 + ", azureApiVersion=" + settings.azureApiVersion().orElse("none")
                 + ", headers=" + settings.headers().keySet() + ", maxRetries=" + settings.maxRetries()
-                + ", reasoningEffort=" + settings.reasoningEffort().map(Enum::name).orElse("per request") + "]";
+                + ", reasoningEffort=" + settings.reasoningEffort().map(Enum::name).orElse("per request")
+                + ", tokenCounter=" + settings.tokenCounter() + "]";
     }
 
     /**
@@ -190,6 +216,7 @@ public final class OpenAiLanguageModel implements LanguageModel {
         private String azureApiVersion;
         private Optional<ReasoningEffort> reasoningEffort = Optional.empty();
         private OptionalInt contextWindow = OptionalInt.empty();
+        private TokenCounter tokenCounter;
         private Sleeper sleeper = Sleeper.THREAD_SLEEP;
         private DoubleSupplier jitter = () -> ThreadLocalRandom.current().nextDouble();
         private Clock clock = Clock.systemUTC();
@@ -320,6 +347,31 @@ public final class OpenAiLanguageModel implements LanguageModel {
             return this;
         }
 
+        /**
+         * How {@link OpenAiLanguageModel#tokenCounter()} counts, instead of the model's encoding or
+         * the estimate: e.g. a counter with a local model's own tokenizer, or
+         * {@link TokenCounter#estimate()} to keep the four-bytes rule. It must be thread-safe.
+         * Replaces an earlier {@link #tokenEncoding}.
+         */
+        public Builder tokenCounter(TokenCounter counter) {
+            this.tokenCounter = Objects.requireNonNull(counter, "counter");
+            return this;
+        }
+
+        /**
+         * Counts tokens with the OpenAI encoding named {@code encoding} ({@code o200k_base},
+         * {@code cl100k_base}, {@code p50k_base}, {@code p50k_edit} or {@code r50k_base}) whatever
+         * the model is called: for an Azure deployment or a proxy whose model names the client does
+         * not recognise. Replaces an earlier {@link #tokenCounter}.
+         *
+         * @throws IllegalArgumentException when no encoding has that name
+         */
+        public Builder tokenEncoding(String encoding) {
+            Objects.requireNonNull(encoding, "encoding");
+            this.tokenCounter = new EncodedTokens(ModelEncodings.named(encoding));
+            return this;
+        }
+
         /** For tests: how the client waits between retries. */
         Builder sleeper(Sleeper sleeper) {
             this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
@@ -354,7 +406,8 @@ public final class OpenAiLanguageModel implements LanguageModel {
                         + " conflicts with the API key; set one or the other");
             }
             ClientSettings settings = new ClientSettings(baseUrl, apiKey, model, api, connectTimeout, requestTimeout,
-                    headers, maxRetries, Optional.ofNullable(azureApiVersion), reasoningEffort);
+                    headers, maxRetries, Optional.ofNullable(azureApiVersion), reasoningEffort,
+                    tokenCounter != null ? tokenCounter : ModelEncodings.counterFor(model));
             HttpClient http = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
             OpenAiLanguageModel client = new OpenAiLanguageModel(settings, http, new Backoff(jitter, clock), sleeper,
                     contextWindow);

@@ -26,6 +26,9 @@ import java.util.Map;
  *   <tr><td>{@code sendReasoningEffort}</td><td>{@code true} or {@code false} ({@code false} is
  *       {@code reasoningEffort=none}; not together with it)</td><td>{@code true}</td></tr>
  *   <tr><td>{@code contextWindow}</td><td>the model's context window in tokens</td><td>unknown (150,000 assumed)</td></tr>
+ *   <tr><td>{@code tokenEncoding}</td><td>{@code o200k_base}, {@code cl100k_base}, {@code p50k_base},
+ *       {@code p50k_edit}, {@code r50k_base}, or {@code estimate} (four UTF-8 bytes a token)</td>
+ *       <td>the model's own encoding when its name is OpenAI's, else {@code estimate}</td></tr>
  *   <tr><td>{@code header.NAME}</td><td>an extra header {@code NAME} sent with every request</td><td>–</td></tr>
  * </table>
  * An unknown key or a malformed value is an {@link IllegalArgumentException} naming it.

@@ -1,6 +1,7 @@
 package dev.mnemo.llm.openai;
 
 import dev.mnemo.llm.ReasoningEffort;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.llm.openai.OpenAiLanguageModel.Api;
 import dev.mnemo.llm.openai.OpenAiLanguageModel.Builder;
 import java.net.URI;
@@ -16,7 +17,8 @@ final class SettingsParser {
 
     static final String HEADER_PREFIX = "header.";
     static final Set<String> SETTING_KEYS = Set.of("baseUrl", "apiKey", "apiKeyEnv", "model", "api", "connectTimeout",
-            "requestTimeout", "maxRetries", "azureApiVersion", "sendReasoningEffort", "reasoningEffort", "contextWindow");
+            "requestTimeout", "maxRetries", "azureApiVersion", "sendReasoningEffort", "reasoningEffort", "contextWindow",
+            "tokenEncoding");
 
     private SettingsParser() {}
 
@@ -54,6 +56,7 @@ final class SettingsParser {
         if (!effort.isEmpty()) {
             b.reasoningEffort(effort("MNEMO_REASONING_EFFORT", effort));
         }
+        tokenEncoding(b, "MNEMO_TOKEN_ENCODING", get(env, "MNEMO_TOKEN_ENCODING"));
         return b;
     }
 
@@ -122,6 +125,7 @@ final class SettingsParser {
         if (!effort.isEmpty()) {
             b.reasoningEffort(effort("openai setting 'reasoningEffort'", effort));
         }
+        tokenEncoding(b, "openai setting 'tokenEncoding'", get(settings, "tokenEncoding"));
         settings.forEach((k, v) -> {
             if (k.startsWith(HEADER_PREFIX)) {
                 b.header(k.substring(HEADER_PREFIX.length()), v);
@@ -157,6 +161,22 @@ final class SettingsParser {
             case "responses" -> Api.RESPONSES;
             default -> throw new IllegalArgumentException(what + " must be 'chat' or 'responses', was '" + value + "'");
         };
+    }
+
+    /** An encoding's name, or {@code estimate} for four bytes a token; empty leaves the model's default. */
+    private static void tokenEncoding(Builder b, String what, String value) {
+        if (value.isEmpty()) {
+            return;
+        }
+        if (value.equalsIgnoreCase("estimate")) {
+            b.tokenCounter(TokenCounter.estimate());
+            return;
+        }
+        try {
+            b.tokenEncoding(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + ": " + e.getMessage() + " or 'estimate'", e);
+        }
     }
 
     /** {@code none}, {@code low}, {@code medium} or {@code high}, in any case. */

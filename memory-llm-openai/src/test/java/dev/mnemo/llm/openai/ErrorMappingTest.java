@@ -3,14 +3,17 @@ package dev.mnemo.llm.openai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.mnemo.llm.ContextOverflow;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelException.Reason;
 import dev.mnemo.llm.openai.FakeOpenAiServer.Reply;
 import dev.mnemo.llm.openai.OpenAiLanguageModel.Api;
+import dev.mnemo.testkit.WireReply;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -76,6 +79,23 @@ class ErrorMappingTest {
 
         assertThat(e.reason()).isEqualTo(Reason.CONTEXT_WINDOW_EXCEEDED);
         assertThat(e.getMessage()).contains("exceeds the context window");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Api.class)
+    void contextLengthExceeded_keepsTheSizesForContextOverflowToRead(Api api) {
+        ModelException e = failureFor(api, Reply.json(400, WireReply.contextLengthExceeded(8192, 9000).body()));
+
+        assertThat(e.reason()).isEqualTo(Reason.CONTEXT_WINDOW_EXCEEDED);
+        assertThat(ContextOverflow.of(e)).hasValue(new ContextOverflow(OptionalLong.of(8192), OptionalLong.of(9000)));
+    }
+
+    @Test
+    void llamaCppContextSizeError_isContextWindowExceeded_withItsSizes() {
+        ModelException e = failureFor(Reply.json(400, WireReply.contextSizeExceeded(4096, 4476).body()));
+
+        assertThat(e.reason()).isEqualTo(Reason.CONTEXT_WINDOW_EXCEEDED);
+        assertThat(ContextOverflow.of(e)).hasValue(new ContextOverflow(OptionalLong.of(4096), OptionalLong.of(4476)));
     }
 
     @Test

@@ -23,6 +23,7 @@ import org.springframework.ai.chat.client.ChatClientRequest;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
 import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.tokenizer.TokenCountEstimator;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -54,7 +55,8 @@ import org.springframework.util.ClassUtils;
  *       application does not start. No memory is shared among users without that choice.</li>
  * </ul>
  * Every engine's Phase 1 and Phase 2 run on the application's {@link ChatModel} (the one named by
- * {@code mnemo.model.chat-model}, else the only one) through {@link SpringAiLanguageModel}; every
+ * {@code mnemo.model.chat-model}, else the only one) through {@link SpringAiLanguageModel}, counting
+ * tokens with the application's {@link TokenCountEstimator} bean when it has exactly one; every
  * {@link MemoryEventListener} bean hears its pipeline; {@link MemoryEngineBuilderCustomizer} beans
  * adjust its builder. Engines close with the context (running jobs released).
  *
@@ -161,8 +163,18 @@ public class MnemoAutoConfiguration {
         properties.getConversations().check();
         return new EngineSettings(properties.getMemories().toConfig(),
                 properties.getConversations().getIdleTimeout(), properties.getConversations().getMaxOpen(),
-                chatModel(properties, beans).map(SpringAiLanguageModel::of),
+                chatModel(properties, beans).map(model -> languageModel(model, beans)),
                 listeners.orderedStream().toList(), customizers.orderedStream().toList());
+    }
+
+    /** Over {@code chatModel}, counting tokens with the application's {@link TokenCountEstimator} bean if it has one. */
+    static SpringAiLanguageModel languageModel(ChatModel chatModel, ListableBeanFactory beans) {
+        TokenCountEstimator estimator = beans.getBeanProvider(TokenCountEstimator.class).getIfUnique();
+        if (estimator == null) {
+            return SpringAiLanguageModel.of(chatModel);
+        }
+        LOG.info("Mnemo counts tokens with the TokenCountEstimator bean ({})", estimator.getClass().getSimpleName());
+        return SpringAiLanguageModel.of(chatModel, estimator);
     }
 
     /**

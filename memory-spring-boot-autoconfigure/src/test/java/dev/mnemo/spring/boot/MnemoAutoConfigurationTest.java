@@ -3,6 +3,7 @@ package dev.mnemo.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.knuddels.jtokkit.api.EncodingType;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
@@ -10,6 +11,7 @@ import dev.mnemo.MemorySession;
 import dev.mnemo.SessionContext;
 import dev.mnemo.SkipReason;
 import dev.mnemo.TenantHomes;
+import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.springai.MnemoAdvisor;
 import dev.mnemo.store.sqlite.SqliteMemoryStore;
 import dev.mnemo.testkit.ManualClock;
@@ -23,6 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.client.ChatClientBuilderCustomizer;
 import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.tokenizer.JTokkitTokenCountEstimator;
+import org.springframework.ai.tokenizer.TokenCountEstimator;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -393,6 +397,26 @@ class MnemoAutoConfigurationTest {
                             .hasSingleBean(MnemoAdvisor.class).doesNotHaveBean("mnemoHealthIndicator")
                             .doesNotHaveBean("mnemoMetrics");
                 });
+    }
+
+    @Test
+    void aTokenCountEstimatorBean_countsThePipelinesTokens_andWithoutOneTheyAreEstimated() {
+        ChatModel chatModel = prompt -> {
+            throw new IllegalStateException("not called here");
+        };
+        JTokkitTokenCountEstimator estimator = new JTokkitTokenCountEstimator(EncodingType.O200K_BASE);
+        String digest = "3f9a1c7e2b4d8f60a5e1c9b7d3f2a8e4c6b0d1f9";
+        runner().withBean(ChatModel.class, () -> chatModel)
+                .withBean(TokenCountEstimator.class, () -> estimator).run(context -> {
+                    assertThat(context).hasNotFailed();
+                    TokenCounter counter = MnemoAutoConfiguration.languageModel(chatModel, context.getBeanFactory())
+                            .tokenCounter();
+                    assertThat(counter.count(digest)).isEqualTo(estimator.estimate(digest))
+                            .isNotEqualTo(TokenCounter.estimate().count(digest));
+                });
+        runner().withBean(ChatModel.class, () -> chatModel).run(context -> assertThat(
+                MnemoAutoConfiguration.languageModel(chatModel, context.getBeanFactory()).tokenCounter())
+                .isSameAs(TokenCounter.estimate()));
     }
 
     @Configuration(proxyBeanMethods = false)
