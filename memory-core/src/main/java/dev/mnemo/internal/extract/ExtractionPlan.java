@@ -16,8 +16,8 @@ import java.util.Locale;
  */
 record ExtractionPlan(List<Row> rows, boolean inParts, int rowCount, int rowsLeftOut) {
 
-    /** The share of the cap the parts may take; the rest is kept for merging their memories. */
-    static final double PARTS_SHARE_OF_CAP = 0.8;
+    /** The share of the cap the parts may take; the rest is kept for merging their memories (far smaller: a memory is a fraction of its rows). */
+    static final double PARTS_SHARE_OF_CAP = 0.9;
 
     /**
      * @param room bytes of rows one request holds now
