@@ -9,7 +9,6 @@ import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.TokenUsage;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.OptionalInt;
@@ -22,7 +21,6 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Phase 1's own cost per MB of session when a session is larger than the model's window: one
@@ -41,10 +39,7 @@ public class Phase1ChunkingBenchmark {
     static final int LARGE_WINDOW = SESSION_MB * 1_000_000 / 4 * 10 / 7 + 50_000;
 
     /** A home holding one long rollout and an engine over it. */
-    abstract static class SessionState {
-        Path home;
-        MemoryEngine engine;
-
+    abstract static class SessionState extends Phase1Benchmarks.HomeState {
         void create(int windowTokens) {
             home = BenchSupport.scratch("phase1-chunking");
             LanguageModel model = new WindowedModel(windowTokens);
@@ -67,17 +62,6 @@ public class Phase1ChunkingBenchmark {
                         throw new IllegalStateException("Phase 2 is not part of this benchmark");
                     })
                     .clock(Clock.fixed(Phase1Benchmarks.NOW, ZoneOffset.UTC)).build();
-        }
-
-        @Setup(Level.Iteration)
-        public void forget() {
-            engine.admin().clear();
-        }
-
-        @TearDown(Level.Trial)
-        public void tearDown() {
-            engine.close();
-            BenchSupport.deleteRecursively(home);
         }
     }
 

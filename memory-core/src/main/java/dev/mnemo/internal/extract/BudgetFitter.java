@@ -49,8 +49,11 @@ final class BudgetFitter {
         return new BudgetFitter(rows, budgetBytes).fit();
     }
 
-    /** The kept rows and how many were left out (each run of them is one marker row among the kept ones). */
-    record FittedRows(List<Row> rows, int rowsDropped) {}
+    /**
+     * The kept rows and how many were left out (each run of them is one marker row among the kept
+     * ones); {@code truncated} when anything was shortened or left out.
+     */
+    record FittedRows(List<Row> rows, int rowsDropped, boolean truncated) {}
 
     /**
      * Steps 1 to 3 only: the rows that fit {@code budgetBytes}, as rows (a run of left-out rows is
@@ -61,7 +64,7 @@ final class BudgetFitter {
     static FittedRows fitRows(List<Row> rows, long budgetBytes) {
         BudgetFitter fitter = new BudgetFitter(rows, budgetBytes);
         if (fitter.total() <= budgetBytes) {
-            return new FittedRows(List.copyOf(rows), 0);
+            return new FittedRows(List.copyOf(rows), 0, false);
         }
         if (fitter.shortenToolRows() > budgetBytes) {
             fitter.dropRows(fitter.total());
@@ -72,7 +75,7 @@ final class BudgetFitter {
         for (boolean d : fitter.dropped) {
             droppedCount += d ? 1 : 0;
         }
-        return new FittedRows(kept, droppedCount);
+        return new FittedRows(kept, droppedCount, true);
     }
 
     private Fitted fit() {

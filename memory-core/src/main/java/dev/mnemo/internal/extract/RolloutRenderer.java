@@ -45,10 +45,8 @@ public final class RolloutRenderer {
      * @throws IllegalArgumentException when {@code budgetBytes} is not positive
      */
     public RenderedRollout render(Path rolloutPath, SecretRedactor redactor, long budgetBytes) {
-        Objects.requireNonNull(rolloutPath, "rolloutPath");
-        return render(rolloutPath.toString(),
-                (want, sink) -> RolloutReader.read(rolloutPath, want, RowRenderer::neverRendered, sink), redactor,
-                budgetBytes);
+        RolloutRows rows = rows(rolloutPath, redactor, budgetBytes);
+        return fit(rolloutPath.toString(), rows, budgetBytes);
     }
 
     /**
@@ -58,10 +56,7 @@ public final class RolloutRenderer {
      * @throws UncheckedIOException when the stream cannot be read; the message names the rollout
      */
     public RenderedRollout render(String name, InputStream in, SecretRedactor redactor, long budgetBytes) {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(in, "in");
-        return render(name, (want, sink) -> RolloutReader.read(in, name, want, RowRenderer::neverRendered, sink),
-                redactor, budgetBytes);
+        return fit(name, rows(name, in, redactor, budgetBytes), budgetBytes);
     }
 
     /** Streams a rollout's lines to a sink (a file or a stream). */
@@ -69,10 +64,6 @@ public final class RolloutRenderer {
     private interface LineSource {
         RolloutReader.ReadStats read(Predicate<RolloutLine.Kind> wantPayload, Consumer<RolloutLine> sink)
                 throws IOException;
-    }
-
-    private RenderedRollout render(String rolloutName, LineSource lines, SecretRedactor redactor, long budgetBytes) {
-        return fit(rolloutName, rows(rolloutName, lines, redactor, budgetBytes), budgetBytes);
     }
 
     /** {@code all} fitted into {@code budgetBytes} ({@link BudgetFitter}), as one extraction request sends it. */
