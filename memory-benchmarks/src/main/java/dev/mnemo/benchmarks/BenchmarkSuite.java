@@ -103,6 +103,9 @@ public final class BenchmarkSuite {
             lines.add(line("phase1_overhead", nanos(overhead) / perJob, "ms_per_job",
                     overheadOff == null ? null : nanos(overheadOff) / perJob));
         }
+        // Phase 1 per MB of a session larger than the window, read in parts; reference: one request.
+        pair(lines, r, "phase1_chunked", "Phase1ChunkingBenchmark.phase1Chunked",
+                1e6 * Phase1ChunkingBenchmark.SESSION_MB, "ms_per_mb");
         Result<?> concurrency = r.get("Phase1Benchmarks.phase1Concurrency");
         if (concurrency != null) {
             double ideal = (double) Phase1Benchmarks.CONCURRENCY_ROLLOUTS / 8 * Phase1Benchmarks.MODEL_LATENCY_MS / 1e3;

@@ -31,15 +31,21 @@ final class EvalHome implements AutoCloseable {
     private final Path home;
     private final EvalClock clock = new EvalClock(FIRST_SESSION);
     private final MemoryEngine engine;
+    private final java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
 
-    private EvalHome(Path home, LanguageModel model) {
+    private EvalHome(Path home, LanguageModel model, MemoriesConfig config) {
         this.home = home;
-        MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).maxRolloutsPerStartup(16).build();
-        this.engine = MemoryEngine.builder().home(home).model(model).config(config).clock(clock).build();
+        this.engine = MemoryEngine.builder().home(home).model(new CountingModel(model, requests)).config(config)
+                .clock(clock).build();
     }
 
     /** A home at {@code home}, emptied first (what an interrupted run left there is not reused). */
     static EvalHome fresh(Path home, LanguageModel model) {
+        return fresh(home, model, MemoriesConfig.builder().disableOnExternalContext(true).maxRolloutsPerStartup(16).build());
+    }
+
+    /** A fresh home at {@code home} whose engine runs with {@code config}. */
+    static EvalHome fresh(Path home, LanguageModel model, MemoriesConfig config) {
         try {
             if (Files.exists(home)) {
                 try (Stream<Path> walk = Files.walk(home)) {
@@ -52,7 +58,7 @@ final class EvalHome implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the eval home " + home, e);
         }
-        return new EvalHome(home, model);
+        return new EvalHome(home, model, config);
     }
 
     MemoryEngine engine() {
@@ -91,6 +97,24 @@ final class EvalHome implements AutoCloseable {
      */
     record Pipeline(int extracted, TokenUsage phase1Usage, Phase2Report phase2) {}
 
+    /** What Phase 1 alone did: its usage, and how many extraction requests the model answered. */
+    record Phase1Only(TokenUsage usage, int requests) {}
+
+    /** Later, with every session idle: Phase 1 until nothing more is claimed, counting its requests. */
+    Phase1Only runPhase1() {
+        clock.set(FIRST_SESSION.plus(PIPELINE_DELAY));
+        int before = requests.get();
+        TokenUsage usage = TokenUsage.ZERO;
+        for (int i = 0; i < MAX_PHASE1_RUNS; i++) {
+            Phase1Report report = engine.admin().runPhase1("eval-probe");
+            usage = usage.plus(report.usage());
+            if (report.claimed() == 0) {
+                break;
+            }
+        }
+        return new Phase1Only(usage, requests.get() - before);
+    }
+
     /**
      * Later, with every session idle: Phase 1 until nothing more is claimed (each run claims up to
      * {@code max_rollouts_per_startup}), then Phase 2.
@@ -113,5 +137,31 @@ final class EvalHome implements AutoCloseable {
     @Override
     public void close() {
         engine.close();
+    }
+
+    /** The model, counting the requests it answers. */
+    private record CountingModel(LanguageModel model, java.util.concurrent.atomic.AtomicInteger requests)
+            implements LanguageModel {
+        @Override
+        public dev.mnemo.llm.ModelResponse respond(dev.mnemo.llm.ModelRequest request) {
+            dev.mnemo.llm.ModelResponse response = model.respond(request);
+            requests.incrementAndGet();
+            return response;
+        }
+
+        @Override
+        public java.util.Optional<dev.mnemo.llm.RateLimitSnapshot> rateLimits() {
+            return model.rateLimits();
+        }
+
+        @Override
+        public java.util.OptionalInt contextWindowTokens() {
+            return model.contextWindowTokens();
+        }
+
+        @Override
+        public dev.mnemo.llm.TokenCounter tokenCounter() {
+            return model.tokenCounter();
+        }
     }
 }

@@ -18,13 +18,66 @@ import java.util.Objects;
  */
 public record EvalReport(String model, int scenarioVersion, int users, List<ConditionSummary> conditions,
         int secretsInMemory, int pollutedInMemory, List<UserOutcome> perUser, CrossProject crossProject,
-        long millis) {
+        long millis, LongSession longSession) {
 
     public EvalReport {
         Objects.requireNonNull(model, "model");
         conditions = List.copyOf(conditions);
         perUser = List.copyOf(perUser);
         Objects.requireNonNull(crossProject, "crossProject");
+        Objects.requireNonNull(longSession, "longSession");
+    }
+
+    /** A report without the long-session scenario (as before it existed). */
+    public EvalReport(String model, int scenarioVersion, int users, List<ConditionSummary> conditions,
+            int secretsInMemory, int pollutedInMemory, List<UserOutcome> perUser, CrossProject crossProject,
+            long millis) {
+        this(model, scenarioVersion, users, conditions, secretsInMemory, pollutedInMemory, perUser, crossProject,
+                millis, LongSession.notRun());
+    }
+
+    /**
+     * The long-session scenario's figures: one session many times the model's window, its planted
+     * facts looked for in the memory Phase 1 stored, extracted in parts and by the tiered fit alone.
+     *
+     * @param windowTokens the model's context window (0: unknown, the scenario did not run)
+     * @param sessionBytes the session's size, its turns' text
+     * @param facts facts planted (a third each at its start, middle and end)
+     * @param conditions {@code chunked} and {@code tiered_fit}, in that order; empty when not run
+     */
+    public record LongSession(int windowTokens, long sessionBytes, int facts, List<LongSessionCondition> conditions) {
+        public LongSession {
+            conditions = List.copyOf(conditions);
+        }
+
+        /** The scenario did not run (the model's window is unknown). */
+        public static LongSession notRun() {
+            return new LongSession(0, 0, 0, List.of());
+        }
+
+        /** The figures of one condition, {@code chunked} or {@code tiered_fit}. */
+        public LongSessionCondition condition(String name) {
+            return conditions.stream().filter(c -> c.name().equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no long-session condition '" + name + "'"));
+        }
+    }
+
+    /**
+     * One way of extracting the long session.
+     *
+     * @param name {@code chunked} (read in parts and merged) or {@code tiered_fit} (one request, as Codex)
+     * @param recalled planted facts found in the stored memory
+     * @param requests extraction requests the model answered
+     * @param inputTokens input tokens Phase 1 spent
+     * @param tokens all tokens Phase 1 spent
+     * @param coverage what the memory says it covers (empty for one request)
+     */
+    public record LongSessionCondition(String name, int recalled, int requests, long inputTokens, long tokens,
+            String coverage) {
+        public LongSessionCondition {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(coverage, "coverage");
+        }
     }
 
     /** The summary of one condition. */

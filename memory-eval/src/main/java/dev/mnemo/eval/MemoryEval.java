@@ -90,8 +90,10 @@ public final class MemoryEval {
         RecordingModel recording = new RecordingModel(model, runDirectory);
         // 2. Each user and cross-project scenario in homes of their own, `concurrency` at a time.
         Outcomes outcomes = runScenarios(recording);
-        // 3. The figures, and the files a person reads.
-        EvalReport report = summarise(outcomes, Duration.ofNanos(System.nanoTime() - start).toMillis());
+        // 3. The long session, read in parts and by the tiered fit alone (when the model's window is known).
+        EvalReport.LongSession longSession = new LongSessionRun(recording, runDirectory).run();
+        // 4. The figures, and the files a person reads.
+        EvalReport report = summarise(outcomes, Duration.ofNanos(System.nanoTime() - start).toMillis(), longSession);
         ReportFiles.write(runDirectory, report);
         LOG.info("eval: {} users and {} cross-project scenarios with {}; report in {}", outcomes.users().size(),
                 outcomes.crossProject().size(), modelName, runDirectory);
@@ -195,7 +197,7 @@ public final class MemoryEval {
         return results;
     }
 
-    private EvalReport summarise(Outcomes all, long millis) {
+    private EvalReport summarise(Outcomes all, long millis, EvalReport.LongSession longSession) {
         List<UserOutcome> outcomes = all.users();
         List<EvalReport.ConditionSummary> summaries = new ArrayList<>();
         for (Condition condition : Condition.values()) {
@@ -222,7 +224,7 @@ public final class MemoryEval {
         return new EvalReport(modelName, scenarios.version(), outcomes.size(), summaries,
                 (int) outcomes.stream().filter(UserOutcome::secretInMemory).count(),
                 (int) outcomes.stream().filter(UserOutcome::pollutedInMemory).count(), outcomes,
-                crossProject(all.crossProject()), millis);
+                crossProject(all.crossProject()), millis, longSession);
     }
 
     /** Per read path: recall over every probe, contamination over the probes another project answers otherwise. */

@@ -74,6 +74,11 @@ final class RecordingModel implements LanguageModel {
         return model.contextWindowTokens();
     }
 
+    @Override
+    public dev.mnemo.llm.TokenCounter tokenCounter() {
+        return model.tokenCounter();
+    }
+
     private void load() {
         if (!Files.isRegularFile(log)) {
             return;

@@ -58,9 +58,27 @@ final class ReportFiles {
             md.append('\n');
         }
         crossProject(md, report.crossProject());
+        longSession(md, report.longSession());
         md.append("\nGrading is deterministic (expected words in the answer, whole words, case ignored); it measures "
                 + "the harness's questions, not a model's general quality.\n");
         return md.toString();
+    }
+
+    /** The long session read in parts against the tiered fit alone; nothing when it did not run. */
+    private static void longSession(StringBuilder md, EvalReport.LongSession session) {
+        if (session.conditions().isEmpty()) {
+            return;
+        }
+        md.append("\nLong session (").append(session.sessionBytes()).append(" bytes, a ").append(session.windowTokens())
+                .append("-token window; ").append(session.facts()).append(" facts at its start, middle and end):\n\n")
+                .append("| extraction | facts in memory | requests | Phase 1 input tokens | Phase 1 tokens | coverage |\n")
+                .append("|---|---|---|---|---|---|\n");
+        for (EvalReport.LongSessionCondition c : session.conditions()) {
+            md.append("| ").append(c.name()).append(" | ").append(c.recalled()).append(" of ").append(session.facts())
+                    .append(" | ").append(c.requests()).append(" | ").append(c.inputTokens()).append(" | ")
+                    .append(c.tokens()).append(" | ").append(c.coverage().isEmpty() ? "one request" : c.coverage())
+                    .append(" |\n");
+        }
     }
 
     /** The two read paths of the cross-project scenarios side by side; nothing for a set without them. */

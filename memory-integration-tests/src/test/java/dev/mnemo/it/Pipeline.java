@@ -51,10 +51,21 @@ class Pipeline implements AutoCloseable {
     /** With the engine running its background work on {@code executor} (null: its own threads). */
     Pipeline(Path home, MemoriesConfig config, ConsolidationAgent agent, MemoryEventListener listener,
             FaultyStore faults, java.util.concurrent.ExecutorService executor) {
+        this(home, config, agent, listener, faults, executor, null);
+    }
+
+    /** With {@code otherModel} as the engine's model instead of the scripted {@link #model}. */
+    static Pipeline withModel(Path home, MemoriesConfig config, dev.mnemo.llm.LanguageModel otherModel) {
+        return new Pipeline(home, config, null, null, new FaultyStore(), null, otherModel);
+    }
+
+    private Pipeline(Path home, MemoriesConfig config, ConsolidationAgent agent, MemoryEventListener listener,
+            FaultyStore faults, java.util.concurrent.ExecutorService executor, dev.mnemo.llm.LanguageModel otherModel) {
         this.home = home;
         this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
         this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), clock);
-        MemoryEngine.Builder builder = MemoryEngine.builder().home(home).config(config).model(model).clock(clock)
+        MemoryEngine.Builder builder = MemoryEngine.builder().home(home).config(config)
+                .model(otherModel == null ? model : otherModel).clock(clock)
                 .store(faults.around(store)).workspace(workspace).closeTimeout(Duration.ofMillis(200));
         if (agent != null) {
             builder.consolidationAgent(agent);

@@ -34,6 +34,11 @@ record ReportingModel(LanguageModel model, String phase, MemoryEventListener lis
     }
 
     @Override
+    public dev.mnemo.llm.TokenCounter tokenCounter() {
+        return model.tokenCounter();
+    }
+
+    @Override
     public String toString() {
         return model.toString();
     }

@@ -49,6 +49,35 @@ final class BudgetFitter {
         return new BudgetFitter(rows, budgetBytes).fit();
     }
 
+    /**
+     * The kept rows and how many were left out (each run of them is one marker row among the kept
+     * ones); {@code truncated} when anything was shortened or left out.
+     */
+    record FittedRows(List<Row> rows, int rowsDropped, boolean truncated) {}
+
+    /**
+     * Steps 1 to 3 only: the rows that fit {@code budgetBytes}, as rows (a run of left-out rows is
+     * one marker row), for a caller that splits them further. Step 4 is left out, so when the rows
+     * that are never dropped (the first and last user turns, the last answer) are larger than the
+     * budget, so is the result.
+     */
+    static FittedRows fitRows(List<Row> rows, long budgetBytes) {
+        BudgetFitter fitter = new BudgetFitter(rows, budgetBytes);
+        if (fitter.total() <= budgetBytes) {
+            return new FittedRows(List.copyOf(rows), 0, false);
+        }
+        if (fitter.shortenToolRows() > budgetBytes) {
+            fitter.dropRows(fitter.total());
+        }
+        List<Row> kept = new ArrayList<>();
+        fitter.forEachPart(kept::add);
+        int droppedCount = 0;
+        for (boolean d : fitter.dropped) {
+            droppedCount += d ? 1 : 0;
+        }
+        return new FittedRows(kept, droppedCount, true);
+    }
+
     private Fitted fit() {
         long total = total();
         if (total <= budget) {
@@ -184,6 +213,13 @@ final class BudgetFitter {
      */
     private String join() {
         List<String> parts = new ArrayList<>(rows.size());
+        forEachPart(row -> parts.add(row.text()));
+        return String.join(SEPARATOR, parts);
+    }
+
+    /** The kept rows in order, each run of dropped ones as one marker row (empty leading rows skipped). */
+    private void forEachPart(java.util.function.Consumer<Row> sink) {
+        boolean any = false;
         int i = 0;
         while (i < rows.size()) {
             if (dropped[i]) {
@@ -192,15 +228,16 @@ final class BudgetFitter {
                     run++;
                     i++;
                 }
-                parts.add(omittedMarker(run));
+                sink.accept(new Row(Row.Tier.CONTEXT, omittedMarker(run)));
+                any = true;
             } else {
-                String text = rows.get(i++).text();
-                if (!parts.isEmpty() || !text.isEmpty()) {
-                    parts.add(text);
+                Row row = rows.get(i++);
+                if (any || !row.text().isEmpty()) {
+                    sink.accept(row);
+                    any = true;
                 }
             }
         }
-        return String.join(SEPARATOR, parts);
     }
 
     static String omittedMarker(int items) {

@@ -3,18 +3,11 @@ package dev.mnemo.internal.extract;
 import dev.mnemo.Approval;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1JobOutcome;
-import dev.mnemo.llm.LanguageModel;
-import dev.mnemo.llm.ModelException;
-import dev.mnemo.llm.ModelMessage;
-import dev.mnemo.llm.ModelRequest;
-import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1Result;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import dev.mnemo.ThreadGoal;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -22,8 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Phase 1 job: render the claimed rollout, ask the model once (plus one retry when the reply
- * does not parse), redact, and complete the job in the store with the claim's ownership token.
+ * One Phase 1 job: read the claimed rollout, extract its memory in one request or, when it does
+ * not fit one, in parts merged afterwards ({@link ExtractionPlan}), redact, and complete the job in
+ * the store with the claim's ownership token. No request exceeds the budget
+ * ({@link ExtractionBudget}); a context-window error makes the rest of the job smaller instead of
+ * failing it.
  */
 final class Phase1Job {
 
@@ -118,58 +114,35 @@ final class Phase1Job {
     }
 
     private Outcome extract(Stage1Claim claim) {
-        // 1. Render the rollout within the model's budget.
-        long budget = budgetBytes();
-        Path rolloutPath = claim.thread().rolloutPath();
-        String rolloutForModel = deps.input().pathForModel(claim.thread());
-        String cwd = claim.thread().cwd().map(Path::toString).orElse("");
-        String goal = GoalContext.describe(goalOf(claim.thread().id()), deps.redactor());
-        long overhead = Phase1Request.overheadBytes(rolloutForModel, cwd, goal);
-        String rendered;
-        try {
-            rendered = deps.input().render(claim.thread(), Math.max(1, budget - overhead)).text();
-        } catch (IOException e) {
-            return Outcome.failed("cannot read rollout " + rolloutPath + ": " + e.getMessage(), TokenUsage.ZERO);
-        }
-        String input = Phase1Prompts.input(rolloutForModel, cwd, goal, rendered);
-        if (Utf8Text.size(input) + Phase1Prompts.SYSTEM_BYTES > budget) {
-            return Outcome.failed("rendered rollout exceeds the input budget of " + budget + " bytes", TokenUsage.ZERO);
-        }
-        // 2. Ask the model; one retry when the reply does not match the schema.
-        List<ModelMessage> conversation = new ArrayList<>(List.of(ModelMessage.user(input)));
-        TokenUsage usage = TokenUsage.ZERO;
-        Stage1Result result = null;
-        String problem = null;
-        for (int attempt = 1; attempt <= 2 && result == null; attempt++) {
-            ModelResponse response;
-            try {
-                response = deps.model().respond(request(conversation));
-            } catch (ModelException e) {
-                return Phase1Runner.MODEL_FAILURE_REASONS.contains(e.reason())
-                        ? Outcome.modelFailed(new ModelFailure(e.reason(), String.valueOf(e.getMessage()),
-                                deps.clock().instant()), usage)
-                        : Outcome.failed("model error (" + e.reason() + "): " + e.getMessage(), usage);
-            }
-            usage = usage.plus(response.usage());
-            try {
-                result = Stage1Reply.parse(response.text());
-            } catch (Stage1Reply.InvalidReplyException e) {
-                problem = e.getMessage();
-                LOG.debug("memory stage-1 reply for thread {} rejected (attempt {}): {}", claim.thread().id(), attempt,
-                        problem);
-                conversation.add(ModelMessage.assistant(echo(response.text())));
-                conversation.add(ModelMessage.user(Phase1Prompts.retry(problem)));
-            }
-        }
-        if (result == null) {
-            return Outcome.failed("invalid model reply: " + problem, usage);
-        }
-        // 3. Redact, leave out what repeats a rejected note, then store the memory or the absence of one.
-        result = Stage1Reply.redact(result, deps.redactor());
         String threadId = claim.thread().id();
-        result = RejectedNoteLines.drop(deps.approvals(), threadId, result);
-        Stage1Result stored = result;
-        if (!Stage1Reply.hasOutput(result)) {
+        // 1. Read the rollout's rows, each no larger than one request can hold.
+        String cwd = claim.thread().cwd().map(Path::toString).orElse("");
+        RolloutContext context = new RolloutContext(deps.input().pathForModel(claim.thread()), cwd,
+                GoalContext.describe(goalOf(threadId), deps.redactor()));
+        ExtractionCalls calls = new ExtractionCalls(deps.model(), model, deps.clock(), threadId);
+        long room = Math.max(1, calls.budget.requestBytes() - context.overheadBytes());
+        RolloutRows read;
+        try {
+            read = deps.input().rows(claim.thread(), room);
+        } catch (IOException e) {
+            return Outcome.failed("cannot read rollout " + claim.thread().rolloutPath() + ": " + e.getMessage(),
+                    TokenUsage.ZERO);
+        }
+        // 2. One request as Codex sends it, or parts within max_extraction_tokens_per_rollout.
+        ExtractionPlan plan = ExtractionPlan.of(read.rows(), room, calls.budget,
+                deps.config().maxExtractionTokensPerRollout());
+        // 3. Ask the model: each request within the budget, resent smaller when the window rejects it.
+        Optional<Stage1Result> extracted;
+        try {
+            extracted = plan.inParts() ? inParts(plan, context, calls) : Optional.of(inOne(plan, context, calls));
+        } catch (ExtractionCalls.Stop stop) {
+            return stop.outcome;
+        }
+        TokenUsage usage = calls.usage();
+        // 4. Redact, leave out what repeats a rejected note, then store the memory or the absence of one.
+        Stage1Result result = extracted.map(r -> Stage1Reply.redact(r, deps.redactor()))
+                .map(r -> RejectedNoteLines.drop(deps.approvals(), threadId, r)).orElse(null);
+        if (result == null || !Stage1Reply.hasOutput(result)) {
             boolean owned = record(usage, () -> deps.stage1().markStage1SucceededNoOutput(threadId,
                     claim.ownershipToken(), deps.clock().instant()));
             return owned ? new Outcome(Kind.SUCCEEDED_NO_OUTPUT, usage, Optional.empty())
@@ -177,9 +150,29 @@ final class Phase1Job {
         }
         boolean awaitingApproval = deps.config().approval() == Approval.ASK;
         boolean owned = record(usage, () -> deps.stage1().markStage1Succeeded(threadId, claim.ownershipToken(),
-                claim.sourceUpdatedAt(), stored, deps.clock().instant(), awaitingApproval));
+                claim.sourceUpdatedAt(), result, deps.clock().instant(), awaitingApproval));
         return owned ? new Outcome(Kind.SUCCEEDED, usage, Optional.empty())
                 : Outcome.failed("lost ownership of the job before storing its result", usage);
+    }
+
+    /** The rows fitted by the tiers into one request (Codex's extraction). */
+    private static Stage1Result inOne(ExtractionPlan plan, RolloutContext context, ExtractionCalls calls) {
+        long overhead = context.overheadBytes();
+        return calls.send(bytes -> new ExtractionCalls.Built(context.input(BudgetFitter.fit(plan.rows(),
+                Math.max(1, bytes - overhead)).text()), plan.rows().size()), overhead).result();
+    }
+
+    /** Each part extracted, the partial memories merged into one that says what it covers. */
+    private Optional<Stage1Result> inParts(ExtractionPlan plan, RolloutContext context, ExtractionCalls calls) {
+        RolloutParts.Extracted parts = new RolloutParts(plan.rows(), context).extract(calls);
+        Optional<Stage1Result> merged = parts.partials().size() == 1
+                ? Optional.of(parts.partials().get(0).result())
+                : new PartialMerge(context).merge(parts.partials(), calls);
+        LOG.info("memory stage-1 job for thread {}: {} rows read in {} parts ({} left out by the per-rollout cap), "
+                        + "{} requests, {} input tokens", calls.threadId(), plan.rowCount(), parts.parts(),
+                plan.rowsLeftOut(), calls.requests(), calls.inputTokensSent());
+        return merged.map(r -> new Stage1Result(r.rawMemory(), r.rolloutSummary().isEmpty() ? ""
+                : r.rolloutSummary() + "\n\n" + plan.coverage(parts.parts()), r.rolloutSlug()));
     }
 
     /** Runs a store call that completes the job; its failure becomes a {@link StoreCompletionException}. */
@@ -201,20 +194,4 @@ final class Phase1Job {
             this.usage = usage;
         }
     }
-
-    private ModelRequest request(List<ModelMessage> conversation) {
-        return Phase1Request.of(model, conversation);
-    }
-
-    private long budgetBytes() {
-        return Phase1Request.budgetBytes(deps.model());
-    }
-
-    /** The rejected reply as it goes back to the model: long replies are cut, they only show the mistake. */
-    private static String echo(String reply) {
-        return reply.length() <= MAX_ECHOED_REPLY_CHARS ? reply
-                : reply.substring(0, MAX_ECHOED_REPLY_CHARS) + "\n[… reply cut …]";
-    }
-
-    private static final int MAX_ECHOED_REPLY_CHARS = 4_000;
 }

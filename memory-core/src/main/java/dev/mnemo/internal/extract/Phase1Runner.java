@@ -54,9 +54,11 @@ public final class Phase1Runner {
      * ({@code NETWORK}, {@code TIMEOUT}), refuses the credentials ({@code AUTHENTICATION}), is rate
      * limited, fails on its side ({@code SERVER}), or rejects the request as such
      * ({@code INVALID_REQUEST}: an unknown model, an unsupported parameter — a configuration
-     * problem). A job failing for one of these is released without spending a retry. A rollout too
-     * large for the context window, content the provider filters, and {@code UNKNOWN} failures (an
-     * answer that is not JSON, …) spend one, as bad extractions do.
+     * problem). A job failing for one of these, in any part or merge of a long rollout, is released
+     * without spending a retry. A context-window error is not a failure: the job resends smaller
+     * ({@code ExtractionBudget}); only a request that cannot shrink further fails it. That, content
+     * the provider filters, and {@code UNKNOWN} failures (an answer that is not JSON, …) spend a
+     * retry, as bad extractions do.
      */
     public static final Set<ModelException.Reason> MODEL_FAILURE_REASONS = Set.copyOf(EnumSet.of(
             ModelException.Reason.NETWORK, ModelException.Reason.TIMEOUT, ModelException.Reason.AUTHENTICATION,

@@ -18,6 +18,20 @@ public interface RolloutInput {
     RenderedRollout render(ThreadInfo thread, long budgetBytes) throws IOException;
 
     /**
+     * The rollout's filtered, redacted rows, none left out, each no larger than {@code maxRowBytes}:
+     * what extraction splits into parts when the rollout does not fit one request. This default
+     * has only the fitted text: the rows it returns are that text rendered into
+     * {@code maxRowBytes} as one row, so an input that cannot give its rows is extracted in one part.
+     *
+     * @throws IOException when the rollout cannot be read
+     */
+    default RolloutRows rows(ThreadInfo thread, long maxRowBytes) throws IOException {
+        RenderedRollout rendered = render(thread, maxRowBytes);
+        return new RolloutRows(java.util.List.of(new Row(Row.Tier.HUMAN, rendered.text())), rendered.originalBytes(),
+                rendered.truncated(), rendered.itemsDropped(), rendered.malformedLines());
+    }
+
+    /**
      * How the extraction input names the thread's rollout ({@code rollout_path}): never a path of
      * the server, which would tell the model provider how the server is laid out and whose folder
      * it is. This default names the file alone, under {@value #OUTSIDE_HOME}.

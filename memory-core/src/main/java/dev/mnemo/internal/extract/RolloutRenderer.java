@@ -45,10 +45,8 @@ public final class RolloutRenderer {
      * @throws IllegalArgumentException when {@code budgetBytes} is not positive
      */
     public RenderedRollout render(Path rolloutPath, SecretRedactor redactor, long budgetBytes) {
-        Objects.requireNonNull(rolloutPath, "rolloutPath");
-        return render(rolloutPath.toString(),
-                (want, sink) -> RolloutReader.read(rolloutPath, want, RowRenderer::neverRendered, sink), redactor,
-                budgetBytes);
+        RolloutRows rows = rows(rolloutPath, redactor, budgetBytes);
+        return fit(rolloutPath.toString(), rows, budgetBytes);
     }
 
     /**
@@ -58,10 +56,7 @@ public final class RolloutRenderer {
      * @throws UncheckedIOException when the stream cannot be read; the message names the rollout
      */
     public RenderedRollout render(String name, InputStream in, SecretRedactor redactor, long budgetBytes) {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(in, "in");
-        return render(name, (want, sink) -> RolloutReader.read(in, name, want, RowRenderer::neverRendered, sink),
-                redactor, budgetBytes);
+        return fit(name, rows(name, in, redactor, budgetBytes), budgetBytes);
     }
 
     /** Streams a rollout's lines to a sink (a file or a stream). */
@@ -71,28 +66,55 @@ public final class RolloutRenderer {
                 throws IOException;
     }
 
-    private RenderedRollout render(String rolloutName, LineSource lines, SecretRedactor redactor, long budgetBytes) {
-        Objects.requireNonNull(redactor, "redactor");
-        if (budgetBytes <= 0) {
-            throw new IllegalArgumentException("budgetBytes must be positive, was " + budgetBytes);
+    /** {@code all} fitted into {@code budgetBytes} ({@link BudgetFitter}), as one extraction request sends it. */
+    static RenderedRollout fit(String rolloutName, RolloutRows all, long budgetBytes) {
+        BudgetFitter.Fitted fitted = BudgetFitter.fit(all.rows(), budgetBytes);
+        boolean truncated = fitted.truncated() || all.shortenedOnRead();
+        int kept = all.rows().size() - fitted.rowsDropped();
+        int dropped = all.filtered() + fitted.rowsDropped();
+        if (truncated) {
+            LOG.info("Rendered rollout {}: {} bytes fitted into {} ({} items kept, {} dropped)", rolloutName,
+                    all.originalBytes(), budgetBytes, kept, dropped);
         }
-        Collector collector = new Collector(redactor, budgetBytes);
+        return new RenderedRollout(fitted.text(), all.originalBytes(), truncated, kept, dropped,
+                all.malformedLines());
+    }
+
+    /**
+     * The rows of {@code rolloutPath}, filtered and redacted, each shortened to at most
+     * {@code maxRowBytes} but none left out: what chunked extraction splits into parts.
+     *
+     * @throws UncheckedIOException when the file cannot be read; the message names it
+     */
+    public RolloutRows rows(Path rolloutPath, SecretRedactor redactor, long maxRowBytes) {
+        Objects.requireNonNull(rolloutPath, "rolloutPath");
+        return rows(rolloutPath.toString(),
+                (want, sink) -> RolloutReader.read(rolloutPath, want, RowRenderer::neverRendered, sink), redactor,
+                maxRowBytes);
+    }
+
+    /** As {@link #rows(Path, SecretRedactor, long)}, for a rollout a stream holds; the caller closes {@code in}. */
+    public RolloutRows rows(String name, InputStream in, SecretRedactor redactor, long maxRowBytes) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(in, "in");
+        return rows(name, (want, sink) -> RolloutReader.read(in, name, want, RowRenderer::neverRendered, sink),
+                redactor, maxRowBytes);
+    }
+
+    private RolloutRows rows(String rolloutName, LineSource lines, SecretRedactor redactor, long maxRowBytes) {
+        Objects.requireNonNull(redactor, "redactor");
+        if (maxRowBytes <= 0) {
+            throw new IllegalArgumentException("budgetBytes must be positive, was " + maxRowBytes);
+        }
+        Collector collector = new Collector(redactor, maxRowBytes);
         RolloutReader.ReadStats stats;
         try {
             stats = lines.read(kind -> kind == RolloutLine.Kind.RESPONSE_ITEM, collector::accept);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read rollout " + rolloutName + ": " + e.getMessage(), e);
         }
-        long originalBytes = collector.originalBytes();
-        BudgetFitter.Fitted fitted = BudgetFitter.fit(collector.rows, budgetBytes);
-        boolean truncated = fitted.truncated() || collector.shortenedOnRead;
-        int kept = collector.rows.size() - fitted.rowsDropped();
-        int dropped = collector.filtered + fitted.rowsDropped();
-        if (truncated) {
-            LOG.info("Rendered rollout {}: {} bytes fitted into {} ({} items kept, {} dropped)", rolloutName,
-                    originalBytes, budgetBytes, kept, dropped);
-        }
-        return new RenderedRollout(fitted.text(), originalBytes, truncated, kept, dropped, stats.malformedLines());
+        return new RolloutRows(collector.rows, collector.originalBytes(), collector.shortenedOnRead,
+                collector.filtered, stats.malformedLines());
     }
 
     /** Collects the rendered, redacted rows while the file streams past. */

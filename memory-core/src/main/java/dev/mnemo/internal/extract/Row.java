@@ -7,7 +7,7 @@ package dev.mnemo.internal.extract;
  * @param text the label line and the body, already redacted
  * @param bytes the UTF-8 size of {@code text}, computed once
  */
-record Row(Tier tier, String text, long bytes) {
+public record Row(Tier tier, String text, long bytes) {
 
     /** A row whose UTF-8 size is computed here. */
     Row(Tier tier, String text) {
@@ -16,7 +16,7 @@ record Row(Tier tier, String text, long bytes) {
 
 
     /** Tiers in the order they are kept (v-latest's Human, Final, OtherAgent, Commentary, Context, Tool). */
-    enum Tier {
+    public enum Tier {
         HUMAN("[human user]"),
         FINAL("[assistant final]"),
         OTHER_AGENT("[other agent]"),

@@ -68,13 +68,18 @@ public final class ThreadRollouts implements RolloutInput {
 
     @Override
     public RenderedRollout render(ThreadInfo thread, long budgetBytes) throws IOException {
+        return RolloutRenderer.fit(thread.rolloutPath().toString(), rows(thread, budgetBytes), budgetBytes);
+    }
+
+    @Override
+    public RolloutRows rows(ThreadInfo thread, long maxRowBytes) throws IOException {
         Objects.requireNonNull(thread, "thread");
         try {
             if (!sessions.holds(thread)) {
-                return renderer.render(thread.rolloutPath(), redactor, budgetBytes);
+                return renderer.rows(thread.rolloutPath(), redactor, maxRowBytes);
             }
             try (InputStream in = sessions.open(thread)) {
-                return renderer.render(thread.rolloutPath().toString(), in, redactor, budgetBytes);
+                return renderer.rows(thread.rolloutPath().toString(), in, redactor, maxRowBytes);
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();
