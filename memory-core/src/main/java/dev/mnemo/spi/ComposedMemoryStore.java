@@ -276,6 +276,11 @@ public abstract class ComposedMemoryStore implements MemoryStore {
         phase2.replacePhase2Selection(selected);
     }
 
+    @Override
+    public List<Stage1Output> phase2InputSelection(Phase2SelectionParams params, Instant now) {
+        return phase2.phase2InputSelection(params, now);
+    }
+
     // ---- forgetting -----------------------------------------------------------------------------
 
     @Override

@@ -1,5 +1,6 @@
 package dev.mnemo.spi;
 
+import dev.mnemo.SelectionPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -63,4 +64,21 @@ public interface Phase2Store {
 
     /** Replaces the selection flags with exactly {@code selected}, outside a Phase 2 run (rollback). */
     void replacePhase2Selection(List<SelectedInput> selected);
+
+    /**
+     * The memories for consolidation under {@code params}' policy; eligibility, the single read
+     * transaction and the thread-id order are those of {@link #phase2InputSelection(int, int, Instant)}.
+     * {@link SelectionPolicy#CODEX} is exactly that method (the default does so);
+     * {@link SelectionPolicy#FAIR} ranks the eligible memories with {@link FairSelection}.
+     *
+     * @throws UnsupportedOperationException for {@code FAIR} in a store that does not implement it
+     *     (the default)
+     */
+    default List<Stage1Output> phase2InputSelection(Phase2SelectionParams params, Instant now) {
+        if (params.policy() == SelectionPolicy.CODEX) {
+            return phase2InputSelection(params.limit(), params.maxUnusedDays(), now);
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " selects Phase 2 inputs by Codex's ranking "
+                + "only, so selection_policy = \"fair\" needs a store that implements it (SQLite, PostgreSQL)");
+    }
 }

@@ -1,5 +1,7 @@
 package dev.mnemo.postgres;
 
+import dev.mnemo.spi.FairSelection;
+import dev.mnemo.spi.Phase2SelectionParams;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Output;
 import dev.mnemo.spi.Stage1Result;
@@ -8,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -92,6 +95,33 @@ final class OutputRows {
         long cutoff = now.getEpochSecond() - Duration.ofDays(Math.max(maxUnusedDays, 0)).toSeconds();
         return tx.query("output.phase2Selection", OutputRows::map, cutoff, cutoff, limit).stream()
                 .sorted(Comparator.comparing(Stage1Output::threadId)).toList();
+    }
+
+    /**
+     * The {@code FAIR} selection: the ranking columns of every memory {@link #phase2Selection} may
+     * take, {@link FairSelection}'s rule over them, then the chosen rows, in the caller's transaction;
+     * sorted by thread id.
+     */
+    static List<Stage1Output> fairSelection(Tx tx, Phase2SelectionParams params, Instant now) throws SQLException {
+        if (params.limit() == 0) {
+            return List.of();
+        }
+        long cutoff = now.getEpochSecond() - Duration.ofDays(params.maxUnusedDays()).toSeconds();
+        List<FairSelection.Candidate> candidates = tx.query("output.phase2Candidates", OutputRows::candidate, cutoff,
+                cutoff);
+        List<Stage1Output> chosen = new ArrayList<>();
+        for (FairSelection.Candidate candidate : FairSelection.select(params, candidates, now)) {
+            find(tx, candidate.threadId()).ifPresent(chosen::add);
+        }
+        chosen.sort(Comparator.comparing(Stage1Output::threadId));
+        return chosen;
+    }
+
+    private static FairSelection.Candidate candidate(ResultSet row) throws SQLException {
+        Long lastUsage = Tx.nullableLong(row, "last_usage");
+        return new FairSelection.Candidate(row.getString("thread_id"), row.getInt("usage_count"),
+                Optional.ofNullable(lastUsage).map(Instant::ofEpochSecond),
+                Instant.ofEpochSecond(row.getLong("source_updated_at")), row.getBoolean("ever_selected"));
     }
 
     /** Clears every selection flag, then marks exactly the given versions. */

@@ -1,6 +1,8 @@
 package dev.mnemo.postgres;
 
+import dev.mnemo.SelectionPolicy;
 import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.Phase2SelectionParams;
 import dev.mnemo.spi.Phase2Store;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Output;
@@ -108,6 +110,24 @@ final class PostgresPhase2Store implements Phase2Store {
     public List<Stage1Output> phase2InputSelection(int limit, int maxUnusedDays, Instant now) {
         Objects.requireNonNull(now, "now");
         return state.read("select Phase 2 inputs", tx -> OutputRows.phase2Selection(tx, limit, maxUnusedDays, now));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here {@code FAIR} reads the tenant's eligible memories' ranking columns in one read
+     * transaction, ranks them in Java with {@link dev.mnemo.spi.FairSelection} and loads the chosen
+     * rows in the same transaction; a memory counts as selected before when the tenant's
+     * {@code consolidated_threads} records it or it is in the current selection.
+     */
+    @Override
+    public List<Stage1Output> phase2InputSelection(Phase2SelectionParams params, Instant now) {
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(now, "now");
+        if (params.policy() == SelectionPolicy.CODEX) {
+            return phase2InputSelection(params.limit(), params.maxUnusedDays(), now);
+        }
+        return state.read("select Phase 2 inputs fairly", tx -> OutputRows.fairSelection(tx, params, now));
     }
 
     @Override

@@ -10,7 +10,13 @@ import dev.mnemo.HistoryEntry;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.ThreadGoal;
 import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.SelectionPolicy;
+import dev.mnemo.ThreadInfo;
 import dev.mnemo.spi.HistoryStore;
+import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.Phase2SelectionParams;
+import dev.mnemo.spi.Stage1Output;
+import dev.mnemo.spi.Stage1Result;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.ThreadLogQuery;
 import dev.mnemo.spi.ThreadLogStore;
@@ -25,6 +31,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 import java.time.Duration;
@@ -194,5 +201,41 @@ class TenantIsolationTest {
         assertThat(bobLogs.deleteThread("t1")).isZero();
         assertThat(aliceLogs.query(ThreadLogQuery.ofThread("t1", 5_000))).hasSize(1);
         assertThat(aliceLogs.deleteThread("t1")).isEqualTo(1);
+    }
+
+    @Test
+    void theFairSelectionOfOneTenant_countsOnlyThatTenantsCitationsAndConsolidations() {
+        MemoryStore alice = backend.store("alice-fair");
+        MemoryStore bob = backend.store("bob-fair");
+        Instant now = Instant.parse("2026-06-01T12:00:00Z");
+        for (MemoryStore store : List.of(alice, bob)) {
+            storeMemory(store, "t1", now.minus(Duration.ofHours(2)), now);
+            storeMemory(store, "t2", now.minus(Duration.ofHours(3)), now);
+        }
+        alice.recordConsolidatedThreads(List.of("t1"), now.minus(Duration.ofDays(1)));
+        for (int i = 0; i < 5; i++) {
+            alice.recordUsage(List.of("t1"), now);
+            bob.recordUsage(List.of("t2"), now);
+        }
+        Phase2SelectionParams onlyNew = new Phase2SelectionParams(1, 30, SelectionPolicy.FAIR, 30, 100);
+        Phase2SelectionParams onlyRanked = new Phase2SelectionParams(1, 30, SelectionPolicy.FAIR, 30, 0);
+
+        assertThat(threadIds(alice.phase2InputSelection(onlyNew, now))).as("alice consolidated t1").containsExactly("t2");
+        assertThat(threadIds(bob.phase2InputSelection(onlyNew, now))).as("bob never did: the newest").containsExactly("t1");
+        assertThat(threadIds(alice.phase2InputSelection(onlyRanked, now))).containsExactly("t1");
+        assertThat(threadIds(bob.phase2InputSelection(onlyRanked, now))).containsExactly("t2");
+    }
+
+    private static void storeMemory(MemoryStore store, String id, Instant version, Instant now) {
+        store.upsertThread(ThreadInfo.builder(id).rolloutPath(Path.of("/rollouts/" + id + ".jsonl"))
+                .createdAt(version.minus(Duration.ofHours(1))).updatedAt(version).source("app")
+                .preview("talk about " + id).build());
+        JobClaim claim = store.tryClaimStage1Job(id, "worker", version, Duration.ofHours(1), 64, now);
+        assertThat(store.markStage1Succeeded(id, claim.token(), version,
+                new Stage1Result("raw memory of " + id, "summary of " + id, Optional.empty()), now)).isTrue();
+    }
+
+    private static List<String> threadIds(List<Stage1Output> selection) {
+        return selection.stream().map(Stage1Output::threadId).toList();
     }
 }

@@ -3,12 +3,14 @@ package dev.mnemo.internal.consolidate;
 import dev.mnemo.Phase2FailureReason;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
+import dev.mnemo.SelectionPolicy;
 import dev.mnemo.internal.read.AdHocNoteFiles;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationAgentRequest;
 import dev.mnemo.spi.ConsolidationAgentResult;
 import dev.mnemo.spi.ConsolidationRecord;
 import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.Phase2SelectionParams;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Output;
 import dev.mnemo.spi.WorkspaceDiff;
@@ -83,8 +85,7 @@ final class Phase2Attempt {
         // 3. Select the inputs (one read transaction, sorted by thread id).
         List<Stage1Output> selection;
         try {
-            selection = deps.store().phase2InputSelection(deps.config().maxRawMemoriesForConsolidation(),
-                    deps.config().maxUnusedDays(), deps.clock().instant());
+            selection = selectInputs();
         } catch (RuntimeException e) {
             return fail(Phase2FailureReason.FAILED_LOAD_STAGE1_OUTPUTS, e);
         }
@@ -209,6 +210,22 @@ final class Phase2Attempt {
                 + "max_unused_days = {} days as of {}); keeping the memory folder as it is",
                 deps.config().maxUnusedDays(), deps.clock().instant());
         return true;
+    }
+
+    /**
+     * The inputs under the configured {@code selection_policy}: Codex's ranking as Codex asks for
+     * it, or the fair rule through the policy-aware selection.
+     */
+    private List<Stage1Output> selectInputs() {
+        if (deps.config().selectionPolicy() == SelectionPolicy.CODEX) {
+            return deps.store().phase2InputSelection(deps.config().maxRawMemoriesForConsolidation(),
+                    deps.config().maxUnusedDays(), deps.clock().instant());
+        }
+        Phase2SelectionParams params = Phase2SelectionParams.of(deps.config());
+        List<Stage1Output> selection = deps.store().phase2InputSelection(params, deps.clock().instant());
+        LOG.info("memory phase-2 selected {} input(s) by the fair policy (half-life {} days, {} place(s) kept for "
+                + "memories never consolidated)", selection.size(), params.halfLifeDays(), params.reservedForNew());
+        return selection;
     }
 
     private Phase2Report succeed(Phase2Outcome outcome, long watermark, List<Stage1Output> selection) {

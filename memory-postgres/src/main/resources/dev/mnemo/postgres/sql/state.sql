@@ -333,6 +333,17 @@ ORDER BY COALESCE(so.usage_count, 0) DESC, COALESCE(so.last_usage, so.source_upd
     so.source_updated_at DESC, so.thread_id DESC
 LIMIT ?
 
+-- name: output.phase2Candidates
+-- The ranking columns of every memory output.phase2Selection may take (same WHERE), for the fair
+-- policy, which ranks them in Java; ever_selected: a consolidation used it (consolidated_threads)
+-- or it is in the current selection. Binds: cutoff, cutoff.
+SELECT so.thread_id, COALESCE(so.usage_count, 0) AS usage_count, so.last_usage, so.source_updated_at,
+    (so.selected_for_phase2 != 0 OR EXISTS (SELECT 1 FROM consolidated_threads c WHERE c.thread_id = so.thread_id))
+        AS ever_selected
+FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id
+WHERE t.memory_mode = 'enabled' AND so.awaiting_approval = 0 AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)
+    AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?) OR (so.last_usage IS NULL AND so.source_updated_at >= ?))
+
 -- name: output.clearSelection
 UPDATE stage1_outputs SET selected_for_phase2 = 0, selected_for_phase2_source_updated_at = NULL
 WHERE selected_for_phase2 != 0 OR selected_for_phase2_source_updated_at IS NOT NULL

@@ -1,6 +1,8 @@
 package dev.mnemo.store.sqlite;
 
+import dev.mnemo.SelectionPolicy;
 import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.Phase2SelectionParams;
 import dev.mnemo.spi.Phase2Store;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Output;
@@ -104,6 +106,25 @@ final class SqlitePhase2 implements Phase2Store {
         Objects.requireNonNull(now, "now");
         return database.read("select Phase 2 inputs",
                 connection -> Stage1OutputQueries.phase2Selection(connection, limit, maxUnusedDays, now));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here {@code FAIR} reads the eligible memories' ranking columns in one read transaction,
+     * ranks them in Java with {@link dev.mnemo.spi.FairSelection} and loads the chosen rows in the
+     * same transaction; a memory counts as selected before when {@code consolidated_threads} records
+     * it or it is in the current selection.
+     */
+    @Override
+    public List<Stage1Output> phase2InputSelection(Phase2SelectionParams params, Instant now) {
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(now, "now");
+        if (params.policy() == SelectionPolicy.CODEX) {
+            return phase2InputSelection(params.limit(), params.maxUnusedDays(), now);
+        }
+        return database.readSnapshot("select Phase 2 inputs fairly",
+                connection -> Stage1OutputQueries.fairSelection(connection, params, now));
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.mnemo.store.sqlite;
 import static dev.mnemo.store.sqlite.JobKinds.fromSeconds;
 import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
+import dev.mnemo.spi.FairSelection;
+import dev.mnemo.spi.Phase2SelectionParams;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Output;
 import dev.mnemo.spi.Stage1Result;
@@ -11,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
@@ -39,6 +42,14 @@ final class Stage1OutputQueries {
      */
     private static final String USABLE = "t.memory_mode = 'enabled' AND so.awaiting_approval = 0"
             + " AND (length(trim(so.raw_memory)) > 0 OR length(trim(so.rollout_summary)) > 0)";
+
+    /**
+     * {@link #USABLE} memories still inside the {@code max_unused_days} window (binds: the cutoff,
+     * twice): the memories Phase 2 may select, under either policy.
+     */
+    private static final String ELIGIBLE = USABLE
+            + " AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?)"
+            + " OR (so.last_usage IS NULL AND so.source_updated_at >= ?))";
 
     /**
      * Writes a memory unless a newer version is stored or the thread is polluted (it may have been
@@ -154,13 +165,45 @@ final class Stage1OutputQueries {
         // CROSS JOIN keeps stage1_outputs the outer loop, so the rank index (V2) serves the ORDER BY
         // and the scan stops after `limit` rows instead of sorting every memory.
         List<Stage1Output> ranked = Jdbc.query(connection, SELECT.replace(" JOIN threads t", " CROSS JOIN threads t")
-                + " WHERE " + USABLE
-                + " AND ((so.last_usage IS NOT NULL AND so.last_usage >= ?)"
-                + " OR (so.last_usage IS NULL AND so.source_updated_at >= ?))"
+                + " WHERE " + ELIGIBLE
                 + " ORDER BY COALESCE(so.usage_count, 0) DESC, COALESCE(so.last_usage, so.source_updated_at) DESC,"
                 + " so.source_updated_at DESC, so.thread_id DESC LIMIT ?",
                 Stage1OutputQueries::map, cutoff, cutoff, limit);
         return ranked.stream().sorted(Comparator.comparing(Stage1Output::threadId)).toList();
+    }
+
+    /**
+     * The {@code FAIR} selection: the ranking columns of every {@link #ELIGIBLE} memory, the rule of
+     * {@link FairSelection} over them, then the chosen rows; all on one connection, inside the
+     * caller's read transaction. Sorted by thread id. Unlike Codex's selection it reads every eligible
+     * memory's ranking columns (a decayed count has no index to walk).
+     */
+    static List<Stage1Output> fairSelection(PooledConnection connection, Phase2SelectionParams params, Instant now)
+            throws SQLException {
+        if (params.limit() == 0) {
+            return List.of();
+        }
+        long cutoff = seconds(now) - Duration.ofDays(params.maxUnusedDays()).toSeconds();
+        List<FairSelection.Candidate> candidates = Jdbc.query(connection, "SELECT so.thread_id,"
+                + " COALESCE(so.usage_count, 0), so.last_usage, so.source_updated_at,"
+                + " so.selected_for_phase2 != 0 OR EXISTS (SELECT 1 FROM consolidated_threads c"
+                + " WHERE c.thread_id = so.thread_id)"
+                + " FROM stage1_outputs so JOIN threads t ON t.id = so.thread_id WHERE " + ELIGIBLE,
+                Stage1OutputQueries::candidate, cutoff, cutoff);
+        List<Stage1Output> chosen = new ArrayList<>();
+        for (FairSelection.Candidate candidate : FairSelection.select(params, candidates, now)) {
+            find(connection, candidate.threadId()).ifPresent(chosen::add);
+        }
+        chosen.sort(Comparator.comparing(Stage1Output::threadId));
+        return chosen;
+    }
+
+    private static FairSelection.Candidate candidate(ResultSet row) throws SQLException {
+        long lastUsage = row.getLong(3);
+        boolean hasLastUsage = !row.wasNull();
+        return new FairSelection.Candidate(row.getString(1), row.getInt(2),
+                hasLastUsage ? Optional.of(fromSeconds(lastUsage)) : Optional.empty(), fromSeconds(row.getLong(4)),
+                row.getInt(5) != 0);
     }
 
     /** Clears every selection flag, then marks exactly the given versions (a refreshed row stays unmarked). */
