@@ -160,7 +160,7 @@ final class StoreThreadRegistry implements ThreadRegistry {
 
     /**
      * The application ended the conversation ({@code MemorySession.end()}): the store marks it
-     * finished now, so Phase 1 need not wait for its idle window, and its logs say so. A store that
+     * finished now, so Phase 1 need not wait for its idle window, and a log line says so. A store that
      * keeps no end marks leaves the conversation under the idle rule; that is logged, not thrown.
      *
      * @return whether the store marked it (false: no such thread, or a store without end marks)
@@ -177,8 +177,10 @@ final class StoreThreadRegistry implements ThreadRegistry {
             LOG.info("conversation {} ended, but it waits for min_rollout_idle_hours: {}", threadId, e.getMessage());
             return false;
         }
-        say(threadId, "ended by the application at " + now
-                + "; Phase 1 may extract it without waiting for min_rollout_idle_hours");
+        // Not journaled in the thread's own logs: ending often comes right before a delete, and a
+        // queued log line would outlive the thread.
+        LOG.info("thread {} ended by the application at {}; Phase 1 may extract it without waiting for"
+                + " min_rollout_idle_hours", threadId, now);
         return true;
     }
 
