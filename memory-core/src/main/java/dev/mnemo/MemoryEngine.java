@@ -70,12 +70,16 @@ public interface MemoryEngine extends AutoCloseable {
     MemorySession conversation(SessionContext session);
 
     /**
-     * Closes the open session of a conversation now, as {@link MemorySession#close()} does: what an
-     * application calls when a conversation ends (a chat closed, a user logged out). A later
-     * {@link #conversation(String)} for the same id continues its rollout. Conversations opened by
+     * Ends a conversation now: closes its open session, as {@link MemorySession#close()} does, then
+     * marks it finished, as {@link MemorySession#end()} does (also when no session of it was open,
+     * e.g. one closed as idle), so Phase 1 may extract it without waiting
+     * {@code min_rollout_idle_hours}. What an application calls when a conversation ends (a chat
+     * closed, a user logged out). A later {@link #conversation(String)} for the same id continues its
+     * rollout, and its next turn puts it back under the idle rule. Conversations opened by
      * {@link #conversation(String)} are also closed by the engine once idle for the builder's
      * {@link Builder#conversationIdleTimeout(Duration) conversationIdleTimeout}, or when more than
-     * {@link Builder#maxOpenConversations(int) maxOpenConversations} are open.
+     * {@link Builder#maxOpenConversations(int) maxOpenConversations} are open; that close is not an
+     * end, and such a conversation waits for its idle window.
      *
      * @return false when the conversation had no open session
      */

@@ -162,4 +162,31 @@ public interface MemorySession extends AutoCloseable {
     /** Records any unfinished answer stream and stops recording. The startup task runs on. */
     @Override
     void close();
+
+    /**
+     * The conversation is finished: Phase 1 may extract it at the next startup task (or
+     * {@link MemoryAdmin#runPhase1(String)}) without waiting {@code min_rollout_idle_hours}. Codex waits
+     * because it cannot tell a session that is over from one that pauses; an application that knows
+     * says so here. A conversation that is merely idle still waits, as in Codex, and every other rule
+     * of the claim (age, source, memory mode, retries) still applies.
+     *
+     * <p>Nothing is recorded in the rollout, and the session stays open. Calling it again is
+     * harmless (the end moves to now). A turn recorded after it (a user message, a tool call, an
+     * answer) takes the conversation back: it is then under the idle rule again until it is ended
+     * again ({@link ThreadInfo#finished()}). A conversation with nothing recorded yet has nothing
+     * to extract and is not marked. Also allowed after {@link #close()}, while the engine is open;
+     * {@link MemoryEngine#closeConversation} ends and closes in one call. When the engine's store
+     * keeps no end marks the conversation waits as before, and that is logged.
+     *
+     * <pre>{@code
+     * session.assistantMessage(lastAnswer);
+     * session.end();        // the user closed the chat: extractable at the next startup task
+     * }</pre>
+     *
+     * @throws IllegalStateException when the engine is closed
+     * @throws UnsupportedOperationException from an implementation written before this method
+     */
+    default void end() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot end its conversation");
+    }
 }

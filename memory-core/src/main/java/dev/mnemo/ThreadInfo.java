@@ -20,10 +20,16 @@ import java.util.Optional;
  * @param archived archived threads are never extracted
  * @param project the project key of the session ({@link SessionContext#project()}), if it had one;
  *     its memory is filed under that project
+ * @param endedAt when the application last said the conversation was over
+ *     ({@link MemorySession#end()}, {@link MemoryEngine#closeConversation}), if it ever did. Read
+ *     from the store; the store sets it only through
+ *     {@link dev.mnemo.spi.ThreadStore#markThreadEnded}, and
+ *     {@link dev.mnemo.spi.ThreadStore#upsertThread} neither sets nor clears it. Whether it still
+ *     counts is {@link #finished()}
  */
 public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant updatedAt, String source,
         Optional<Path> cwd, Optional<String> gitBranch, String preview, MemoryMode memoryMode, boolean archived,
-        Optional<String> project) {
+        Optional<String> project, Optional<Instant> endedAt) {
 
     public ThreadInfo {
         Objects.requireNonNull(id, "id");
@@ -36,6 +42,7 @@ public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant
         Objects.requireNonNull(preview, "preview");
         Objects.requireNonNull(memoryMode, "memoryMode");
         Objects.requireNonNull(project, "project");
+        Objects.requireNonNull(endedAt, "endedAt");
         if (project.isPresent() && project.get().isBlank()) {
             throw new IllegalArgumentException("project key must not be blank (leave it empty for no project)");
         }
@@ -44,11 +51,30 @@ public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant
         }
     }
 
+    /** A thread never ended by the application (the form of earlier releases). */
+    public ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant updatedAt, String source,
+            Optional<Path> cwd, Optional<String> gitBranch, String preview, MemoryMode memoryMode, boolean archived,
+            Optional<String> project) {
+        this(id, rolloutPath, createdAt, updatedAt, source, cwd, gitBranch, preview, memoryMode, archived, project,
+                Optional.empty());
+    }
+
     /** A thread with no project (the form of earlier releases). */
     public ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant updatedAt, String source,
             Optional<Path> cwd, Optional<String> gitBranch, String preview, MemoryMode memoryMode, boolean archived) {
         this(id, rolloutPath, createdAt, updatedAt, source, cwd, gitBranch, preview, memoryMode, archived,
-                Optional.empty());
+                Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * Whether the conversation is finished: the application ended it ({@link #endedAt()}) at or after
+     * its last recorded line ({@link #updatedAt()}), the two compared in whole milliseconds, as
+     * stores keep them. A conversation that went on after it was ended (a line recorded later) is not
+     * finished until it is ended again. A finished conversation needs no {@code min_rollout_idle_hours}
+     * wait before Phase 1 extracts it ({@link dev.mnemo.spi.Stage1ClaimParams#passesIdleGate}).
+     */
+    public boolean finished() {
+        return endedAt.isPresent() && endedAt.get().toEpochMilli() >= updatedAt.toEpochMilli();
     }
 
     public static Builder builder(String id) {
@@ -58,7 +84,7 @@ public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant
     public Builder toBuilder() {
         return new Builder(id).rolloutPath(rolloutPath).createdAt(createdAt).updatedAt(updatedAt).source(source)
                 .cwd(cwd.orElse(null)).gitBranch(gitBranch.orElse(null)).preview(preview).memoryMode(memoryMode)
-                .archived(archived).project(project.orElse(null));
+                .archived(archived).project(project.orElse(null)).endedAt(endedAt.orElse(null));
     }
 
     public ThreadInfo withMemoryMode(MemoryMode mode) {
@@ -78,6 +104,7 @@ public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant
         private MemoryMode memoryMode = MemoryMode.ENABLED;
         private boolean archived;
         private String project;
+        private Instant endedAt;
 
         private Builder(String id) {
             this.id = Objects.requireNonNull(id, "id");
@@ -136,9 +163,16 @@ public record ThreadInfo(String id, Path rolloutPath, Instant createdAt, Instant
             return this;
         }
 
+        /** When the application last ended the conversation, or null when it never did; see {@link ThreadInfo#endedAt()}. */
+        public Builder endedAt(Instant endedAt) {
+            this.endedAt = endedAt;
+            return this;
+        }
+
         public ThreadInfo build() {
             return new ThreadInfo(id, rolloutPath, createdAt, updatedAt, source, Optional.ofNullable(cwd),
-                    Optional.ofNullable(gitBranch), preview, memoryMode, archived, Optional.ofNullable(project));
+                    Optional.ofNullable(gitBranch), preview, memoryMode, archived, Optional.ofNullable(project),
+                    Optional.ofNullable(endedAt));
         }
     }
 }

@@ -329,4 +329,11 @@ public abstract class ComposedMemoryStore implements MemoryStore {
     public MemoryStatus status(Instant now, int maxUnusedDays) {
         return maintenance.status(now, maxUnusedDays);
     }
+
+    // ---- ended conversations (threads role) ---------------------------------------------------
+
+    @Override
+    public boolean markThreadEnded(String threadId, Instant endedAt) {
+        return threads.markThreadEnded(threadId, endedAt);
+    }
 }

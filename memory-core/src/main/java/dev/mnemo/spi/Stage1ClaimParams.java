@@ -1,6 +1,8 @@
 package dev.mnemo.spi;
 
+import dev.mnemo.ThreadInfo;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
@@ -12,7 +14,8 @@ import java.util.Objects;
  * @param scanLimit how many candidate threads to look at, newest first (Codex: 5,000)
  * @param maxClaimed how many to claim; also the cap on running Phase 1 jobs across all workers
  * @param maxAgeDays only threads updated within this many days
- * @param minIdleHours only threads idle for at least this many hours
+ * @param minIdleHours only threads idle for at least this many hours, unless finished
+ *     ({@link #passesIdleGate})
  * @param allowedSources only threads from these sources
  * @param lease how long a claim is held before another worker may take it over
  */
@@ -35,5 +38,28 @@ public record Stage1ClaimParams(String currentThreadId, String workerId, int sca
      */
     public boolean claimsNothing() {
         return scanLimit == 0 || maxClaimed == 0 || allowedSources.isEmpty();
+    }
+
+    /** The age gate's bound: a thread last updated before it is too old to extract. */
+    public Instant ageCutoff(Instant now) {
+        return now.minus(Duration.ofDays(Math.max(maxAgeDays, 0)));
+    }
+
+    /** The idle gate's bound: a thread last updated after it may still be going on. */
+    public Instant idleCutoff(Instant now) {
+        return now.minus(Duration.ofHours(Math.max(minIdleHours, 0)));
+    }
+
+    /**
+     * The idle gate, Codex's {@code min_rollout_idle_hours} plus Mnemo's end: a thread passes when it
+     * was last updated at or before {@link #idleCutoff}, or when it is {@link ThreadInfo#finished()
+     * finished} (the application ended it at or after its last update), whatever its age. Codex
+     * waits because it cannot know that a session is over; an application that ended its
+     * conversation can. Every other gate (age, source, memory mode, current thread, leases,
+     * retries) applies to a finished thread as to any other. A store's claim query writes the same
+     * test in SQL, in milliseconds: {@code updated_at_ms <= idleCutoff OR ended_at_ms >= updated_at_ms}.
+     */
+    public boolean passesIdleGate(ThreadInfo thread, Instant now) {
+        return thread.updatedAt().toEpochMilli() <= idleCutoff(now).toEpochMilli() || thread.finished();
     }
 }

@@ -52,9 +52,7 @@ public final class Stage1ClaimPreviews {
     public static List<Candidate> preview(List<ThreadInfo> threads, Map<String, JobRow> jobs,
             Set<String> upToDate, Stage1ClaimParams params, Instant now) {
         long nowSeconds = now.getEpochSecond();
-        long nowMs = now.toEpochMilli();
-        long ageCutoffMs = nowMs - Duration.ofDays(Math.max(params.maxAgeDays(), 0)).toMillis();
-        long idleCutoffMs = nowMs - Duration.ofHours(Math.max(params.minIdleHours(), 0)).toMillis();
+        long ageCutoffMs = params.ageCutoff(now).toEpochMilli();
         int liveRunning = (int) jobs.values().stream().filter(j -> j.liveLease(nowSeconds)).count();
         List<Candidate> out = new ArrayList<>();
         int scanned = 0;
@@ -81,9 +79,11 @@ public final class Stage1ClaimPreviews {
             } else if (updatedMs < ageCutoffMs) {
                 verdict = Verdict.TOO_OLD;
                 detail = "updated " + thread.updatedAt() + ", older than max_rollout_age_days=" + params.maxAgeDays();
-            } else if (updatedMs > idleCutoffMs) {
+            } else if (!params.passesIdleGate(thread, now)) {
                 verdict = Verdict.NOT_IDLE;
-                detail = "updated " + thread.updatedAt() + ", idle for min_rollout_idle_hours=" + params.minIdleHours()
+                detail = "updated " + thread.updatedAt()
+                        + thread.endedAt().map(ended -> " after it was ended at " + ended).orElse("")
+                        + ", idle for min_rollout_idle_hours=" + params.minIdleHours()
                         + " only from " + Instant.ofEpochMilli(updatedMs).plus(Duration.ofHours(params.minIdleHours()));
             } else if (++scanned > params.scanLimit()) {
                 verdict = Verdict.BEYOND_SCAN_LIMIT;
@@ -111,11 +111,24 @@ public final class Stage1ClaimPreviews {
                 } else {
                     wouldClaim++;
                     verdict = Verdict.WOULD_CLAIM;
-                    detail = job == null ? "new rollout" : "rollout changed since its last extraction";
+                    detail = (job == null ? "new rollout" : "rollout changed since its last extraction")
+                            + endedEarly(thread, params, now);
                 }
             }
             out.add(new Candidate(thread, verdict, detail));
         }
         return out;
+    }
+
+    /**
+     * The reason a thread inside its idle window is claimed anyway: the application ended it; empty
+     * for a thread past the window, which needs no reason.
+     */
+    private static String endedEarly(ThreadInfo thread, Stage1ClaimParams params, Instant now) {
+        if (thread.updatedAt().toEpochMilli() <= params.idleCutoff(now).toEpochMilli()) {
+            return "";
+        }
+        return "; ended at " + thread.endedAt().orElseThrow()
+                + ", so it does not wait for min_rollout_idle_hours=" + params.minIdleHours();
     }
 }

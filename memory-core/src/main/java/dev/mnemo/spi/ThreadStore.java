@@ -23,7 +23,10 @@ public interface ThreadStore {
      * over {@code ENABLED}), decided atomically with the write. So a recorder or a rollout scan that
      * read the row before a concurrent {@link #setThreadMemoryMode} or {@link #markThreadPolluted}
      * cannot undo it; {@link #setThreadMemoryMode} is the only way to loosen a mode. A row upserted
-     * as polluted loses its stage-1 memory as {@link #markThreadPolluted} does.
+     * as polluted loses its stage-1 memory as {@link #markThreadPolluted} does. The end mark
+     * ({@link #markThreadEnded}) is kept as stored: an upsert neither sets nor clears it, whatever
+     * {@link ThreadInfo#endedAt()} says, so a rollout scan cannot wipe it; an upsert with a later
+     * {@code updatedAt} makes the thread unfinished by the rule of {@link ThreadInfo#finished()}.
      */
     void upsertThread(ThreadInfo thread);
 
@@ -55,4 +58,21 @@ public interface ThreadStore {
      * @return true if a thread row was deleted
      */
     boolean deleteThread(String threadId, Instant now);
+
+    /**
+     * Records that the application ended the conversation at {@code endedAt}
+     * ({@link dev.mnemo.MemorySession#end()}): from then on {@link #thread} reports it in
+     * {@link ThreadInfo#endedAt()}, and while no later line is recorded
+     * ({@link ThreadInfo#finished()}) the Phase 1 claim takes it without waiting for
+     * {@code min_rollout_idle_hours} ({@link Stage1ClaimParams#passesIdleGate}). The stored mark
+     * never moves back: ending again with an earlier time keeps the later one. Only this thread of
+     * this store (of this tenant, in a store that serves several) is marked.
+     *
+     * @return false when no such thread exists
+     * @throws UnsupportedOperationException from a store written before ended conversations existed
+     */
+    default boolean markThreadEnded(String threadId, Instant endedAt) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " does not record ended conversations;"
+                + " implement ThreadStore.markThreadEnded to let an ended conversation skip the idle wait");
+    }
 }

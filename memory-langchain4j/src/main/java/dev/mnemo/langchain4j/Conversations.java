@@ -33,9 +33,10 @@ interface Conversations {
     Opened open(ConversationKey key, Object memoryId);
 
     /**
-     * Closes the conversation's session in its engine now ({@code MemoryEngine.closeConversation}).
+     * Ends the conversation in its engine now ({@code MemoryEngine.closeConversation}): its session
+     * is closed and the conversation marked finished, so Phase 1 need not wait for its idle window.
      *
-     * @return false when it had none open
+     * @return false when it had no session open
      */
     boolean close(ConversationKey key);
 
@@ -110,14 +111,17 @@ interface Conversations {
                 }
             }
 
+            /**
+             * In the key's tenant's engine only. Visited, not leased: ending is not a use, and an
+             * engine closed meanwhile (whose conversation was closed with it) is opened for the call
+             * so the end is still recorded, then closed again.
+             */
             @Override
             public boolean close(ConversationKey key) {
-                if (!key.hasMemory() || !engines.openTenants().contains(key.tenant())) {
-                    return false; // an engine that is not open has no open conversation
+                if (!key.hasMemory()) {
+                    return false;
                 }
-                try (MemoryEngines.Lease lease = engines.lease(key.tenant())) {
-                    return lease.engine().closeConversation(key.conversationId());
-                }
+                return engines.visit(key.tenant(), engine -> engine.closeConversation(key.conversationId()));
             }
         };
     }

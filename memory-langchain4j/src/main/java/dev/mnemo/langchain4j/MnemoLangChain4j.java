@@ -269,11 +269,14 @@ public final class MnemoLangChain4j {
     /**
      * Ends a conversation now ({@link MemoryEngine#closeConversation}): what an application calls
      * when a chat is closed or its user signs out. Its recording stops; an answer still running on
-     * it is not recorded. A later call with the same memory id continues the same rollout. With
+     * it is not recorded. The conversation is marked finished, so the next pipeline run (the next
+     * conversation's startup task, or {@code engine.admin().runPhase1(..)}) extracts it without
+     * waiting {@code min_rollout_idle_hours}. A later call with the same memory id continues the same
+     * rollout and puts it back under the idle rule. With
      * {@link #create(MemoryEngines, TenantResolver)} the tenant is resolved here, on the caller's
-     * thread.
+     * thread, and only that tenant's conversation is ended.
      *
-     * @return false when the conversation was not open
+     * @return false when the conversation was not open (it is marked finished all the same)
      */
     public boolean endConversation(Object memoryId) {
         return exchanges.endConversation(memoryId);

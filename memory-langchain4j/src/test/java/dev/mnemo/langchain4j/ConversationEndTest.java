@@ -65,6 +65,21 @@ class ConversationEndTest {
     }
 
     @Test
+    void endConversation_makesTheNextPipelineRunExtractIt_withoutMovingTheClock() {
+        assistant.chat("vic", "how do we roll back a release?");
+        assistant.chat("wes", "how do we tag a release?");
+        memory.engine.admin().runPhase1("pipeline-runner");
+        assertThat(memory.engine.admin().memory("vic")).as("recorded just now: not idle").isEmpty();
+
+        assertThat(mnemo.endConversation("vic")).isTrue();
+        memory.engine.admin().runPhase1("pipeline-runner");
+
+        assertThat(memory.engine.admin().memory("vic")).as("ended: extracted at once").isPresent();
+        assertThat(memory.engine.admin().memory("wes")).as("not ended: waits for its idle window").isEmpty();
+        assertThat(memory.engine.threads().get("vic").orElseThrow().finished()).isTrue();
+    }
+
+    @Test
     void evictChatMemory_endsTheMnemoConversationToo() {
         assistant.chat("uma", "first");
         MemorySession before = memory.engine.conversation("uma");
@@ -73,5 +88,6 @@ class ConversationEndTest {
 
         assertThatThrownBy(() -> before.userMessage("late")).isInstanceOf(IllegalStateException.class);
         assertThat(mnemo.endConversation("uma")).isFalse();
+        assertThat(memory.engine.threads().get("uma").orElseThrow().finished()).isTrue();
     }
 }

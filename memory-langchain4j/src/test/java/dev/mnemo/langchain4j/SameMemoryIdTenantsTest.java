@@ -213,6 +213,19 @@ class SameMemoryIdTenantsTest {
         assertThat(rollout("alice")).anyMatch(l -> l.contains("answer for alice"));
     }
 
+    @Test
+    void endConversation_marksOnlyTheCallersTenantsConversationFinished() throws Exception {
+        server = OpenAiWireServer.start(request -> WireReply.text("noted"));
+        Assistant assistant = mnemo.configure(services(Assistant.class)).build();
+        as("alice", () -> assistant.chat(ID, "alice talks")).get(60, TimeUnit.SECONDS);
+        as("bob", () -> assistant.chat(ID, "bob talks")).get(60, TimeUnit.SECONDS);
+
+        assertThat(as("bob", () -> mnemo.endConversation(ID)).get(60, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(engines.forTenant("bob").threads().get(ID).orElseThrow().finished()).isTrue();
+        assertThat(engines.forTenant("alice").threads().get(ID).orElseThrow().finished()).isFalse();
+    }
+
     // ---- the application's own chat memory ------------------------------------------------------
 
     @Test

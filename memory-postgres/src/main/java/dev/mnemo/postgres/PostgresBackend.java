@@ -113,7 +113,8 @@ public final class PostgresBackend implements AutoCloseable {
      * at most {@code limit}: one read-only query over every tenant's threads, stage-1 outputs and
      * jobs, so a schedule can open only the engines that have work. A thread is due when it is
      * enabled, unarchived, has a first message, comes from one of {@code sources}, was last updated
-     * between {@code maxAge} and {@code minIdle} ago, and neither its stored memory nor its last
+     * between {@code maxAge} and {@code minIdle} ago (or less than {@code minIdle} ago when the
+     * application ended it since: {@link dev.mnemo.spi.Stage1ClaimParams#passesIdleGate}), and neither its stored memory nor its last
      * successful extraction covers that update, and no live claim or retry backoff holds it (the
      * rules of the Phase 1 claim, which still decides). Tenants whose ids are stored as a digest
      * (ids longer than 200 characters or with a NUL) cannot be named back and are left out.
@@ -147,7 +148,7 @@ public final class PostgresBackend implements AutoCloseable {
     private static final String DUE_EXTRACTION = """
             SELECT t.tenant_id FROM tenant_threads t
             WHERE t.archived = 0 AND t.preview <> '' AND t.source = ANY (?) AND t.memory_mode = 'enabled'
-                AND t.updated_at_ms >= ? AND t.updated_at_ms <= ?
+                AND t.updated_at_ms >= ? AND (t.updated_at_ms <= ? OR t.ended_at_ms >= t.updated_at_ms)
                 AND NOT EXISTS (SELECT 1 FROM tenant_stage1_outputs so
                     WHERE so.tenant_id = t.tenant_id AND so.thread_id = t.id
                     AND so.source_updated_at >= (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000)

@@ -94,4 +94,12 @@ final class PostgresThreadStore implements ThreadStore {
         }
         return deleted;
     }
+
+    /** {@inheritDoc} Only the thread of this store's tenant is marked. */
+    @Override
+    public boolean markThreadEnded(String threadId, Instant endedAt) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(endedAt, "endedAt");
+        return state.write("mark thread " + threadId + " ended", tx -> ThreadRows.markEnded(tx, threadId, endedAt));
+    }
 }

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
@@ -50,25 +49,28 @@ final class ThreadRows {
         return tx.update("thread.markPolluted", threadId) > 0;
     }
 
+    /** @return false when the tenant has no such thread */
+    static boolean markEnded(Tx tx, String threadId, Instant endedAt) throws SQLException {
+        return tx.update("thread.markEnded", endedAt.toEpochMilli(), threadId) > 0;
+    }
+
     static boolean delete(Tx tx, String threadId) throws SQLException {
         return tx.update("thread.delete", threadId) > 0;
     }
 
     /**
-     * The Phase 1 candidates of write-sheet §3.5 step 2, newest first, each with its up-to-date
+     * The Phase 1 candidates of write-sheet §3.5 step 2 (the idle gate of
+     * {@link Stage1ClaimParams#passesIdleGate}: idle long enough, or finished), newest first, each with its up-to-date
      * flag, fetched in pages so a claim that stops early does not read the whole scan.
      */
     static Candidates claimCandidates(Tx tx, Stage1ClaimParams params, Instant now) throws SQLException {
-        long nowMs = now.toEpochMilli();
-        long maxAgeMs = Duration.ofDays(Math.max(params.maxAgeDays(), 0)).toMillis();
-        long minIdleMs = Duration.ofHours(Math.max(params.minIdleHours(), 0)).toMillis();
         PreparedStatement statement = tx.connection().prepareStatement(
                 PostgresMemoryStore.SQL.get("thread.claimCandidates"));
         statement.setFetchSize(Math.min(params.scanLimit(), 256));
         statement.setArray(1, tx.textArray(params.allowedSources()));
         statement.setString(2, params.currentThreadId());
-        statement.setLong(3, nowMs - maxAgeMs);
-        statement.setLong(4, nowMs - minIdleMs);
+        statement.setLong(3, params.ageCutoff(now).toEpochMilli());
+        statement.setLong(4, params.idleCutoff(now).toEpochMilli());
         statement.setInt(5, params.scanLimit());
         return new Candidates(statement, statement.executeQuery());
     }
@@ -111,6 +113,7 @@ final class ThreadRows {
     /** A row holding the columns of {@code thread.find}, read by name. */
     static ThreadInfo map(ResultSet row) throws SQLException {
         String cwd = row.getString("cwd");
+        Long endedMs = Tx.nullableLong(row, "ended_at_ms");
         return ThreadInfo.builder(row.getString("id"))
                 .rolloutPath(Path.of(row.getString("rollout_path")))
                 .createdAt(Instant.ofEpochMilli(row.getLong("created_at_ms")))
@@ -122,6 +125,7 @@ final class ThreadRows {
                 .archived(row.getInt("archived") != 0)
                 .memoryMode(MemoryMode.fromDbValue(row.getString("memory_mode")))
                 .project(row.getString("project"))
+                .endedAt(endedMs == null ? null : Instant.ofEpochMilli(endedMs))
                 .build();
     }
 }

@@ -188,6 +188,54 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         return stream.advise(handled(given), chain);
     }
 
+    /**
+     * Ends a conversation now, as {@link MemoryEngine#closeConversation} does: its session is
+     * closed and it is marked finished, so the next pipeline run (the next conversation's startup
+     * task, or {@code engine.admin().runPhase1(..)}) extracts it without waiting
+     * {@code min_rollout_idle_hours}. What an application calls when a chat is closed or its user
+     * signs out. A later request with the same conversation id continues it, and puts it back under
+     * the idle rule.
+     *
+     * <p>Over {@link MemoryEngines}, the user is found as for a request: the advisor's
+     * {@link Builder#tenantResolver tenant resolver} is asked on the caller's thread, with a request
+     * carrying only this conversation id (advisor param {@link ChatMemory#CONVERSATION_ID}), so a
+     * resolver reading thread-bound context (Spring Security) finds the caller. The default resolver
+     * reads the advisor param {@link #USER_ID}, which such a request lacks: name the user with
+     * {@link #endConversation(String, String)}. Without a user nothing is ended.
+     *
+     * @return false when no session of the conversation was open (it is marked finished all the same)
+     */
+    public boolean endConversation(String conversationId) {
+        requireConversationId(conversationId);
+        return memory.end(memory.perUser() ? memory.userOutsideARequest(conversationId) : null, conversationId);
+    }
+
+    /**
+     * {@link #endConversation(String)} for a named user of an advisor over {@link MemoryEngines}: the
+     * user's own conversation with this id, never another user's.
+     *
+     * @throws IllegalStateException for an advisor over one engine, which has no users to tell apart
+     */
+    public boolean endConversation(String userId, String conversationId) {
+        Objects.requireNonNull(userId, "userId");
+        requireConversationId(conversationId);
+        if (!memory.perUser()) {
+            throw new IllegalStateException("this advisor is over one MemoryEngine, which has no users: call"
+                    + " endConversation(conversationId)");
+        }
+        if (userId.isBlank()) {
+            throw new IllegalArgumentException("userId must not be blank");
+        }
+        return memory.end(userId, conversationId);
+    }
+
+    private static void requireConversationId(String conversationId) {
+        Objects.requireNonNull(conversationId, "conversationId");
+        if (conversationId.isBlank()) {
+            throw new IllegalArgumentException("conversationId must not be blank");
+        }
+    }
+
     @Override
     public String toString() {
         return "MnemoAdvisor[order=" + order + (memory.perUser() ? ", per user" : "") + "]";

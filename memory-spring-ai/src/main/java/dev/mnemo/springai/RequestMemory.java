@@ -5,6 +5,8 @@ import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemorySession;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.SessionContext;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -118,6 +120,35 @@ final class RequestMemory {
             new Exchange(request, null, turn, lease).end();
             throw e;
         }
+    }
+
+    /**
+     * Ends a conversation ({@link MemoryEngine#closeConversation}): over one engine, that engine's;
+     * over {@link MemoryEngines}, the user's, visited without counting as use (an engine not open is
+     * opened for the call and closed after it). No user, no memory: nothing to end.
+     *
+     * @return false when no session of the conversation was open
+     */
+    boolean end(@Nullable String user, String conversationId) {
+        if (engines == null) {
+            return engine.closeConversation(conversationId);
+        }
+        if (user == null) {
+            LOG.info("Conversation {} ended without a user: with one memory per user there is no memory to end it in",
+                    conversationId);
+            return false;
+        }
+        return engines.visit(user, memory -> memory.closeConversation(conversationId));
+    }
+
+    /**
+     * The user the tenant resolver finds for a call outside any request (ending a conversation): it
+     * is asked, on the caller's thread, with a request that carries only the conversation id as its
+     * advisor param {@link ChatMemory#CONVERSATION_ID}.
+     */
+    @Nullable String userOutsideARequest(String conversationId) {
+        return user(ChatClientRequest.builder().prompt(new Prompt(List.of()))
+                .context(Map.of(ChatMemory.CONVERSATION_ID, conversationId)).build());
     }
 
     /** The conversation's shared session, opened in {@code project} when the request has one. */

@@ -168,10 +168,25 @@ final class DefaultMemoryEngine implements MemoryEngine {
         return conversations.shared(session);
     }
 
+    /**
+     * Closes the open session first (an unfinished streamed answer records what was shown, a last
+     * line), then marks the conversation ended, after that line; an engine already closed has no
+     * store to mark it in, and a read-only one marks nothing.
+     */
     @Override
     public boolean closeConversation(String conversationId) {
         Objects.requireNonNull(conversationId, "conversationId");
-        return conversations.close(conversationId);
+        boolean wasOpen = conversations.close(conversationId);
+        if (!closed.get() && !parts.readOnly()) {
+            endConversation(conversationId);
+        }
+        return wasOpen;
+    }
+
+    /** The conversation is finished ({@link MemorySession#end()}): see {@link StoreThreadRegistry#markEnded}. */
+    boolean endConversation(String threadId) {
+        requireOpen();
+        return threads.markEnded(threadId);
     }
 
     String instructionsForTools() {

@@ -258,6 +258,13 @@ final class EngineSession implements MemorySession {
         }
     }
 
+    /** Marks the conversation finished in the store; records nothing and leaves the session open. */
+    @Override
+    public void end() {
+        touch();
+        engine.endConversation(threadId());
+    }
+
     @Override
     public void close() {
         if (markClosed()) {

@@ -8,6 +8,7 @@ import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.SessionStore;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -155,6 +156,32 @@ final class StoreThreadRegistry implements ThreadRegistry {
         if (mode != MemoryMode.ENABLED) {
             hooks.afterForget().accept(threadId);
         }
+    }
+
+    /**
+     * The application ended the conversation ({@code MemorySession.end()}): the store marks it
+     * finished now, so Phase 1 need not wait for its idle window, and a log line says so. A store that
+     * keeps no end marks leaves the conversation under the idle rule; that is logged, not thrown.
+     *
+     * @return whether the store marked it (false: no such thread, or a store without end marks)
+     */
+    boolean markEnded(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        Instant now = clock.instant();
+        try {
+            if (!store.markThreadEnded(threadId, now)) {
+                LOG.debug("conversation {} ended before anything of it was recorded: nothing to extract", threadId);
+                return false;
+            }
+        } catch (UnsupportedOperationException e) {
+            LOG.info("conversation {} ended, but it waits for min_rollout_idle_hours: {}", threadId, e.getMessage());
+            return false;
+        }
+        // Not journaled in the thread's own logs: ending often comes right before a delete, and a
+        // queued log line would outlive the thread.
+        LOG.info("thread {} ended by the application at {}; Phase 1 may extract it without waiting for"
+                + " min_rollout_idle_hours", threadId, now);
+        return true;
     }
 
     /** Deletes the thread's spawned sub-agent threads, deepest first, then the thread itself. */

@@ -18,7 +18,8 @@ public final class ThreadSync {
 
     /**
      * Upserts what each source reports as new or changed. A memory mode set in the registry (by the
-     * user or by pollution) is never loosened by a scan: the stricter of the two modes wins.
+     * user or by pollution) is never loosened by a scan: the stricter of the two modes wins. A
+     * conversation's end mark is the store's alone (a scan cannot see it), so it never counts as a change.
      *
      * @return rows added or changed
      */
@@ -34,8 +35,10 @@ public final class ThreadSync {
             }
             for (ThreadInfo thread : scanned) {
                 Optional<ThreadInfo> existing = store.thread(thread.id());
-                ThreadInfo merged = existing.map(old -> thread.withMemoryMode(stricter(old.memoryMode(),
-                        thread.memoryMode()))).orElse(thread);
+                ThreadInfo merged = existing.map(old -> thread.toBuilder()
+                        .memoryMode(stricter(old.memoryMode(), thread.memoryMode()))
+                        .endedAt(old.endedAt().orElse(null)) // the store keeps its end mark: not a change
+                        .build()).orElse(thread);
                 if (existing.isEmpty() || !existing.get().equals(merged)) {
                     store.upsertThread(merged);
                     changed++;

@@ -23,13 +23,17 @@ RETURNING memory_mode
 
 -- name: thread.find
 SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode,
-    project
+    project, ended_at_ms
 FROM threads WHERE id = ?
 
 -- name: thread.all
 SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode,
-    project
+    project, ended_at_ms
 FROM threads ORDER BY updated_at_ms DESC, id DESC
+
+-- name: thread.markEnded
+-- The application ended the conversation; a later end already stored is kept (GREATEST skips NULL).
+UPDATE threads SET ended_at_ms = GREATEST(ended_at_ms, ?) WHERE id = ?
 
 -- name: thread.setMode
 UPDATE threads SET memory_mode = ? WHERE id = ?
@@ -79,18 +83,19 @@ SELECT memory_mode, COUNT(*) FROM threads GROUP BY memory_mode
 
 -- name: thread.claimCandidates
 -- Write-sheet §3.5 step 2: unarchived, previewed, allowed source (a text array), enabled, not the
--- current thread, inside the age window and past the idle window, newest first, at most scanLimit
--- rows; up_to_date is Codex's stage1_source_needs_update negated, in whole seconds (floor division
+-- current thread, inside the age window and past the idle gate (Stage1ClaimParams.passesIdleGate:
+-- idle long enough, or ended at or after the last update; the age bound stays on the index), newest
+-- first, at most scanLimit rows; up_to_date is Codex's stage1_source_needs_update negated, in whole seconds (floor division
 -- in bigint, as SQLite's query does it: a numeric floor() costs a fifth of the scan).
 SELECT id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch, preview, archived, memory_mode,
-    project,
+    project, ended_at_ms,
     (EXISTS (SELECT 1 FROM stage1_outputs so WHERE so.thread_id = threads.id
         AND so.source_updated_at >= (threads.updated_at_ms - ((threads.updated_at_ms % 1000) + 1000) % 1000) / 1000)
      OR EXISTS (SELECT 1 FROM jobs j WHERE j.kind = 'memory_stage1' AND j.job_key = threads.id
         AND j.last_success_watermark >= (threads.updated_at_ms - ((threads.updated_at_ms % 1000) + 1000) % 1000) / 1000)) AS up_to_date
 FROM threads
 WHERE archived = 0 AND preview <> '' AND source = ANY (?) AND memory_mode = 'enabled' AND id != ?
-    AND updated_at_ms >= ? AND updated_at_ms <= ?
+    AND updated_at_ms >= ? AND (updated_at_ms <= ? OR ended_at_ms >= updated_at_ms)
 ORDER BY updated_at_ms DESC LIMIT ?
 
 -- name: thread.upToDateIds

@@ -107,4 +107,12 @@ final class SqliteThreads implements ThreadStore {
         database.checkpointBestEffort();
         return deleted;
     }
+
+    @Override
+    public boolean markThreadEnded(String threadId, Instant endedAt) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(endedAt, "endedAt");
+        return database.write("mark thread " + threadId + " ended", connection -> ThreadQueries.markEnded(connection,
+                threadId, endedAt));
+    }
 }

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,9 +18,12 @@ import java.util.Optional;
 /** The {@code threads} table (times in epoch milliseconds). */
 final class ThreadQueries {
 
+    /** The columns an upsert writes, in this order: every column but the end mark. */
+    private static final String UPSERT_COLUMNS = "id, rollout_path, created_at_ms, updated_at_ms, source, cwd,"
+            + " git_branch, preview, archived, memory_mode, project";
+    private static final int UPSERT_COLUMN_COUNT = UPSERT_COLUMNS.split(",").length;
     /** The columns {@link #map} reads, in this order (it reads them by position). */
-    private static final String COLUMNS = "id, rollout_path, created_at_ms, updated_at_ms, source, cwd, git_branch,"
-            + " preview, archived, memory_mode, project";
+    private static final String COLUMNS = UPSERT_COLUMNS + ", ended_at_ms";
     private static final int COLUMN_COUNT = COLUMNS.split(",").length;
     /** The candidate query's {@code up_to_date}, right after {@link #COLUMNS}. */
     private static final int UP_TO_DATE_COLUMN = COLUMN_COUNT + 1;
@@ -29,11 +31,12 @@ final class ThreadQueries {
     /**
      * Inserts or replaces a row, keeping the stricter memory mode (polluted over disabled over
      * enabled) in the same statement: a rollout scan or a recorder that read the row before a
-     * concurrent disable or pollution must not make its rollout extractable again. Every other
-     * column, the project included, is the one given.
+     * concurrent disable or pollution must not make its rollout extractable again. The end mark
+     * ({@link #markEnded}) is not written: a row keeps its own. Every other column, the project
+     * included, is the one given.
      */
-    private static final String UPSERT = "INSERT INTO threads (" + COLUMNS + ")"
-            + " VALUES (" + String.join(", ", Collections.nCopies(COLUMN_COUNT, "?")) + ")"
+    private static final String UPSERT = "INSERT INTO threads (" + UPSERT_COLUMNS + ")"
+            + " VALUES (" + String.join(", ", Collections.nCopies(UPSERT_COLUMN_COUNT, "?")) + ")"
             + " ON CONFLICT(id) DO UPDATE SET rollout_path = excluded.rollout_path,"
             + " created_at_ms = excluded.created_at_ms, updated_at_ms = excluded.updated_at_ms,"
             + " source = excluded.source, cwd = excluded.cwd, git_branch = excluded.git_branch,"
@@ -77,6 +80,17 @@ final class ThreadQueries {
                 threadId) > 0;
     }
 
+    /**
+     * Marks the thread ended at {@code endedAt}; a later mark already stored is kept.
+     *
+     * @return false when there is no such thread
+     */
+    static boolean markEnded(PooledConnection connection, String threadId, Instant endedAt) throws SQLException {
+        long endedMs = endedAt.toEpochMilli();
+        return Jdbc.update(connection, "UPDATE threads SET ended_at_ms = MAX(COALESCE(ended_at_ms, ?), ?) WHERE id = ?",
+                endedMs, endedMs, threadId) > 0;
+    }
+
     static boolean delete(PooledConnection connection, String threadId) throws SQLException {
         return Jdbc.update(connection, "DELETE FROM threads WHERE id = ?", threadId) > 0;
     }
@@ -90,8 +104,9 @@ final class ThreadQueries {
 
     /**
      * Streams the claim candidates of write-sheet §3.5 step 2 (unarchived, previewed, allowed
-     * source, enabled, not the current thread, inside the age window and past the idle window,
-     * newest first, at most {@code scanLimit} rows) to {@code visitor} until it returns false: rows
+     * source, enabled, not the current thread, inside the age window and past the idle gate of
+     * {@link Stage1ClaimParams#passesIdleGate} (idle long enough, or finished), newest first, at
+     * most {@code scanLimit} rows) to {@code visitor} until it returns false: rows
      * after that are never read, so their up-to-date probes are never evaluated. The statement is
      * compiled for this scan and not kept: it runs once a Phase 1 run, and its text varies with the
      * parameters.
@@ -121,13 +136,11 @@ final class ThreadQueries {
         boolean visit(Candidate candidate) throws SQLException;
     }
 
-    private record CandidateQuery(String sql, Object[] args) {
+    /** The claim scan's text and arguments; package-private for the query-plan test. */
+    record CandidateQuery(String sql, Object[] args) {
     }
 
-    private static CandidateQuery candidateQuery(Stage1ClaimParams params, Instant now) {
-        long nowMs = now.toEpochMilli();
-        long maxAgeMs = Duration.ofDays(Math.max(params.maxAgeDays(), 0)).toMillis();
-        long minIdleMs = Duration.ofHours(Math.max(params.minIdleHours(), 0)).toMillis();
+    static CandidateQuery candidateQuery(Stage1ClaimParams params, Instant now) {
         String sourcePlaceholders = String.join(", ", Collections.nCopies(params.allowedSources().size(), "?"));
         // up_to_date: Codex's stage1_source_needs_update, negated, per row in the same scan (a stored
         // memory or a finished job already covers this rollout version, compared in whole seconds).
@@ -140,12 +153,14 @@ final class ThreadQueries {
                 + " FROM threads"
                 + " WHERE archived = 0 AND preview <> '' AND source IN (" + sourcePlaceholders + ")"
                 + " AND memory_mode = 'enabled' AND id != ?"
-                + " AND updated_at_ms >= ? AND updated_at_ms <= ?"
+                // The age bound stays on the index (memory_mode, updated_at_ms DESC); the idle gate is
+                // Stage1ClaimParams.passesIdleGate, read from the rows the index found.
+                + " AND updated_at_ms >= ? AND (updated_at_ms <= ? OR ended_at_ms >= updated_at_ms)"
                 + " ORDER BY updated_at_ms DESC LIMIT ?";
         List<Object> args = new ArrayList<>(params.allowedSources());
         args.add(params.currentThreadId());
-        args.add(nowMs - maxAgeMs);
-        args.add(nowMs - minIdleMs);
+        args.add(params.ageCutoff(now).toEpochMilli());
+        args.add(params.idleCutoff(now).toEpochMilli());
         args.add(params.scanLimit());
         return new CandidateQuery(sql, args.toArray());
     }
@@ -178,6 +193,11 @@ final class ThreadQueries {
                 .archived(row.getInt(9) != 0)
                 .memoryMode(MemoryMode.fromDbValue(row.getString(10)))
                 .project(row.getString(11))
+                .endedAt(endedAt(row.getLong(12), row.wasNull()))
                 .build();
+    }
+
+    private static Instant endedAt(long endedMs, boolean none) {
+        return none ? null : Instant.ofEpochMilli(endedMs);
     }
 }

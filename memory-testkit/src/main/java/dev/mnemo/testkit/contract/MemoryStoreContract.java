@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * retention ({@link RetentionStoreContract}), Phase 2 ({@link Phase2StoreContract}), the claim
  * preview ({@link Stage1PreviewStoreContract}), each memory's project
  * ({@link ProjectStoreContract}), approvals ({@link ApprovalStoreContract}), the spawn graph
- * ({@link SpawnGraphStoreContract}) and the forget ledger ({@link ForgetStoreContract}). This
+ * ({@link SpawnGraphStoreContract}), the forget ledger ({@link ForgetStoreContract}) and ended
+ * conversations ({@link ThreadEndStoreContract}). This
  * class's own tests are the rules that span roles: forgetting deletes the memory, released jobs
  * are reclaimable at once, the status read, selection rollback, memory modes.
  *
@@ -328,6 +329,13 @@ public abstract class MemoryStoreContract extends ThreadStoreContract {
     /** {@link FairSelectionStoreContract}: the fair Phase 2 selection. */
     @Nested
     class FairSelection extends FairSelectionStoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
+    /** {@link ThreadEndStoreContract}: conversations the application ended skip the idle wait. */
+    @Nested
+    class ThreadEnds extends ThreadEndStoreContract {
         @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
         @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
     }
