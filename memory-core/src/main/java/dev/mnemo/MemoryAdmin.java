@@ -125,4 +125,39 @@ public interface MemoryAdmin {
      * @throws IllegalArgumentException when no kept consolidation has that id
      */
     String consolidationDiff(String consolidationId);
+
+    /**
+     * The dead Phase 1 jobs, most recent death first: conversations whose every retry failed for
+     * their current rollout version (see {@link DeadJob}), which nothing extracts again until their
+     * rollout changes or {@link #retry} / {@link #retryDead} puts them back.
+     *
+     * @throws UnsupportedOperationException when this admin (or its store) cannot list them
+     */
+    default List<DeadJob> deadJobs() {
+        throw new UnsupportedOperationException(getClass().getName() + " does not list dead Phase 1 jobs");
+    }
+
+    /**
+     * Puts one conversation's failed Phase 1 job back, dead or still waiting out a retry delay: it
+     * is claimable at once with every retry restored, and the thread's log says so. The next
+     * Phase 1 run ({@link #runPhase1}, a startup task, {@code mnemo run}) extracts it.
+     *
+     * @return true when a job was put back; false when the conversation has no failed job (it is
+     *     healthy, running, or unknown)
+     * @throws UnsupportedOperationException when this admin (or its store) cannot retry jobs
+     */
+    default boolean retry(String threadId) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot retry Phase 1 jobs");
+    }
+
+    /**
+     * Puts every dead Phase 1 job ({@link #deadJobs()}) back to pending, with every retry restored;
+     * each thread's log says so.
+     *
+     * @return how many jobs were put back
+     * @throws UnsupportedOperationException when this admin (or its store) cannot retry jobs
+     */
+    default int retryDead() {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot retry Phase 1 jobs");
+    }
 }

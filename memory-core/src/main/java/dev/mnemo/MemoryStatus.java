@@ -35,12 +35,15 @@ import java.util.OptionalInt;
  *     hold: the workspace drops it when the consolidation lock is free (at once, or when the
  *     running consolidation ends); the read path serves no memory summary meanwhile. Empty when
  *     none is pending or the store keeps no such record
+ * @param deadJobs the dead Phase 1 jobs: conversations whose every retry failed for their current
+ *     rollout version, so nothing extracts them again until someone retries them
+ *     ({@link MemoryAdmin#deadJobs()}, {@link MemoryAdmin#retryDead()}); 0 when the store cannot tell
  */
 public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
         Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
         Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
         Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
-        OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets) {
+        OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets, int deadJobs) {
 
     public MemoryStatus {
         jobCounts = Map.copyOf(Objects.requireNonNull(jobCounts, "jobCounts"));
@@ -55,6 +58,20 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
         Objects.requireNonNull(unusedMemories, "unusedMemories");
         Objects.requireNonNull(phase2NotBefore, "phase2NotBefore");
         pendingForgets = List.copyOf(Objects.requireNonNull(pendingForgets, "pendingForgets"));
+        if (deadJobs < 0) {
+            throw new IllegalArgumentException("deadJobs must be >= 0, was " + deadJobs);
+        }
+    }
+
+    /** A status without a count of dead Phase 1 jobs (for stores that cannot tell). */
+    public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
+            Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
+            Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
+            Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
+            OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets) {
+        this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
+                lastStartupSkip, checkedAt, unreadableRollouts, lastModelFailure, unusedMemories, phase2NotBefore,
+                pendingForgets, 0);
     }
 
     /** A status without pending forgets (for stores that do not record them). */
@@ -98,7 +115,8 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
     /** This status with what only the engine knows: the last skip reason and the unreadable rollouts. */
     public MemoryStatus withEngineFacts(Optional<SkipReason> skip, Map<String, String> unreadable) {
         return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
-                stage1Outputs, skip, checkedAt, unreadable, lastModelFailure, unusedMemories, phase2NotBefore, pendingForgets);
+                stage1Outputs, skip, checkedAt, unreadable, lastModelFailure, unusedMemories, phase2NotBefore, pendingForgets,
+                deadJobs);
     }
 
     /**

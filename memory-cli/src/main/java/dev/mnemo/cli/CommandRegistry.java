@@ -19,7 +19,7 @@ final class CommandRegistry {
      * ({@link #newCommand}).
      */
     static final List<String> COMMANDS = List.of("status", "run", "demo", "instructions", "ls", "read",
-            "search", "note", "threads", "logs", "history", "inputs", "rollback", "clear", "pending", "approve", "reject",
+            "search", "note", "threads", "jobs", "logs", "history", "inputs", "rollback", "clear", "pending", "approve", "reject",
             "ui", "eval", "mcp", "help");
 
     /** Arguments that need every command: help lists them all. */
@@ -59,6 +59,7 @@ final class CommandRegistry {
             case "search" -> new MemoryFileCommands.Search();
             case "note" -> new MemoryFileCommands.Note();
             case "threads" -> new ThreadsCommand();
+            case "jobs" -> new JobsCommand();
             case "logs" -> new LogsCommand();
             case "history" -> new HistoryCommands.History();
             case "inputs" -> new InputsCommand();

@@ -1,6 +1,7 @@
 package dev.mnemo.cli;
 
 import dev.mnemo.Consolidation;
+import dev.mnemo.DeadJob;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryMode;
@@ -53,17 +54,46 @@ final class StatusCommand implements Callable<Integer> {
             Optional<Consolidation> newest = history.isEmpty() ? Optional.empty() : Optional.of(history.get(0));
             MemoriesConfig config = engine.config();
             LogLosses losses = LogLosses.of(engine);
+            List<DeadJob> dead = firstDeadJobs(engine);
             if (json) {
                 Map<String, Object> report = toJson(root, status, newest, config);
                 report.put("thread_log_losses", losses.toJson());
+                report.put("dead_jobs", JsonOut.object("count", status.deadJobs(),
+                        "first", dead.stream().map(JobsCommand::toJson).toList()));
                 JsonOut.print(root.out(), report);
             } else {
                 print(root.out(), root, status, newest, config);
+                printDeadJobs(root.out(), status.deadJobs(), dead);
                 root.out().println("Lost log entries:    " + losses.describe());
                 root.out().flush();
             }
         }
         return 0;
+    }
+
+    /** How many dead jobs the status lists by name; {@code mnemo jobs} lists them all. */
+    static final int DEAD_JOBS_SHOWN = 3;
+
+    /** The first few dead Phase 1 jobs; none when the store cannot list them. */
+    private static List<DeadJob> firstDeadJobs(MemoryEngine engine) {
+        try {
+            List<DeadJob> dead = engine.admin().deadJobs();
+            return dead.subList(0, Math.min(DEAD_JOBS_SHOWN, dead.size()));
+        } catch (UnsupportedOperationException e) {
+            return List.of();
+        }
+    }
+
+    private static void printDeadJobs(PrintWriter out, int count, List<DeadJob> first) {
+        if (count == 0) {
+            out.println("Dead jobs:           none");
+            return;
+        }
+        out.println("Dead jobs:           " + count + " (every retry failed; `mnemo jobs` lists them, `mnemo jobs retry"
+                + " --dead` puts them back)");
+        for (DeadJob job : first) {
+            out.println("  " + JobsCommand.line(job));
+        }
     }
 
     /**

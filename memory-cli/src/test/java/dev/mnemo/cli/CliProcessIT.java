@@ -130,8 +130,8 @@ class CliProcessIT {
     @Test
     void help_onEveryCommand_printsItsUsageAndExitsZero() throws Exception {
         for (String command : List.of("status", "run", "demo", "instructions", "ls", "read", "search", "note",
-                "threads", "logs", "history", "inputs", "rollback", "clear", "pending", "approve", "reject", "ui", "eval",
-                "mcp")) {
+                "threads", "jobs", "logs", "history", "inputs", "rollback", "clear", "pending", "approve", "reject", "ui",
+                "eval", "mcp")) {
             Run r = mnemo(command, "--help");
 
             assertThat(r.exitCode()).as(command).isZero();

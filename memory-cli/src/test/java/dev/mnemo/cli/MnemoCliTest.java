@@ -74,8 +74,8 @@ class MnemoCliTest {
         assertThat(MnemoCli.commandsNamedIn(new String[] {"search", "status", "-q"})).containsExactly("status", "search");
         assertThat(MnemoCli.commandsNamedIn(new String[] {"threads", "disable", "t1"})).containsExactly("threads");
         List<String> every = MnemoCli.commandsNamedIn(new String[0]);
-        assertThat(every).contains("status", "run", "mcp", "ui", "pending", "approve", "reject", "help", "inputs", "logs")
-                .hasSize(21);
+        assertThat(every).contains("status", "run", "mcp", "ui", "pending", "approve", "reject", "help", "inputs", "logs",
+                "jobs").hasSize(22);
         assertThat(MnemoCli.commandsNamedIn(new String[] {"--version"})).isEqualTo(every);
         assertThat(MnemoCli.commandsNamedIn(new String[] {"stauts"})).isEqualTo(every);
         assertThat(MnemoCli.commandsNamedIn(new String[] {"status", "--help"})).isEqualTo(every);

@@ -18,9 +18,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Overview: the pipeline's state (jobs, leases, failures with their reasons, the last
- * consolidation, when the next may run and why), the tokens "refresh now" spent, and how much of
- * the summary budget each scope uses.
+ * Overview: the pipeline's state (jobs, leases, failures with their reasons, dead jobs with a retry
+ * action ({@link DeadJobsPanel}), the last consolidation, when the next may run and why), the
+ * tokens "refresh now" spent, and how much of the summary budget each scope uses.
  */
 final class OverviewPage {
 
@@ -32,6 +32,7 @@ final class OverviewPage {
     private final Refresh refresh;
     private final Layout layout;
     private final Clock clock;
+    private final DeadJobsPanel deadJobs;
 
     OverviewPage(MemoryEngine engine, MemoryFolder folder, Refresh refresh, Layout layout, Clock clock) {
         this.engine = engine;
@@ -39,6 +40,12 @@ final class OverviewPage {
         this.refresh = refresh;
         this.layout = layout;
         this.clock = clock;
+        this.deadJobs = new DeadJobsPanel(engine, clock);
+    }
+
+    /** The dead jobs' panel, whose actions the routes call. */
+    DeadJobsPanel deadJobs() {
+        return deadJobs;
     }
 
     Reply render(Request request) {
@@ -56,6 +63,7 @@ final class OverviewPage {
         html.element("h2", "Summary budget");
         budgets(html);
         failures(html, status);
+        deadJobs.render(html, request);
         logLosses(html);
         html.close("section");
         html.close("div");

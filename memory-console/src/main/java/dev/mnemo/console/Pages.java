@@ -34,6 +34,8 @@ final class Pages {
         routes.put("/conversations/disable", post(conversations::disable));
         routes.put("/conversations/enable", post(conversations::enable));
         routes.put("/conversations/forget", post(conversations::forget));
+        routes.put(DeadJobsPanel.RETRY_ROUTE, post(overview.deadJobs()::retry));
+        routes.put(DeadJobsPanel.RETRY_DEAD_ROUTE, post(overview.deadJobs()::retryDead));
         routes.put(Layout.PENDING.route(), get(pending::render));
         routes.put("/pending/approve", post(pending::approve));
         routes.put("/pending/reject", post(pending::reject));

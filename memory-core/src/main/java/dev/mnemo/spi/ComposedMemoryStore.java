@@ -1,5 +1,6 @@
 package dev.mnemo.spi;
 
+import dev.mnemo.DeadJob;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.ModelFailure;
@@ -180,6 +181,26 @@ public abstract class ComposedMemoryStore implements MemoryStore {
     @Override
     public int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now, Set<String> keep) {
         return stage1.pruneStage1Outputs(maxUnusedDays, limit, now, keep);
+    }
+
+    @Override
+    public List<DeadJob> deadStage1Jobs(int limit) {
+        return stage1.deadStage1Jobs(limit);
+    }
+
+    @Override
+    public boolean retryStage1Job(String threadId, Instant now) {
+        return stage1.retryStage1Job(threadId, now);
+    }
+
+    @Override
+    public int retryDeadStage1Jobs(Instant now) {
+        return stage1.retryDeadStage1Jobs(now);
+    }
+
+    @Override
+    public Optional<DeadJob> deadStage1Job(String threadId) {
+        return stage1.deadStage1Job(threadId);
     }
 
     // ---- approval -------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package dev.mnemo.spi;
 
+import dev.mnemo.DeadJob;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
@@ -138,5 +139,57 @@ public interface Stage1Store {
         }
         throw new UnsupportedOperationException(getClass().getName() + " cannot spare the memories a kept "
                 + "consolidation used from retention");
+    }
+
+    /**
+     * The dead Phase 1 jobs, most recent death first, at most {@code limit}. A job is dead when the
+     * claim would refuse it for its retries alone: its last attempt failed ({@code error}), it has
+     * no retry left, and the thread's current rollout version (its update time in whole seconds) is
+     * not newer than the version the job last tried (a newer one restores the retries: the claim
+     * takes it, so it is not dead). Only
+     * registered threads whose memory mode is {@code enabled} count: a disabled or polluted thread
+     * is never extracted anyway. A later success, or {@link #retryStage1Job}, clears it.
+     *
+     * @throws UnsupportedOperationException when the store cannot list them (the default)
+     */
+    default List<DeadJob> deadStage1Jobs(int limit) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not implement deadStage1Jobs, so dead "
+                + "Phase 1 jobs cannot be listed");
+    }
+
+    /**
+     * Puts a failed Phase 1 job back: a job whose last attempt failed ({@code error}) and that is
+     * dead, still waits out a retry delay, or has spent a retry becomes {@code pending}, claimable
+     * at {@code now} with every retry restored. A job that is running, done, pending, or failed with
+     * nothing spent and nothing to wait for is left alone.
+     *
+     * @return true when the job was put back; false for a healthy or unknown thread
+     * @throws UnsupportedOperationException when the store cannot (the default)
+     */
+    default boolean retryStage1Job(String threadId, Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not implement retryStage1Job, so a "
+                + "failed Phase 1 job cannot be retried");
+    }
+
+    /**
+     * Puts every dead Phase 1 job ({@link #deadStage1Jobs}) back, as {@link #retryStage1Job} does.
+     *
+     * @return how many were put back
+     * @throws UnsupportedOperationException when the store cannot (the default)
+     */
+    default int retryDeadStage1Jobs(Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not implement retryDeadStage1Jobs, so "
+                + "dead Phase 1 jobs cannot be retried");
+    }
+
+    /**
+     * The thread's Phase 1 job if it is dead ({@link #deadStage1Jobs}), e.g. to say so in the
+     * thread's log right after a failure. The default looks through {@link #deadStage1Jobs}; stores
+     * should override it with a lookup of the one row.
+     *
+     * @throws UnsupportedOperationException when the store cannot list dead jobs (the default's)
+     */
+    default Optional<DeadJob> deadStage1Job(String threadId) {
+        return deadStage1Jobs(Integer.MAX_VALUE).stream().filter(job -> job.threadId().equals(threadId)).findFirst();
     }
 }

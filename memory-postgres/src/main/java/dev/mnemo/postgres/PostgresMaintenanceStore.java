@@ -83,7 +83,7 @@ final class PostgresMaintenanceStore implements MaintenanceStore {
                     phase2.map(Phase2ClaimPolicy.JobRow::lastError),
                     ThreadRows.countsByMode(tx), OutputRows.count(tx), Optional.empty(), now, Map.of(),
                     JobRows.lastModelFailure(tx), unused, phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)),
-                    PostgresForgetStore.pending(tx));
+                    PostgresForgetStore.pending(tx), DeadJobRows.count(tx));
         });
     }
 }

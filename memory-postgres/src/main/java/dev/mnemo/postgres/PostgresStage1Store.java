@@ -1,5 +1,6 @@
 package dev.mnemo.postgres;
 
+import dev.mnemo.DeadJob;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
@@ -199,5 +200,45 @@ final class PostgresStage1Store implements Stage1Store {
                     + " (sparing {} a kept consolidation used)", pruned, state.tenant(), maxUnusedDays, spared.size());
         }
         return pruned;
+    }
+
+    // ---- dead jobs ------------------------------------------------------------------------------
+
+    @Override
+    public List<DeadJob> deadStage1Jobs(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
+        return List.copyOf(state.read("list dead Phase 1 jobs", tx -> DeadJobRows.list(tx, limit)));
+    }
+
+    @Override
+    public boolean retryStage1Job(String threadId, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(now, "now");
+        boolean retried = state.write("retry Phase 1 job of thread " + threadId,
+                tx -> DeadJobRows.retry(tx, threadId, now));
+        if (retried) {
+            LOG.info("Phase 1 job of thread {} of tenant {} put back: claimable now with its retries restored",
+                    threadId, state.tenant());
+        }
+        return retried;
+    }
+
+    @Override
+    public int retryDeadStage1Jobs(Instant now) {
+        Objects.requireNonNull(now, "now");
+        int retried = state.write("retry dead Phase 1 jobs", DeadJobRows::retryDead);
+        if (retried > 0) {
+            LOG.info("{} dead Phase 1 jobs of tenant {} put back: claimable now with their retries restored", retried,
+                    state.tenant());
+        }
+        return retried;
+    }
+
+    @Override
+    public Optional<DeadJob> deadStage1Job(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return state.read("read dead Phase 1 job of thread " + threadId, tx -> DeadJobRows.find(tx, threadId));
     }
 }

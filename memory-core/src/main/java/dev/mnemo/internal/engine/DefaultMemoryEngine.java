@@ -88,7 +88,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         // 2. The thread logs, and the listeners they feed.
         EngineLogs logs = EngineLogs.open(parts);
         List<MemoryEventListener> allListeners = new ArrayList<>(parts.listeners());
-        allListeners.addAll(logs.listeners(parts.wallClock()));
+        allListeners.addAll(logs.listeners(parts.wallClock(), parts.store()));
         this.listener = new SafeListener(List.copyOf(allListeners));
         // 3. Forgetting, the state layer, and the registry that tells them of forgotten and deleted threads.
         this.notes = new ConversationNotes(parts, this::localTools);

@@ -1,6 +1,7 @@
 package dev.mnemo.internal.engine;
 
 import dev.mnemo.Consolidation;
+import dev.mnemo.DeadJob;
 import dev.mnemo.MemoryAdmin;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
@@ -321,5 +322,39 @@ final class EngineAdmin implements MemoryAdmin {
         Objects.requireNonNull(consolidationId, "consolidationId");
         engine.requireOpen();
         return engine.parts.workspace().consolidationDiff(consolidationId);
+    }
+
+    @Override
+    public List<DeadJob> deadJobs() {
+        engine.requireOpen();
+        return engine.parts.store().deadStage1Jobs(Integer.MAX_VALUE);
+    }
+
+    @Override
+    public boolean retry(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        engine.requireOpen();
+        MemoryStore store = engine.parts.store();
+        Optional<DeadJob> wasDead = store.deadStage1Job(threadId);
+        boolean retried = store.retryStage1Job(threadId, engine.parts.clock().instant());
+        if (retried) {
+            engine.state.phase1Journal(threadId, DeadJobJournal.retried(wasDead));
+            LOG.info("memory stage-1 job of thread {} retried{}", threadId, wasDead.isPresent() ? " (it was dead)" : "");
+        }
+        return retried;
+    }
+
+    /** 1. The dead jobs, for their threads' logs. 2. All put back at once. 3. A line in each thread's log. */
+    @Override
+    public int retryDead() {
+        engine.requireOpen();
+        MemoryStore store = engine.parts.store();
+        List<DeadJob> dead = store.deadStage1Jobs(Integer.MAX_VALUE);
+        int retried = store.retryDeadStage1Jobs(engine.parts.clock().instant());
+        for (DeadJob job : dead) {
+            engine.state.phase1Journal(job.threadId(), DeadJobJournal.retried(Optional.of(job)));
+        }
+        LOG.info("memory stage-1: {} dead job(s) retried", retried);
+        return retried;
     }
 }

@@ -8,6 +8,7 @@ import dev.mnemo.internal.logs.ThreadLogTicker;
 import dev.mnemo.internal.logs.ThreadLogWriter;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.MemoryStoreProvider;
+import dev.mnemo.spi.Stage1Store;
 import dev.mnemo.spi.ThreadLogStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -126,9 +127,10 @@ final class EngineLogs implements AutoCloseable {
         return new EngineLogs(null, null, reason);
     }
 
-    /** The listener that feeds the logs, if there are logs. */
-    List<MemoryEventListener> listeners(Clock clock) {
-        return writes ? List.of(new ThreadLogListener(writer, clock)) : List.of();
+    /** The listeners that feed the logs, if there are logs: the events, and a line when a Phase 1 job dies. */
+    List<MemoryEventListener> listeners(Clock clock, Stage1Store stage1) {
+        return writes ? List.of(new ThreadLogListener(writer, clock), new DeadJobJournal(stage1, writer::log, clock))
+                : List.of();
     }
 
     /** Logs one entry, when there are logs; never blocks. */

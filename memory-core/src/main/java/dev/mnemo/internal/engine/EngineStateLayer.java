@@ -115,6 +115,11 @@ final class EngineStateLayer {
         logs.log(new ThreadLogEntry(threadId, wallClock.instant(), "INFO", "mnemo::threads", message));
     }
 
+    /** A line about the thread's Phase 1 job for the thread's own logs (a retry by hand). */
+    void phase1Journal(String threadId, String message) {
+        logs.log(new ThreadLogEntry(threadId, wallClock.instant(), "INFO", DeadJobJournal.TARGET, message));
+    }
+
     /** Writes what the thread logs still queue and closes them; a failure is logged, the engine closes anyway. */
     void closeLogs() {
         try {

@@ -181,6 +181,47 @@ DELETE FROM jobs WHERE kind = 'memory_stage1' AND job_key = ?
 SELECT job_key, status, lease_until, retry_at, retry_remaining, input_watermark FROM jobs
 WHERE kind = 'memory_stage1'
 
+-- ---- dead Phase 1 jobs ---------------------------------------------------------------------------
+-- Dead: the last attempt failed, no retry is left, and the enabled thread's rollout version (whole
+-- seconds, as the claim compares it) is not newer than the one tried, so stage1.claim never takes
+-- the row again. memory-store-sqlite's DeadJobQueries, statement for statement.
+
+-- name: stage1.dead
+-- Most recent death first. Binds: limit.
+SELECT job_key, COALESCE(last_error, ''), COALESCE(finished_at, 0), retry_remaining FROM jobs
+WHERE kind = 'memory_stage1' AND status = 'error' AND retry_remaining <= 0 AND input_watermark IS NOT NULL
+    AND EXISTS (SELECT 1 FROM threads t WHERE t.id = jobs.job_key AND t.memory_mode = 'enabled'
+        AND (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000 <= jobs.input_watermark)
+ORDER BY finished_at DESC, job_key LIMIT ?
+
+-- name: stage1.deadOne
+-- Binds: thread.
+SELECT job_key, COALESCE(last_error, ''), COALESCE(finished_at, 0), retry_remaining FROM jobs
+WHERE kind = 'memory_stage1' AND status = 'error' AND retry_remaining <= 0 AND input_watermark IS NOT NULL
+    AND EXISTS (SELECT 1 FROM threads t WHERE t.id = jobs.job_key AND t.memory_mode = 'enabled'
+        AND (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000 <= jobs.input_watermark)
+    AND jobs.job_key = ?
+
+-- name: stage1.deadCount
+SELECT COUNT(*) FROM jobs
+WHERE kind = 'memory_stage1' AND status = 'error' AND retry_remaining <= 0 AND input_watermark IS NOT NULL
+    AND EXISTS (SELECT 1 FROM threads t WHERE t.id = jobs.job_key AND t.memory_mode = 'enabled'
+        AND (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000 <= jobs.input_watermark)
+
+-- name: stage1.retry
+-- Back to pending, claimable at once with a full budget, when the last attempt failed and it spent a
+-- retry or still waits out a delay. Binds: retries, thread, retries, now.
+UPDATE jobs SET status = 'pending', retry_at = NULL, retry_remaining = ?
+WHERE kind = 'memory_stage1' AND job_key = ? AND status = 'error'
+    AND (retry_remaining < ? OR (retry_at IS NOT NULL AND retry_at > ?))
+
+-- name: stage1.retryDead
+-- Binds: retries.
+UPDATE jobs SET status = 'pending', retry_at = NULL, retry_remaining = ?
+WHERE kind = 'memory_stage1' AND status = 'error' AND retry_remaining <= 0 AND input_watermark IS NOT NULL
+    AND EXISTS (SELECT 1 FROM threads t WHERE t.id = jobs.job_key AND t.memory_mode = 'enabled'
+        AND (t.updated_at_ms - ((t.updated_at_ms % 1000) + 1000) % 1000) / 1000 <= jobs.input_watermark)
+
 -- ---- Phase 2 job (the singleton row) ---------------------------------------------------------------
 
 -- name: phase2.enqueue

@@ -78,7 +78,8 @@ final class SqliteMaintenance implements MaintenanceStore {
                     phase2.map(Phase2ClaimPolicy.JobRow::lastError), ThreadQueries.countsByMode(connection),
                     Stage1OutputQueries.count(connection), Optional.empty(), now, Map.of(),
                     Stage1JobQueries.lastModelFailure(connection), unused,
-                    phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)), ForgetQueries.pending(connection));
+                    phase2.flatMap(row -> Phase2ClaimPolicy.notBefore(row, now)), ForgetQueries.pending(connection),
+                    DeadJobQueries.count(connection));
         });
     }
 }

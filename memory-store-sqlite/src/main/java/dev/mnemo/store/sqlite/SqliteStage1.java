@@ -2,6 +2,7 @@ package dev.mnemo.store.sqlite;
 
 import static dev.mnemo.store.sqlite.JobKinds.seconds;
 
+import dev.mnemo.DeadJob;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadInfo;
@@ -240,5 +241,42 @@ final class SqliteStage1 implements Stage1Store {
                     maxUnusedDays, spared.size());
         }
         return pruned;
+    }
+
+    @Override
+    public List<DeadJob> deadStage1Jobs(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
+        return List.copyOf(database.read("list dead Phase 1 jobs", connection -> DeadJobQueries.list(connection, limit)));
+    }
+
+    @Override
+    public boolean retryStage1Job(String threadId, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(now, "now");
+        boolean retried = database.write("retry Phase 1 job of thread " + threadId,
+                connection -> DeadJobQueries.retry(connection, threadId, now));
+        if (retried) {
+            LOG.info("Phase 1 job of thread {} put back: claimable now with its retries restored", threadId);
+        }
+        return retried;
+    }
+
+    @Override
+    public int retryDeadStage1Jobs(Instant now) {
+        Objects.requireNonNull(now, "now");
+        int retried = database.write("retry dead Phase 1 jobs", DeadJobQueries::retryDead);
+        if (retried > 0) {
+            LOG.info("{} dead Phase 1 jobs put back: claimable now with their retries restored", retried);
+        }
+        return retried;
+    }
+
+    @Override
+    public Optional<DeadJob> deadStage1Job(String threadId) {
+        Objects.requireNonNull(threadId, "threadId");
+        return database.read("read dead Phase 1 job of thread " + threadId,
+                connection -> DeadJobQueries.find(connection, threadId));
     }
 }

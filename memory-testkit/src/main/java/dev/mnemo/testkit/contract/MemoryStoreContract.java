@@ -340,6 +340,13 @@ public abstract class MemoryStoreContract extends ThreadStoreContract {
         @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
     }
 
+    /** {@link DeadJobStoreContract}: dead Phase 1 jobs, listed and put back. */
+    @Nested
+    class DeadJobs extends DeadJobStoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
     private MemoryStore openRoleStore(Path dir) {
         return openStore(dir);
     }
