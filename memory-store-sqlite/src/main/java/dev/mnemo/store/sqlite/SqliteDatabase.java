@@ -50,7 +50,7 @@ final class SqliteDatabase implements AutoCloseable {
     private static final String MIGRATIONS = "classpath:dev/mnemo/store/sqlite/migration";
     private static final String HISTORY_TABLE = "mnemo_schema_history";
     /** The newest migration's version; an up-to-date file skips Flyway (and its log lines) on open. */
-    static final String SCHEMA_VERSION = "8";
+    static final String SCHEMA_VERSION = "9";
     /** The state database's schema: {@code mnemo.sqlite}. */
     static final Schema STATE = new Schema("state database", MIGRATIONS, HISTORY_TABLE, SCHEMA_VERSION);
     private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
