@@ -35,12 +35,16 @@ import java.util.OptionalInt;
  *     hold: the workspace drops it when the consolidation lock is free (at once, or when the
  *     running consolidation ends); the read path serves no memory summary meanwhile. Empty when
  *     none is pending or the store keeps no such record
+ * @param extractionBudget where today's (UTC) extraction token budget stands, when
+ *     {@code max_extraction_tokens_per_day} is set; empty when it is not (unlimited) or the store
+ *     keeps no token ledger
  */
 public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
         Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
         Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
         Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
-        OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets) {
+        OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets,
+        Optional<ExtractionBudget> extractionBudget) {
 
     public MemoryStatus {
         jobCounts = Map.copyOf(Objects.requireNonNull(jobCounts, "jobCounts"));
@@ -55,6 +59,18 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
         Objects.requireNonNull(unusedMemories, "unusedMemories");
         Objects.requireNonNull(phase2NotBefore, "phase2NotBefore");
         pendingForgets = List.copyOf(Objects.requireNonNull(pendingForgets, "pendingForgets"));
+        Objects.requireNonNull(extractionBudget, "extractionBudget");
+    }
+
+    /** A status without the extraction budget (the engine adds it, see {@link #withExtractionBudget}). */
+    public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
+            Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
+            Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
+            Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
+            OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets) {
+        this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
+                lastStartupSkip, checkedAt, unreadableRollouts, lastModelFailure, unusedMemories, phase2NotBefore,
+                pendingForgets, Optional.empty());
     }
 
     /** A status without pending forgets (for stores that do not record them). */
@@ -98,7 +114,15 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
     /** This status with what only the engine knows: the last skip reason and the unreadable rollouts. */
     public MemoryStatus withEngineFacts(Optional<SkipReason> skip, Map<String, String> unreadable) {
         return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
-                stage1Outputs, skip, checkedAt, unreadable, lastModelFailure, unusedMemories, phase2NotBefore, pendingForgets);
+                stage1Outputs, skip, checkedAt, unreadable, lastModelFailure, unusedMemories, phase2NotBefore, pendingForgets,
+                extractionBudget);
+    }
+
+    /** This status with where today's extraction budget stands (what only the engine, knowing the limit, can say). */
+    public MemoryStatus withExtractionBudget(Optional<ExtractionBudget> budget) {
+        return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
+                stage1Outputs, lastStartupSkip, checkedAt, unreadableRollouts, lastModelFailure, unusedMemories,
+                phase2NotBefore, pendingForgets, budget);
     }
 
     /**
