@@ -147,6 +147,30 @@ class ExtractionBudgetPipelineTest {
     }
 
     @Test
+    void everyEnding_settlesTheReservation_withWhatTheModelReported() {
+        try (Pipeline p = new Pipeline(home, budget(LIMIT, 1), null)) {
+            p.model.extractionUsage = FOUR_THOUSAND;
+            p.recordSession("task");
+            p.idle();
+
+            // A model failure: nothing reported, the whole reservation comes back.
+            p.model.extraction = request -> {
+                throw new dev.mnemo.llm.ModelException(dev.mnemo.llm.ModelException.Reason.NETWORK, "unreachable");
+            };
+            Phase1Report unreachable = p.engine.admin().runPhase1("current-thread");
+            assertThat(unreachable.failed()).isEqualTo(1);
+            assertThat(p.store.extractionTokensSpent(day(p))).isZero();
+
+            // Two replies that never match the schema: a failed job whose two answers are counted.
+            p.clock.advance(Duration.ofMinutes(10));
+            p.model.extraction = request -> "not json";
+            Phase1Report invalid = p.engine.admin().runPhase1("current-thread");
+            assertThat(invalid.failed()).isEqualTo(1);
+            assertThat(p.store.extractionTokensSpent(day(p))).isEqualTo(2 * FOUR_THOUSAND.totalTokens());
+        }
+    }
+
+    @Test
     void withoutABudget_nothingIsReservedOrReported() {
         try (Pipeline p = new Pipeline(home)) {
             p.recordSession("task");
