@@ -188,8 +188,8 @@ public interface Stage1Store {
 
     /**
      * Releases an owned job that was not run (Phase 1 found no room for it in the day's extraction
-     * budget): an error whose {@code last_error} is {@code reason}, claimable again from
-     * {@code retryAt}, keeping every retry it had (not running it is not the rollout's fault) and
+     * budget): {@code pending} again (it waits to run; it did not fail), its {@code last_error}
+     * {@code reason}, claimable again from {@code retryAt}, keeping every retry it had (not running it is not the rollout's fault) and
      * recording no model failure.
      *
      * @return false when the caller no longer owns the job (nothing is written)

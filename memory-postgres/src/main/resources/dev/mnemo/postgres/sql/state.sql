@@ -156,9 +156,9 @@ UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL, retry_at 
 WHERE kind = 'memory_stage1' AND job_key = ? AND status = 'running' AND ownership_token = ?
 
 -- name: stage1.defer
--- An owned job not run (no room in the day's extraction budget): an error claimable from retry_at,
--- retries untouched, no model failure. Binds: now, retry_at, reason, thread, token.
-UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL, retry_at = ?, last_error = ?
+-- An owned job not run (no room in the day's extraction budget): pending again, claimable from
+-- retry_at, retries untouched, no model failure. Binds: now, retry_at, reason, thread, token.
+UPDATE jobs SET status = 'pending', finished_at = ?, lease_until = NULL, retry_at = ?, last_error = ?
 WHERE kind = 'memory_stage1' AND job_key = ? AND status = 'running' AND ownership_token = ?
 
 -- name: extractionTokens.reserve

@@ -129,6 +129,8 @@ public abstract class ExtractionBudgetStoreContract extends MemoryStoreContractS
         assertThat(tryClaim("a", version(100), retryAt.minusSeconds(1)).outcome())
                 .isEqualTo(ClaimOutcome.SKIPPED_RETRY_BACKOFF);
         assertThat(store.status(NOW).lastModelFailure()).as("not a model failure").isEmpty();
+        assertThat(jobCount(STAGE1, "pending")).as("waiting, not failed").isEqualTo(1);
+        assertThat(jobCount(STAGE1, "error")).isZero();
 
         // Six deferrals later the rollout still has its three attempts for bad extractions.
         for (int attempt = 1; attempt <= 3; attempt++) {
