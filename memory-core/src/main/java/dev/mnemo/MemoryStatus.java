@@ -38,12 +38,16 @@ import java.util.OptionalInt;
  * @param deadJobs the dead Phase 1 jobs: conversations whose every retry failed for their current
  *     rollout version, so nothing extracts them again until someone retries them
  *     ({@link MemoryAdmin#deadJobs()}, {@link MemoryAdmin#retryDead()}); 0 when the store cannot tell
+ * @param extractionBudget where today's (UTC) extraction token budget stands, when
+ *     {@code max_extraction_tokens_per_day} is set; empty when it is not (unlimited) or the store
+ *     keeps no token ledger
  */
 public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
         Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
         Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
         Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
-        OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets, int deadJobs) {
+        OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets, int deadJobs,
+        Optional<ExtractionBudget> extractionBudget) {
 
     public MemoryStatus {
         jobCounts = Map.copyOf(Objects.requireNonNull(jobCounts, "jobCounts"));
@@ -61,9 +65,33 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
         if (deadJobs < 0) {
             throw new IllegalArgumentException("deadJobs must be >= 0, was " + deadJobs);
         }
+        Objects.requireNonNull(extractionBudget, "extractionBudget");
     }
 
-    /** A status without a count of dead Phase 1 jobs (for stores that cannot tell). */
+    /** A status without the extraction budget (the engine adds it, see {@link #withExtractionBudget}). */
+    public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
+            Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
+            Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
+            Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
+            OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets, int deadJobs) {
+        this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
+                lastStartupSkip, checkedAt, unreadableRollouts, lastModelFailure, unusedMemories, phase2NotBefore,
+                pendingForgets, deadJobs, Optional.empty());
+    }
+
+    /** A status with the extraction budget and without a count of dead Phase 1 jobs. */
+    public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
+            Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
+            Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
+            Instant checkedAt, Map<String, String> unreadableRollouts, Optional<ModelFailure> lastModelFailure,
+            OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets,
+            Optional<ExtractionBudget> extractionBudget) {
+        this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
+                lastStartupSkip, checkedAt, unreadableRollouts, lastModelFailure, unusedMemories, phase2NotBefore,
+                pendingForgets, 0, extractionBudget);
+    }
+
+    /** A status without a count of dead Phase 1 jobs (for stores that cannot tell) nor the extraction budget. */
     public MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lease> runningLeases,
             Optional<Instant> lastPhase2Success, Optional<String> lastPhase2Failure,
             Map<MemoryMode, Integer> threadCounts, int stage1Outputs, Optional<SkipReason> lastStartupSkip,
@@ -71,7 +99,7 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
             OptionalInt unusedMemories, Optional<Instant> phase2NotBefore, List<String> pendingForgets) {
         this(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts, stage1Outputs,
                 lastStartupSkip, checkedAt, unreadableRollouts, lastModelFailure, unusedMemories, phase2NotBefore,
-                pendingForgets, 0);
+                pendingForgets, 0, Optional.empty());
     }
 
     /** A status without pending forgets (for stores that do not record them). */
@@ -116,7 +144,14 @@ public record MemoryStatus(Map<String, Map<String, Integer>> jobCounts, List<Lea
     public MemoryStatus withEngineFacts(Optional<SkipReason> skip, Map<String, String> unreadable) {
         return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
                 stage1Outputs, skip, checkedAt, unreadable, lastModelFailure, unusedMemories, phase2NotBefore, pendingForgets,
-                deadJobs);
+                deadJobs, extractionBudget);
+    }
+
+    /** This status with where today's extraction budget stands (what only the engine, knowing the limit, can say). */
+    public MemoryStatus withExtractionBudget(Optional<ExtractionBudget> budget) {
+        return new MemoryStatus(jobCounts, runningLeases, lastPhase2Success, lastPhase2Failure, threadCounts,
+                stage1Outputs, lastStartupSkip, checkedAt, unreadableRollouts, lastModelFailure, unusedMemories,
+                phase2NotBefore, pendingForgets, deadJobs, budget);
     }
 
     /**

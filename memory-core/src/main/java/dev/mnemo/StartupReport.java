@@ -7,7 +7,10 @@ import java.util.Optional;
 /**
  * What a startup task did.
  *
- * @param skipped why the pipeline did nothing, if a gate or the rate-limit guard stopped it
+ * @param skipped why the pipeline did nothing, if a gate or the rate-limit guard stopped it; or
+ *     {@link SkipReason#TOKEN_BUDGET_EXHAUSTED} when the day's extraction budget stopped Phase 1
+ *     (before its claim or part-way, see {@link Phase1Report#skipped()}), in which case Phase 2 still
+ *     ran on the memories already extracted and {@code phase2} says how
  * @param phase1 the Phase 1 pass
  * @param phase2 the Phase 2 attempt
  * @param elapsed wall time of the background run

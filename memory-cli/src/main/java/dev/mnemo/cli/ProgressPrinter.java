@@ -2,6 +2,7 @@ package dev.mnemo.cli;
 
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.Phase1JobOutcome;
+import dev.mnemo.ExtractionBudget;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
@@ -32,7 +33,13 @@ final class ProgressPrinter implements MemoryEventListener {
 
     @Override
     public void startupSkipped(SkipReason reason) {
-        line("startup skipped: " + reason);
+        line("startup skipped: " + reason.code());
+    }
+
+    @Override
+    public void phase1BudgetExhausted(ExtractionBudget budget, int deferredJobs) {
+        line("phase 1: daily extraction budget " + budget.describe()
+                + (deferredJobs > 0 ? "; " + deferredJobs + " job(s) deferred" : "; nothing claimed"));
     }
 
     @Override
@@ -67,7 +74,7 @@ final class ProgressPrinter implements MemoryEventListener {
     }
 
     void summary(StartupReport report, MemoryEngine engine) {
-        report.skipped().ifPresent(reason -> out.println("Skipped: " + reason));
+        report.skipped().ifPresent(reason -> out.println("Skipped: " + reason.code()));
         summary(report.phase1());
         summary(report.phase2(), engine);
         out.println("Elapsed: " + report.elapsed().toMillis() + " ms");
@@ -75,8 +82,10 @@ final class ProgressPrinter implements MemoryEventListener {
     }
 
     void summary(Phase1Report p) {
-        out.printf("Phase 1: %d claimed, %d succeeded, %d with nothing to keep, %d failed; %d tokens%n", p.claimed(),
-                p.succeeded(), p.succeededNoOutput(), p.failed(), p.usage().totalTokens());
+        out.printf("Phase 1: %d claimed, %d succeeded, %d with nothing to keep, %d failed; %d tokens%s%n", p.claimed(),
+                p.succeeded(), p.succeededNoOutput(), p.failed(), p.usage().totalTokens(),
+                p.skipped().map(reason -> "; stopped by the daily extraction budget (" + reason.code() + "), "
+                        + p.deferred() + " deferred").orElse(""));
         out.flush();
     }
 

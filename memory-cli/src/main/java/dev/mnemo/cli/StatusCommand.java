@@ -164,6 +164,9 @@ final class StatusCommand implements Callable<Integer> {
                 "last_history_entry", newest.map(c -> JsonOut.object("id", c.id(), "at", c.at().toString(),
                         "model", c.model())).orElse(null),
                 "last_startup_skip", s.lastStartupSkip().map(Enum::name).orElse(null),
+                "extraction_budget", s.extractionBudget().map(b -> JsonOut.object("day", b.day().toString(),
+                        "spent_tokens", b.spentTokens(), "limit_tokens", b.limitTokens(), "exhausted", b.exhausted(),
+                        "resets_at", b.resetsAt().toString())).orElse(null),
                 "model_failing", s.lastModelFailure().map(f -> JsonOut.object("reason", f.reason().name(),
                         "message", f.message(), "at", f.at().toString())).orElse(null),
                 "checked_at", s.checkedAt().toString());
@@ -261,7 +264,11 @@ final class StatusCommand implements Callable<Integer> {
         }
         out.println("Last failure:        " + s.lastPhase2RealFailure().orElse("none"));
         if (s.lastStartupSkip().isPresent()) {
-            out.println("Last startup skip:   " + s.lastStartupSkip().get());
+            out.println("Last startup skip:   " + s.lastStartupSkip().get().code());
+        }
+        if (s.extractionBudget().isPresent()) {
+            out.println("Extraction budget:   " + s.extractionBudget().get().describe()
+                    + " (max_extraction_tokens_per_day)");
         }
         if (s.lastModelFailure().isPresent()) {
             ModelFailure f = s.lastModelFailure().get();

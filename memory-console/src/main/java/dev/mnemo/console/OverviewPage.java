@@ -4,6 +4,7 @@ import dev.mnemo.Approval;
 import dev.mnemo.Consolidation;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryMode;
+import dev.mnemo.ExtractionBudget;
 import dev.mnemo.MemoryStatus;
 import dev.mnemo.Phase2FailureReason;
 import dev.mnemo.llm.TokenUsage;
@@ -58,6 +59,7 @@ final class OverviewPage {
         html.element("h2", "Pipeline");
         consolidation(html, status, history);
         jobs(html, status);
+        extractionBudget(html, status);
         html.close("section");
         html.open("section", "class", "panel");
         html.element("h2", "Summary budget");
@@ -261,6 +263,18 @@ final class OverviewPage {
             html.append(BudgetBar.of("global, in " + name + "'s sessions", names.title(slug), global,
                     BudgetBar.globalLimitInProject(limit, tokens)));
         }
+    }
+
+    /** Today's extraction tokens against {@code max_extraction_tokens_per_day}, when one is set. */
+    private static void extractionBudget(Html html, MemoryStatus status) {
+        if (status.extractionBudget().isEmpty()) {
+            return;
+        }
+        ExtractionBudget budget = status.extractionBudget().get();
+        html.element("h3", "Extraction budget");
+        html.element("p", "Phase 1 today: " + budget.describe() + (budget.exhausted()
+                ? ". No rollout is extracted before then; raise max_extraction_tokens_per_day (0 = unlimited) to lift it."
+                : "."), "class", budget.exhausted() ? "extraction-budget bad" : "extraction-budget muted");
     }
 
     private static void failures(Html html, MemoryStatus status) {

@@ -264,6 +264,26 @@ class ConsolePagesTest {
     }
 
     @Test
+    void overview_showsTodaysExtractionBudget_andWhenASpentOneLifts() {
+        try (ConsoleHome budgeted = new ConsoleHome(temp.resolve("budgeted"),
+                dev.mnemo.MemoriesConfig.builder().maxExtractionTokensPerDay(10_000).build())) {
+            ConsoleClient budgetClient = new ConsoleClient(budgeted.console);
+            java.time.LocalDate today = dev.mnemo.ExtractionBudget.dayOf(budgeted.clock.instant());
+            assertThat(budgeted.store.reserveExtractionTokens(today, 4_000, 10_000, budgeted.clock.instant())).isTrue();
+
+            assertThat(budgetClient.page("/").select("p.extraction-budget").text())
+                    .contains("4,000 of 10,000 tokens spent today");
+
+            budgeted.store.settleExtractionTokens(today, 4_000, 10_500, budgeted.clock.instant());
+            Element spent = budgetClient.page("/").select("p.extraction-budget").first();
+            assertThat(spent.hasClass("bad")).isTrue();
+            assertThat(spent.text()).contains("exhausted until 00:00 UTC", "10,500 of 10,000 tokens")
+                    .contains("max_extraction_tokens_per_day");
+        }
+        assertThat(client.page("/").select("p.extraction-budget")).as("no budget set: nothing shown").isEmpty();
+    }
+
+    @Test
     void actions_onAnUnknownConversation_changeNothingAndSaySo() {
         client.post("/conversations/forget", "thread", "chat-nobody");
 

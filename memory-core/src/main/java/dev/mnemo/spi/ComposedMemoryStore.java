@@ -9,6 +9,7 @@ import dev.mnemo.SpawnEdgeStatus;
 import dev.mnemo.ThreadInfo;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -161,6 +162,26 @@ public abstract class ComposedMemoryStore implements MemoryStore {
     @Override
     public boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure, Duration retryDelay, Instant now) {
         return stage1.releaseStage1AfterModelFailure(threadId, ownershipToken, failure, retryDelay, now);
+    }
+
+    @Override
+    public boolean reserveExtractionTokens(LocalDate day, long tokens, long dailyLimit, Instant now) {
+        return stage1.reserveExtractionTokens(day, tokens, dailyLimit, now);
+    }
+
+    @Override
+    public void settleExtractionTokens(LocalDate day, long reserved, long used, Instant now) {
+        stage1.settleExtractionTokens(day, reserved, used, now);
+    }
+
+    @Override
+    public long extractionTokensSpent(LocalDate day) {
+        return stage1.extractionTokensSpent(day);
+    }
+
+    @Override
+    public boolean deferStage1Job(String threadId, String ownershipToken, String reason, Instant retryAt, Instant now) {
+        return stage1.deferStage1Job(threadId, ownershipToken, reason, retryAt, now);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.mnemo.spi;
 
+import dev.mnemo.ExtractionBudget;
 import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase1JobReport;
 import dev.mnemo.Phase2Outcome;
@@ -88,4 +89,11 @@ public interface MemoryEventListener {
      * @param usage the tokens the call spent
      */
     default void modelCalled(String phase, TokenUsage usage) {}
+
+    /**
+     * The day's extraction budget ({@code max_extraction_tokens_per_day}) stopped Phase 1: before
+     * its claim ({@code deferredJobs} 0), or part-way, after {@code deferredJobs} claimed jobs found
+     * no room and were released unrun. Phase 1 resumes at {@link ExtractionBudget#resetsAt()}.
+     */
+    default void phase1BudgetExhausted(ExtractionBudget budget, int deferredJobs) {}
 }

@@ -6,6 +6,7 @@ import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1Preview;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -191,5 +192,65 @@ public interface Stage1Store {
      */
     default Optional<DeadJob> deadStage1Job(String threadId) {
         return deadStage1Jobs(Integer.MAX_VALUE).stream().filter(job -> job.threadId().equals(threadId)).findFirst();
+    }
+
+    // ---- the daily extraction budget ([memories] max_extraction_tokens_per_day) ----------------
+    // Called only when a budget is set; a day is a UTC calendar day. A day's ledger is one figure:
+    // the tokens settled by finished jobs plus the reservations of jobs still running.
+
+    /**
+     * Reserves {@code tokens} of {@code day}'s extraction budget for one Phase 1 job, atomically:
+     * the reservation is added only when the day's ledger plus {@code tokens} stays within
+     * {@code dailyLimit}, checked and added in one statement or write transaction, so concurrent
+     * jobs of this and other processes (of this tenant, for a multi-tenant store) never reserve
+     * more than the limit together.
+     *
+     * @param tokens the job's estimate, at least 1
+     * @param dailyLimit {@code max_extraction_tokens_per_day}, at least 1
+     * @return false when the reservation would pass the limit (nothing is written)
+     * @throws UnsupportedOperationException when the store keeps no token ledger (the default)
+     */
+    default boolean reserveExtractionTokens(LocalDate day, long tokens, long dailyLimit, Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no extraction token ledger, so "
+                + "max_extraction_tokens_per_day is not available with it");
+    }
+
+    /**
+     * Replaces a reservation made by {@link #reserveExtractionTokens} for {@code day} by the tokens
+     * the job really used (the model's reported usage). {@code used} may exceed {@code reserved}
+     * and the limit: the over-spend is recorded, never lost, and stops the next reservations. The
+     * day's ledger never goes below zero.
+     *
+     * @throws UnsupportedOperationException when the store keeps no token ledger (the default)
+     */
+    default void settleExtractionTokens(LocalDate day, long reserved, long used, Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no extraction token ledger, so "
+                + "max_extraction_tokens_per_day is not available with it");
+    }
+
+    /**
+     * The extraction tokens counted against {@code day}: settled usage plus open reservations; 0
+     * for a day without any.
+     *
+     * @throws UnsupportedOperationException when the store keeps no token ledger (the default)
+     */
+    default long extractionTokensSpent(LocalDate day) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no extraction token ledger, so "
+                + "max_extraction_tokens_per_day is not available with it");
+    }
+
+    /**
+     * Releases an owned job that was not run (Phase 1 found no room for it in the day's extraction
+     * budget): {@code pending} again (it waits to run; it did not fail), its {@code last_error}
+     * {@code reason}, claimable again from {@code retryAt}, keeping every retry it had (not running it is not the rollout's fault) and
+     * recording no model failure.
+     *
+     * @return false when the caller no longer owns the job (nothing is written)
+     * @throws UnsupportedOperationException when the store cannot defer a job (the default)
+     */
+    default boolean deferStage1Job(String threadId, String ownershipToken, String reason, Instant retryAt,
+            Instant now) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot defer a Phase 1 job, so "
+                + "max_extraction_tokens_per_day is not available with it");
     }
 }

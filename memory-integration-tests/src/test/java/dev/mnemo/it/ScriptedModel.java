@@ -27,6 +27,8 @@ final class ScriptedModel implements LanguageModel {
     static final TokenUsage USAGE = new TokenUsage(100, 10, 20, 5);
 
     volatile Function<ModelRequest, String> extraction = request -> reply("a memory", "a summary", "a-slug");
+    /** What each extraction answer reports having used. */
+    volatile TokenUsage extractionUsage = USAGE;
     volatile Function<ModelRequest, ModelResponse> consolidation = ScriptedModel::writeArtifactsFromRawMemories;
     volatile OptionalInt contextWindow = OptionalInt.empty();
     private final List<ModelRequest> requests = new ArrayList<>();
@@ -40,7 +42,7 @@ final class ScriptedModel implements LanguageModel {
         }
         if (request.outputSchema().isPresent()) {
             extractions.incrementAndGet();
-            return ModelResponse.ofText(extraction.apply(request), USAGE);
+            return ModelResponse.ofText(extraction.apply(request), extractionUsage);
         }
         consolidationTurns.incrementAndGet();
         return consolidation.apply(request);

@@ -12,6 +12,7 @@ import dev.mnemo.spi.Stage1Result;
 import dev.mnemo.spi.Stage1Store;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -240,5 +241,60 @@ final class PostgresStage1Store implements Stage1Store {
     public Optional<DeadJob> deadStage1Job(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
         return state.read("read dead Phase 1 job of thread " + threadId, tx -> DeadJobRows.find(tx, threadId));
+    }
+
+    // ---- the daily extraction budget --------------------------------------------------------------
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here one guarded upsert on the tenant's row of the day ({@code extractionTokens.reserve}):
+     * PostgreSQL locks the row it conflicts with and checks the limit against its newest version,
+     * so the reservations of every process serving the tenant add up within the limit.
+     */
+    @Override
+    public boolean reserveExtractionTokens(LocalDate day, long tokens, long dailyLimit, Instant now) {
+        Objects.requireNonNull(day, "day");
+        Objects.requireNonNull(now, "now");
+        requireAtLeast("tokens", tokens, 1);
+        requireAtLeast("dailyLimit", dailyLimit, 1);
+        return state.write("reserve " + tokens + " extraction tokens of " + day, tx -> tx.update(
+                "extractionTokens.reserve", day.toString(), tokens, now.getEpochSecond(), tokens, dailyLimit,
+                dailyLimit) > 0);
+    }
+
+    @Override
+    public void settleExtractionTokens(LocalDate day, long reserved, long used, Instant now) {
+        Objects.requireNonNull(day, "day");
+        Objects.requireNonNull(now, "now");
+        requireAtLeast("reserved", reserved, 0);
+        requireAtLeast("used", used, 0);
+        long correction = used - reserved;
+        state.write("settle extraction tokens of " + day, tx -> tx.update("extractionTokens.settle", day.toString(),
+                Math.max(0, correction), now.getEpochSecond(), correction));
+    }
+
+    @Override
+    public long extractionTokensSpent(LocalDate day) {
+        Objects.requireNonNull(day, "day");
+        return state.read("read extraction tokens of " + day, tx -> tx.queryLong("extractionTokens.spent",
+                day.toString()));
+    }
+
+    @Override
+    public boolean deferStage1Job(String threadId, String ownershipToken, String reason, Instant retryAt, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(retryAt, "retryAt");
+        Objects.requireNonNull(now, "now");
+        return state.write("defer Phase 1 job of thread " + threadId, tx -> tx.update("stage1.defer",
+                now.getEpochSecond(), retryAt.getEpochSecond(), reason, threadId, ownershipToken) > 0);
+    }
+
+    private static void requireAtLeast(String name, long value, long least) {
+        if (value < least) {
+            throw new IllegalArgumentException(name + " must be at least " + least + ", was " + value);
+        }
     }
 }

@@ -2,6 +2,8 @@ package dev.mnemo.internal.engine;
 
 import dev.mnemo.Consolidation;
 import dev.mnemo.DeadJob;
+import dev.mnemo.ExtractionBudget;
+import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryAdmin;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryStatus;
@@ -27,6 +29,7 @@ import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.Stage1Output;
 import java.io.IOException;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -120,8 +123,29 @@ final class EngineAdmin implements MemoryAdmin {
         for (RolloutSource source : engine.sources) {
             source.unreadable().forEach((path, reason) -> unreadable.put(path.toString(), reason));
         }
-        return engine.parts.store().status(engine.parts.clock().instant(), engine.parts.config().maxUnusedDays())
-                .withEngineFacts(engine.schedule.lastSkip(), unreadable);
+        Instant now = engine.parts.clock().instant();
+        return engine.parts.store().status(now, engine.parts.config().maxUnusedDays())
+                .withEngineFacts(engine.schedule.lastSkip(), unreadable)
+                .withExtractionBudget(extractionBudget(now));
+    }
+
+    /**
+     * Where today's extraction budget stands, when one is set; empty (logged) when the store keeps
+     * no ledger or a read-only store predates it.
+     */
+    private Optional<ExtractionBudget> extractionBudget(Instant now) {
+        MemoriesConfig config = engine.parts.config();
+        if (!config.hasDailyExtractionBudget()) {
+            return Optional.empty();
+        }
+        LocalDate day = ExtractionBudget.dayOf(now);
+        try {
+            return Optional.of(new ExtractionBudget(day, engine.parts.store().extractionTokensSpent(day),
+                    config.maxExtractionTokensPerDay()));
+        } catch (RuntimeException e) {
+            LOG.debug("memory status: today's extraction token budget could not be read", e);
+            return Optional.empty();
+        }
     }
 
     @Override

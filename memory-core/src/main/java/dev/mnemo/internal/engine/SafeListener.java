@@ -1,5 +1,6 @@
 package dev.mnemo.internal.engine;
 
+import dev.mnemo.ExtractionBudget;
 import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase1JobReport;
 import dev.mnemo.Phase2Outcome;
@@ -32,6 +33,11 @@ final class SafeListener implements MemoryEventListener {
     @Override
     public void threadsSynced(int changed) {
         each(l -> l.threadsSynced(changed));
+    }
+
+    @Override
+    public void phase1BudgetExhausted(ExtractionBudget budget, int deferredJobs) {
+        each(l -> l.phase1BudgetExhausted(budget, deferredJobs));
     }
 
     @Override

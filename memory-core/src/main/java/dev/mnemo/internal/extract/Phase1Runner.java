@@ -1,8 +1,10 @@
 package dev.mnemo.internal.extract;
 
+import dev.mnemo.ExtractionBudget;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.Phase1JobReport;
 import dev.mnemo.Phase1Report;
+import dev.mnemo.SkipReason;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.TokenCounter;
@@ -128,9 +130,25 @@ public final class Phase1Runner {
         this.workers = Objects.requireNonNull(workers, "workers");
     }
 
-    /** Claims and extracts; never throws for store or model failures (they are logged and counted). */
+    /**
+     * Claims and extracts; never throws for store or model failures (they are logged and counted).
+     *
+     * <p>With a daily extraction budget ({@code max_extraction_tokens_per_day}), nothing is claimed
+     * once today's (UTC) spend has reached it, and each job first reserves its estimate: a job the
+     * budget has no room for is released unrun, keeping its retries. Either way the report's
+     * {@link Phase1Report#skipped()} is {@link SkipReason#TOKEN_BUDGET_EXHAUSTED}. See
+     * {@link DailyBudget} for how far concurrent jobs can run past the limit.
+     */
     public Phase1Report run(String currentThreadId) {
-        // 1. Claim.
+        Optional<DailyBudget> budget = DailyBudget.of(deps);
+        // 1. The day's extraction budget: nothing is claimed once it is spent.
+        if (budget.isPresent()) {
+            Optional<Phase1Report> stopped = stopForBudget(budget.get());
+            if (stopped.isPresent()) {
+                return stopped.get();
+            }
+        }
+        // 2. Claim.
         List<Stage1Claim> claims;
         try {
             claims = deps.stage1().claimStage1Jobs(claimParams(currentThreadId), deps.clock().instant());
@@ -143,14 +161,48 @@ public final class Phase1Runner {
             LOG.debug("memory stage-1: no rollouts to extract");
             return Phase1Report.empty();
         }
-        // 2. Extract, at most phase1_concurrency at a time.
-        List<Phase1Job.Outcome> outcomes = runAll(claims);
-        // 3. Aggregate.
+        // 3. Extract, at most phase1_concurrency at a time, each job within the budget.
+        List<Optional<Phase1Job.Outcome>> outcomes = runAll(claims, budget);
+        // 4. Aggregate.
         Phase1Report report = summarize(claims.size(), outcomes);
         LOG.info("memory stage-1 extraction complete: {} job(s) claimed, {} succeeded, {} with nothing to keep, "
-                        + "{} failed, {} tokens", report.claimed(), report.succeeded(), report.succeededNoOutput(),
-                report.failed(), report.usage().totalTokens());
+                        + "{} failed, {} deferred for the daily token budget, {} tokens", report.claimed(),
+                report.succeeded(), report.succeededNoOutput(), report.failed(), report.deferred(),
+                report.usage().totalTokens());
+        if (report.deferred() > 0) {
+            budget.ifPresent(b -> announceExhausted(b, report.deferred()));
+        }
         return report;
+    }
+
+    /**
+     * The report of a run the budget stops before its claim: today's spend has reached the limit.
+     * A ledger that cannot be read stops the run too (logged): a budget that cannot be checked is
+     * not spent.
+     */
+    private Optional<Phase1Report> stopForBudget(DailyBudget budget) {
+        ExtractionBudget today;
+        try {
+            today = budget.today();
+        } catch (RuntimeException e) {
+            LOG.warn("memory stage-1 skipped: today's extraction token budget could not be read", e);
+            return Optional.of(Phase1Report.empty());
+        }
+        if (!today.exhausted()) {
+            return Optional.empty();
+        }
+        LOG.info("memory stage-1 skipped ({}): today's extraction tokens are {}", SkipReason.TOKEN_BUDGET_EXHAUSTED.code(),
+                today.describe());
+        deps.listener().phase1BudgetExhausted(today, 0);
+        return Optional.of(Phase1Report.budgetExhausted());
+    }
+
+    private void announceExhausted(DailyBudget budget, int deferred) {
+        try {
+            deps.listener().phase1BudgetExhausted(budget.today(), deferred);
+        } catch (RuntimeException e) {
+            LOG.debug("memory stage-1: today's extraction budget could not be read after the run", e);
+        }
     }
 
     private Stage1ClaimParams claimParams(String currentThreadId) {
@@ -168,15 +220,15 @@ public final class Phase1Runner {
      * engine's executor, all taking claims from one queue: a busy executor only lowers the
      * parallelism, it never stalls the run.
      */
-    private List<Phase1Job.Outcome> runAll(List<Stage1Claim> claims) {
+    private List<Optional<Phase1Job.Outcome>> runAll(List<Stage1Claim> claims, Optional<DailyBudget> budget) {
         AtomicBoolean aborted = new AtomicBoolean();
         Phase1Job job = new Phase1Job(deps, aborted::get);
         Queue<Stage1Claim> pending = new ConcurrentLinkedQueue<>(claims);
-        BlockingQueue<Phase1Job.Outcome> done = new LinkedBlockingQueue<>();
+        BlockingQueue<Optional<Phase1Job.Outcome>> done = new LinkedBlockingQueue<>();
         Runnable worker = () -> {
             Stage1Claim claim;
             while (!aborted.get() && !Thread.currentThread().isInterrupted() && (claim = pending.poll()) != null) {
-                done.add(runOne(job, claim));
+                done.add(runOne(job, claim, budget));
             }
         };
         int helpers = Math.min(deps.config().phase1Concurrency(), claims.size()) - 1;
@@ -193,7 +245,7 @@ public final class Phase1Runner {
         }
         try {
             worker.run();
-            List<Phase1Job.Outcome> outcomes = new ArrayList<>(claims.size());
+            List<Optional<Phase1Job.Outcome>> outcomes = new ArrayList<>(claims.size());
             for (int i = 0; i < claims.size(); i++) {
                 outcomes.add(done.take());
             }
@@ -207,27 +259,76 @@ public final class Phase1Runner {
         }
     }
 
-    /** One job and its event; never throws, so every claim yields exactly one outcome. */
-    private Phase1Job.Outcome runOne(Phase1Job job, Stage1Claim claim) {
+    /**
+     * One job and its event; never throws, so every claim yields exactly one result: the job's
+     * outcome, or empty when the daily budget had no room for it (released unrun). A job that ran
+     * settles its reservation with the model's reported usage on every exit path.
+     */
+    private Optional<Phase1Job.Outcome> runOne(Phase1Job job, Stage1Claim claim, Optional<DailyBudget> budget) {
+        Optional<DailyBudget.Reservation> reservation = Optional.empty();
+        if (budget.isPresent()) {
+            reservation = reserve(budget.get(), claim);
+            if (reservation.isEmpty()) {
+                budget.get().defer(claim);
+                return Optional.empty();
+            }
+        }
         long started = System.nanoTime(); // a measurement for the report, not a decision: no clock
-        Phase1Job.Outcome outcome;
+        Phase1Job.Outcome outcome = null;
+        Phase1Job.Outcome reported = null; // the job's own outcome: its usage is what the model reported
         try {
             outcome = job.run(claim);
+            reported = outcome;
         } catch (RuntimeException | Error e) {
             LOG.error("memory stage-1 job for thread {} escaped its own error handling", claim.thread().id(), e);
             outcome = Phase1Job.Outcome.failed("internal error: " + e, TokenUsage.ZERO);
+        } finally {
+            if (reservation.isPresent()) {
+                settle(budget.get(), reservation.get(), reported, claim);
+            }
         }
         deps.listener().phase1JobFinished(new Phase1JobReport(claim.thread().id(), outcome.kind().outcome,
                 outcome.error(), Duration.ofNanos(System.nanoTime() - started), outcome.usage()));
-        return outcome;
+        return Optional.of(outcome);
     }
 
-    private static Phase1Report summarize(int claimed, List<Phase1Job.Outcome> outcomes) {
+    /** The job's reservation; empty when refused, or when the ledger fails (logged: the job then waits). */
+    private static Optional<DailyBudget.Reservation> reserve(DailyBudget budget, Stage1Claim claim) {
+        try {
+            return budget.reserve(claim);
+        } catch (RuntimeException e) {
+            LOG.warn("memory stage-1 job for thread {}: the extraction budget could not be reserved; the job waits",
+                    claim.thread().id(), e);
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Settles a job's reservation by its outcome's usage. Without one (the job escaped its own
+     * error handling) the usage is unknown and the reservation stays counted in full.
+     */
+    private static void settle(DailyBudget budget, DailyBudget.Reservation reservation, Phase1Job.Outcome outcome,
+            Stage1Claim claim) {
+        if (outcome == null) {
+            LOG.warn("memory stage-1 job for thread {} ended without an outcome; its reservation of {} tokens stays "
+                    + "counted", claim.thread().id(), reservation.tokens());
+            return;
+        }
+        budget.settle(reservation, outcome.usage(), claim.thread().id());
+    }
+
+    private static Phase1Report summarize(int claimed, List<Optional<Phase1Job.Outcome>> results) {
         int succeeded = 0;
         int noOutput = 0;
         int failed = 0;
+        int deferred = 0;
         TokenUsage usage = TokenUsage.ZERO;
-        for (Phase1Job.Outcome outcome : outcomes) {
+        for (Optional<Phase1Job.Outcome> result : results) {
+            if (result.isEmpty()) {
+                deferred++;
+                continue;
+            }
+            Phase1Job.Outcome outcome = result.get();
             switch (outcome.kind()) {
                 case SUCCEEDED -> succeeded++;
                 case SUCCEEDED_NO_OUTPUT -> noOutput++;
@@ -235,7 +336,8 @@ public final class Phase1Runner {
             }
             usage = usage.plus(outcome.usage());
         }
-        return new Phase1Report(claimed, succeeded, noOutput, failed, usage);
+        return new Phase1Report(claimed, succeeded, noOutput, failed, usage, deferred,
+                deferred > 0 ? Optional.of(SkipReason.TOKEN_BUDGET_EXHAUSTED) : Optional.empty());
     }
 
     /** The run was interrupted (engine closing); the jobs it held are released by the engine. */

@@ -2,6 +2,9 @@ package dev.mnemo.internal.extract;
 
 import dev.mnemo.ThreadInfo;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalLong;
 
 /**
  * The rollout of a thread, turned into the filtered, redacted conversation text Phase 1 sends
@@ -38,6 +41,20 @@ public interface RolloutInput {
      */
     default String pathForModel(ThreadInfo thread) {
         return OUTSIDE_HOME + "/" + thread.rolloutPath().getFileName();
+    }
+
+    /**
+     * The size in bytes of the thread's rollout as stored, for the daily extraction budget's
+     * estimate of a job; empty when unknown. This default reads the size of the file its thread
+     * row names, when there is one.
+     */
+    default OptionalLong sizeBytes(ThreadInfo thread) {
+        Path file = thread.rolloutPath();
+        try {
+            return Files.isRegularFile(file) ? OptionalLong.of(Files.size(file)) : OptionalLong.empty();
+        } catch (IOException e) {
+            return OptionalLong.empty();
+        }
     }
 
     /** What stands for the folder of a rollout kept outside the Mnemo home (Codex CLI's sessions, a file registered by hand). */

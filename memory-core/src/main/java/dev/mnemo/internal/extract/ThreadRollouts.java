@@ -10,9 +10,11 @@ import dev.mnemo.spi.SessionStore;
 import dev.mnemo.internal.read.ServerPaths;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * Opens and renders the rollout of a thread: through the {@link SessionStore} when it holds it (a
@@ -63,6 +65,27 @@ public final class ThreadRollouts implements RolloutInput {
             return Transcript.read(in, thread.rolloutPath().toString(), redactor);
         } catch (UncheckedIOException e) {
             throw e.getCause();
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A rollout that is no file here but the session store holds (in a database, in fleet mode)
+     * is counted by reading it once: no store keeps its size, and the read costs little next to the
+     * model call it sizes.
+     */
+    @Override
+    public OptionalLong sizeBytes(ThreadInfo thread) {
+        Objects.requireNonNull(thread, "thread");
+        OptionalLong file = RolloutInput.super.sizeBytes(thread);
+        if (file.isPresent() || !sessions.holds(thread)) {
+            return file;
+        }
+        try (InputStream in = sessions.open(thread)) {
+            return OptionalLong.of(in.transferTo(OutputStream.nullOutputStream()));
+        } catch (IOException | UncheckedIOException e) {
+            return OptionalLong.empty();
         }
     }
 

@@ -140,17 +140,26 @@ public final class StartupRunner {
                     deps.config().minRateLimitRemainingPercent(), limits.orElseThrow());
             return skipped(SkipReason.RATE_LIMITED, started);
         }
-        // 6. Phase 1, for every claimable rollout but this session's own.
+        // 6. Phase 1, for every claimable rollout but this session's own. The day's extraction
+        //    budget (max_extraction_tokens_per_day) may stop it: Phase 1 checks it before its claim
+        //    and before each job, and reports token_budget_exhausted.
         Phase1Report phase1 = Phase1Report.empty();
         if (deps.phase1() != null && !cancelled.getAsBoolean()) {
             phase1 = deps.phase1().apply(session.threadId());
         }
-        // 7. Phase 2, after every Phase 1 job has finished.
+        Optional<SkipReason> phase1Skip = phase1.skipped();
+        if (phase1Skip.isPresent()) {
+            LOG.info("memory startup: Phase 1 stopped ({}); Phase 2 still runs on the memories already extracted",
+                    phase1Skip.get().code());
+            deps.listener().startupSkipped(phase1Skip.get());
+        }
+        // 7. Phase 2, after every Phase 1 job has finished. It runs even when the budget stopped
+        //    Phase 1: it spends no extraction tokens, and it is only queued when memories changed.
         Phase2Report phase2 = Phase2Report.notRun();
         if (deps.phase2() != null && !cancelled.getAsBoolean()) {
             phase2 = deps.phase2().get();
         }
-        StartupReport report = new StartupReport(Optional.empty(), phase1, phase2, elapsedSince(started));
+        StartupReport report = new StartupReport(phase1Skip, phase1, phase2, elapsedSince(started));
         deps.listener().startupFinished(report);
         return report;
     }

@@ -160,6 +160,33 @@ WHERE kind = 'memory_stage1' AND job_key = ? AND status = 'running' AND ownershi
 UPDATE jobs SET status = 'error', finished_at = ?, lease_until = NULL, retry_at = ?, last_error = ?
 WHERE kind = 'memory_stage1' AND job_key = ? AND status = 'running' AND ownership_token = ?
 
+-- name: stage1.defer
+-- An owned job not run (no room in the day's extraction budget): pending again, claimable from
+-- retry_at, retries untouched, no model failure. Binds: now, retry_at, reason, thread, token.
+UPDATE jobs SET status = 'pending', finished_at = ?, lease_until = NULL, retry_at = ?, last_error = ?
+WHERE kind = 'memory_stage1' AND job_key = ? AND status = 'running' AND ownership_token = ?
+
+-- name: extractionTokens.reserve
+-- Adds a reservation when the day's ledger plus it stays within the limit, in one statement: a new
+-- day's row is guarded by the first WHERE; an existing row is locked by ON CONFLICT and its newest
+-- version checked by the second, so concurrent reservations of the tenant never pass the limit
+-- together. Binds: day, tokens, now, tokens, limit, limit.
+INSERT INTO extraction_tokens (day, tokens, updated_at) SELECT ?, ?, ?
+WHERE ? <= ?
+ON CONFLICT (tenant_id, day) DO UPDATE SET tokens = extraction_tokens.tokens + excluded.tokens,
+    updated_at = excluded.updated_at
+WHERE extraction_tokens.tokens + excluded.tokens <= ?
+
+-- name: extractionTokens.settle
+-- Adds a signed correction (used - reserved), never below zero. Binds: day, correction clamped at 0,
+-- now, correction.
+INSERT INTO extraction_tokens (day, tokens, updated_at) VALUES (?, ?, ?)
+ON CONFLICT (tenant_id, day) DO UPDATE SET tokens = GREATEST(0, extraction_tokens.tokens + ?),
+    updated_at = excluded.updated_at
+
+-- name: extractionTokens.spent
+SELECT tokens FROM extraction_tokens WHERE day = ?
+
 -- name: modelFailure.record
 INSERT INTO model_failures (reason, message, failed_at) VALUES (?, ?, ?)
 ON CONFLICT (tenant_id) DO UPDATE SET reason = excluded.reason, message = excluded.message,

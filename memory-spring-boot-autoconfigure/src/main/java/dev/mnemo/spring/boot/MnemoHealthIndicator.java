@@ -1,5 +1,6 @@
 package dev.mnemo.spring.boot;
 
+import dev.mnemo.ExtractionBudget;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemoryException;
@@ -17,11 +18,13 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  *   <li>One shared engine: UP with the job counts, the thread counts and the last consolidation;
  *       DOWN when the engine cannot read its store. The last Phase 2 failure reason, while it is
  *       the latest Phase 2 outcome, is a detail; it does not make the application DOWN (the
- *       pipeline retries).</li>
+ *       pipeline retries). So is the day's extraction budget ({@code max_extraction_tokens_per_day}),
+ *       spent or not: an exhausted budget is the limit working, not a fault.</li>
  *   <li>One engine per user: the storage every user shares is probed (the users' homes folder, or
  *       the PostgreSQL database of a {@code PostgresBackend}): DOWN when it fails. UP with the
  *       number of open engines and of those whose store failed a status read ({@code failingEngines}:
- *       one user's broken store is that user's problem, not the application's). User ids never
+ *       one user's broken store is that user's problem, not the application's), and of those whose
+ *       own extraction budget is spent for the day ({@code extractionBudgetExhaustedEngines}, when any). User ids never
  *       become health keys or details.</li>
  * </ul>
  * With the pipeline schedule on, its interval and last run are details too.
@@ -71,23 +74,32 @@ final class MnemoHealthIndicator implements HealthIndicator {
                         .withDetail("openEngines", users.openCount());
             }
         }
+        int[] tally = tally(users);
         Health.Builder health = Health.up().withDetail("openEngines", users.openCount())
-                .withDetail("failingEngines", failing(users));
+                .withDetail("failingEngines", tally[0]);
+        if (tally[1] > 0) {
+            health.withDetail("extractionBudgetExhaustedEngines", tally[1]);
+        }
         storage.ifPresent(s -> health.withDetail("storage", s.describe()));
         return health;
     }
 
-    /** How many open users' engines fail a status read; visiting does not count as use. */
-    private static int failing(MemoryEngines users) {
-        int[] failing = {0};
+    /**
+     * How many open users' engines fail a status read, and how many have spent today's extraction
+     * budget (each user's own: the budget is per tenant); visiting does not count as use.
+     */
+    private static int[] tally(MemoryEngines users) {
+        int[] tally = {0, 0};
         users.forEachOpen((user, open) -> {
             try {
-                open.admin().status();
+                if (open.admin().status().extractionBudget().filter(ExtractionBudget::exhausted).isPresent()) {
+                    tally[1]++;
+                }
             } catch (MemoryException e) {
-                failing[0]++;
+                tally[0]++;
             }
         });
-        return failing[0];
+        return tally;
     }
 
     private static Health.Builder shared(MemoryEngine engine) {
@@ -104,7 +116,10 @@ final class MnemoHealthIndicator implements HealthIndicator {
                 .withDetail("runningJobs", status.runningLeases().size())
                 .withDetail("lastConsolidation", status.lastPhase2Success().map(Object::toString).orElse("never"));
         status.lastPhase2Failure().ifPresent(failure -> health.withDetail("lastConsolidationFailure", failure));
-        status.lastStartupSkip().ifPresent(skip -> health.withDetail("lastStartupSkip", skip.name()));
+        status.lastStartupSkip().ifPresent(skip -> health.withDetail("lastStartupSkip", skip.code()));
+        status.extractionBudget().ifPresent(budget -> health.withDetail("extractionBudget", Map.of(
+                "day", budget.day().toString(), "spentTokens", budget.spentTokens(), "limitTokens", budget.limitTokens(),
+                "exhausted", budget.exhausted(), "resetsAt", budget.resetsAt().toString())));
         return health;
     }
 }

@@ -1,5 +1,6 @@
 package dev.mnemo.spring.boot;
 
+import dev.mnemo.ExtractionBudget;
 import dev.mnemo.Phase1JobOutcome;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.SkipReason;
@@ -32,6 +33,11 @@ import java.util.Optional;
  *       tasks, scheduled runs, {@code runPhase1}/{@code runPhase2}; counted as each call is answered
  *       ({@link #modelCalled}).</li>
  *   <li>{@code mnemo.citations.counted} (counter) — cited memories whose usage count went up</li>
+ *   <li>{@code mnemo.phase1.budget.exhausted} (counter; {@code when}: before_claim or part_way) —
+ *       Phase 1 runs the day's extraction budget ({@code max_extraction_tokens_per_day}) stopped,
+ *       before their claim or after deferring jobs it had no room for</li>
+ *   <li>{@code mnemo.phase1.budget.deferred} (counter) — claimed Phase 1 jobs released unrun for the
+ *       budget (they keep their retries)</li>
  * </ul>
  */
 final class MnemoMetrics implements MemoryEventListener {
@@ -73,7 +79,7 @@ final class MnemoMetrics implements MemoryEventListener {
     @Override
     public void startupSkipped(SkipReason reason) {
         Counter.builder("mnemo.startup.skipped").description("Startup runs stopped by a gate, by reason")
-                .tag("reason", reason.name().toLowerCase(Locale.ROOT)).register(registry).increment();
+                .tag("reason", reason.code()).register(registry).increment();
     }
 
     @Override
@@ -94,5 +100,18 @@ final class MnemoMetrics implements MemoryEventListener {
     public void memoriesCited(String threadId, List<String> rolloutIds, int counted) {
         Counter.builder("mnemo.citations.counted").description("Cited memories whose usage count went up")
                 .register(registry).increment(counted);
+    }
+
+    /** The tag is one of two constants; the tenant whose budget it was is never a tag. */
+    @Override
+    public void phase1BudgetExhausted(ExtractionBudget budget, int deferredJobs) {
+        Counter.builder("mnemo.phase1.budget.exhausted")
+                .description("Phase 1 runs stopped by the daily extraction token budget")
+                .tag("when", deferredJobs == 0 ? "before_claim" : "part_way").register(registry).increment();
+        if (deferredJobs > 0) {
+            Counter.builder("mnemo.phase1.budget.deferred")
+                    .description("Claimed Phase 1 jobs released unrun for the daily extraction token budget")
+                    .register(registry).increment(deferredJobs);
+        }
     }
 }

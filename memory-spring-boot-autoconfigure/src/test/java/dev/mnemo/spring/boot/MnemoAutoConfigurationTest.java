@@ -297,6 +297,30 @@ class MnemoAutoConfigurationTest {
     }
 
     @Test
+    void health_showsTheDailyExtractionBudget_asADetail_andStaysUpWhenItIsSpent() {
+        runner().withPropertyValues("mnemo.memories.max-extraction-tokens-per-day=1000").run(context -> {
+            HealthIndicator health = context.getBean("mnemoHealthIndicator", HealthIndicator.class);
+            assertThat(health.health().getDetails()).containsKey("extractionBudget");
+            assertThat(health.health().getDetails().get("extractionBudget"))
+                    .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                    .containsEntry("spentTokens", 0L).containsEntry("limitTokens", 1000L)
+                    .containsEntry("exhausted", false);
+
+            // A spent budget is the limit working: still UP, with the detail saying so.
+            try (SqliteMemoryStore store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"))) {
+                java.time.LocalDate today = dev.mnemo.ExtractionBudget.dayOf(java.time.Instant.now());
+                assertThat(store.reserveExtractionTokens(today, 1000, 1000, java.time.Instant.now())).isTrue();
+            }
+            assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+            assertThat(health.health().getDetails().get("extractionBudget"))
+                    .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                    .containsEntry("exhausted", true);
+        });
+        runner().run(context -> assertThat(context.getBean("mnemoHealthIndicator", HealthIndicator.class).health()
+                .getDetails()).doesNotContainKey("extractionBudget"));
+    }
+
+    @Test
     void health_isDownWhenTheStoreCannotBeRead() {
         SqliteMemoryStore store = SqliteMemoryStore.open(home.resolve("own.sqlite"));
         GitMemoryWorkspace workspace = GitMemoryWorkspace.open(home.resolve("own-memories"));

@@ -14,6 +14,7 @@ import dev.mnemo.spi.Stage1Result;
 import dev.mnemo.spi.Stage1Store;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -278,5 +279,63 @@ final class SqliteStage1 implements Stage1Store {
         Objects.requireNonNull(threadId, "threadId");
         return database.read("read dead Phase 1 job of thread " + threadId,
                 connection -> DeadJobQueries.find(connection, threadId));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here one guarded upsert in a write transaction: SQLite's write lock serialises it with every
+     * other process's.
+     */
+    @Override
+    public boolean reserveExtractionTokens(LocalDate day, long tokens, long dailyLimit, Instant now) {
+        Objects.requireNonNull(day, "day");
+        Objects.requireNonNull(now, "now");
+        requirePositive("tokens", tokens);
+        requirePositive("dailyLimit", dailyLimit);
+        return database.write("reserve " + tokens + " extraction tokens of " + day,
+                connection -> ExtractionTokenQueries.reserve(connection, day, tokens, dailyLimit, now));
+    }
+
+    @Override
+    public void settleExtractionTokens(LocalDate day, long reserved, long used, Instant now) {
+        Objects.requireNonNull(day, "day");
+        Objects.requireNonNull(now, "now");
+        requireNotNegative("reserved", reserved);
+        requireNotNegative("used", used);
+        database.write("settle extraction tokens of " + day, connection -> {
+            ExtractionTokenQueries.settle(connection, day, reserved, used, now);
+            return null;
+        });
+    }
+
+    @Override
+    public long extractionTokensSpent(LocalDate day) {
+        Objects.requireNonNull(day, "day");
+        return database.read("read extraction tokens of " + day, connection -> ExtractionTokenQueries.spent(connection,
+                day));
+    }
+
+    @Override
+    public boolean deferStage1Job(String threadId, String ownershipToken, String reason, Instant retryAt, Instant now) {
+        Objects.requireNonNull(threadId, "threadId");
+        Objects.requireNonNull(ownershipToken, "ownershipToken");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(retryAt, "retryAt");
+        Objects.requireNonNull(now, "now");
+        return database.write("defer Phase 1 job of thread " + threadId, connection -> Stage1JobQueries.defer(
+                connection, threadId, ownershipToken, reason, retryAt, now));
+    }
+
+    private static void requirePositive(String name, long value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be at least 1, was " + value);
+        }
+    }
+
+    private static void requireNotNegative(String name, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + " must not be negative, was " + value);
+        }
     }
 }

@@ -156,6 +156,18 @@ final class Stage1JobQueries {
     }
 
     /**
+     * Releases an owned job that was not run: pending again, claimable from {@code retryAt},
+     * retries untouched, no model failure recorded.
+     *
+     * @return false when the caller no longer owns the job (nothing is written)
+     */
+    static boolean defer(PooledConnection connection, String threadId, String token, String reason, Instant retryAt,
+            Instant now) throws SQLException {
+        return Jdbc.update(connection, "UPDATE jobs SET status = 'pending', finished_at = ?, lease_until = NULL,"
+                + " retry_at = ?, last_error = ?" + OWNED, seconds(now), seconds(retryAt), reason, threadId, token) > 0;
+    }
+
+    /**
      * Forgets the last model failure. The row is named: an unqualified {@code DELETE} is SQLite's
      * table truncation, which rewrites the table's root page even when it is empty, and this runs
      * in every Phase 1 success.

@@ -347,6 +347,13 @@ public abstract class MemoryStoreContract extends ThreadStoreContract {
         @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
     }
 
+    /** {@link ExtractionBudgetStoreContract}: the daily extraction token ledger. */
+    @Nested
+    class ExtractionBudget extends ExtractionBudgetStoreContract {
+        @Override protected MemoryStore openStore(Path dir) { return openRoleStore(dir); }
+        @Override protected void dropOwnershipToken(MemoryStore s, String k, String j) { dropRoleToken(s, k, j); }
+    }
+
     private MemoryStore openRoleStore(Path dir) {
         return openStore(dir);
     }
