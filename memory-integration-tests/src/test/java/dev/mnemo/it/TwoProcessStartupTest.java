@@ -71,7 +71,12 @@ class TwoProcessStartupTest {
             MemoryStatus status = engine.admin().status();
             assertThat(status.runningLeases()).as("nothing left running").isEmpty();
             assertThat(status.stage1Outputs()).isEqualTo(THREADS);
-            assertThat(engine.admin().history()).as("at least one consolidation kept").isNotEmpty();
+            // Which process reaches Phase 2 first is a race: one whose own claim found nothing may
+            // consolidate while the other's jobs still run, see no change in the folder and, as Codex
+            // does, start the six-hour cooldown, so no consolidation is kept in this run. Either way
+            // the lock was taken and released once, successfully.
+            assertThat(status.lastPhase2Success()).as("a consolidation completed").isPresent();
+            assertThat(status.lastPhase2RealFailure()).as("no consolidation failed").isEmpty();
         }
     }
 }
