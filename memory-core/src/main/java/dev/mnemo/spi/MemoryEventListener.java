@@ -96,4 +96,23 @@ public interface MemoryEventListener {
      * no room and were released unrun. Phase 1 resumes at {@link ExtractionBudget#resetsAt()}.
      */
     default void phase1BudgetExhausted(ExtractionBudget budget, int deferredJobs) {}
+
+    /**
+     * A background run (a startup task, {@code admin().runPhase1()} / {@code runPhase2()}, a
+     * scheduled run) is about to start. Called on the thread that started it, before it is handed to
+     * the executor, so a listener can remember that thread's context (a trace span) under
+     * {@code runId}; the run's {@link MemoryOperation}s carry the same id, and {@link #runFinished}
+     * says when to forget it.
+     */
+    default void runStarted(String runId) {}
+
+    /** The background run {@code runId} ended, however it ended. */
+    default void runFinished(String runId) {}
+
+    /**
+     * One operation on memory ended: instructions built, a memory tool call, a note or a stage-1
+     * output stored, a consolidation that changed the folder, a forget or a clear. Read-path
+     * operations are heard on the caller's thread, background ones on the pipeline's.
+     */
+    default void memoryOperation(MemoryOperation operation) {}
 }

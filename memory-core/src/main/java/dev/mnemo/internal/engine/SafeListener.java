@@ -8,6 +8,7 @@ import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.MemoryEventListener;
+import dev.mnemo.spi.MemoryOperation;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -73,6 +74,21 @@ final class SafeListener implements MemoryEventListener {
     @Override
     public void phase2Finished(Phase2Outcome outcome, Optional<String> failure) {
         each(l -> l.phase2Finished(outcome, failure));
+    }
+
+    @Override
+    public void runStarted(String runId) {
+        each(l -> l.runStarted(runId));
+    }
+
+    @Override
+    public void runFinished(String runId) {
+        each(l -> l.runFinished(runId));
+    }
+
+    @Override
+    public void memoryOperation(MemoryOperation operation) {
+        each(l -> l.memoryOperation(operation));
     }
 
     @Override

@@ -1,0 +1,90 @@
+package dev.mnemo;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What memory one answer was given, read and cited: the receipt of a turn. It holds no memory text
+ * and no secret, only content hashes, sizes and paths relative to the memory folder, so it may be
+ * logged, stored and shown anywhere.
+ *
+ * @param threadId the conversation the answer belongs to ({@code ""} when the answer was handed in
+ *     without one)
+ * @param injected the summaries and notes that were in the developer instructions the turn used
+ *     (empty when the turn was given no memory)
+ * @param reads every memory tool call of the turn, in order
+ * @param citations the citations the answer carried, parsed and resolved to files and conversations
+ */
+public record MemoryReceipt(String threadId, List<InjectedFile> injected, List<ToolRead> reads,
+        List<MemoryCitation> citations) {
+
+    public MemoryReceipt {
+        Objects.requireNonNull(threadId, "threadId");
+        injected = List.copyOf(Objects.requireNonNull(injected, "injected"));
+        reads = List.copyOf(Objects.requireNonNull(reads, "reads"));
+        citations = List.copyOf(Objects.requireNonNull(citations, "citations"));
+    }
+
+    /** The receipt of a turn that was given, read and cited no memory. */
+    public static MemoryReceipt none(String threadId) {
+        return new MemoryReceipt(threadId, List.of(), List.of(), List.of());
+    }
+
+    /** Whether the instructions of the turn carried any memory. */
+    public boolean given() {
+        return !injected.isEmpty();
+    }
+
+    /** Whether the turn called a memory tool. */
+    public boolean read() {
+        return !reads.isEmpty();
+    }
+
+    /** Whether the answer cited memory. */
+    public boolean cited() {
+        return !citations.isEmpty();
+    }
+
+    /**
+     * One file whose content was in the developer instructions.
+     *
+     * @param scope {@code global}, or {@code project:<slug>} for a project's summary and notes
+     * @param kind {@code summary} or {@code note}
+     * @param path the file, relative to the memory folder, with {@code /} separators
+     * @param sha256 the lowercase hex SHA-256 of the file's bytes as read
+     * @param bytes the file's size in bytes
+     * @param tokens the tokens of what was injected from it, counted as the summary cap counts them
+     * @param truncated whether the cap cut it
+     */
+    public record InjectedFile(String scope, String kind, String path, String sha256, long bytes, int tokens,
+            boolean truncated) {
+        public InjectedFile {
+            Objects.requireNonNull(scope, "scope");
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(sha256, "sha256");
+            if (bytes < 0 || tokens < 0) {
+                throw new IllegalArgumentException("bytes and tokens must not be negative, were " + bytes + " and " + tokens);
+            }
+        }
+    }
+
+    /**
+     * One memory tool call of the turn.
+     *
+     * @param tool the tool's name, e.g. {@code memories_read}
+     * @param target the path it read or listed, or the query it searched for (redacted), relative to
+     *     the memory folder; {@code ""} when it named none
+     * @param bytesReturned the size in bytes of the result the model was given
+     * @param failed whether the tool answered with an error
+     */
+    public record ToolRead(String tool, String target, long bytesReturned, boolean failed) {
+        public ToolRead {
+            Objects.requireNonNull(tool, "tool");
+            Objects.requireNonNull(target, "target");
+            if (bytesReturned < 0) {
+                throw new IllegalArgumentException("bytesReturned must not be negative, was " + bytesReturned);
+            }
+        }
+    }
+}
