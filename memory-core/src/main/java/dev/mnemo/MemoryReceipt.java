@@ -30,6 +30,26 @@ public record MemoryReceipt(String threadId, List<InjectedFile> injected, List<T
         return new MemoryReceipt(threadId, List.of(), List.of(), List.of());
     }
 
+    /**
+     * The thread-log target under which each turn's receipt is logged in its conversation's thread,
+     * as {@link #toLogMessage()} writes it.
+     */
+    public static final String LOG_TARGET = "mnemo::receipt";
+
+    /**
+     * This receipt as one thread-log message: a sentence for people ("memory given: 2 file(s), 812
+     * tokens; read: none; cited: none"), then the receipt as JSON, which {@link #fromLogMessage}
+     * reads back. Citation notes are left out.
+     */
+    public String toLogMessage() {
+        return dev.mnemo.internal.logs.ReceiptLine.format(this);
+    }
+
+    /** The receipt in a message {@link #toLogMessage()} wrote; empty for any other message. */
+    public static java.util.Optional<MemoryReceipt> fromLogMessage(String message) {
+        return dev.mnemo.internal.logs.ReceiptLine.parse(java.util.Objects.requireNonNull(message, "message"));
+    }
+
     /** Whether the instructions of the turn carried any memory. */
     public boolean given() {
         return !injected.isEmpty();
