@@ -2,6 +2,7 @@ package dev.mnemo.spring.boot;
 
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
+import dev.mnemo.opentelemetry.MnemoTelemetry;
 import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.springai.MnemoAdvisor;
 import dev.mnemo.springai.MnemoProjectResolver;
@@ -9,6 +10,7 @@ import dev.mnemo.springai.MnemoTenantResolver;
 import dev.mnemo.springai.SpringAiLanguageModel;
 import dev.mnemo.springai.TenantChatMemoryRepository;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -64,12 +66,14 @@ import org.springframework.util.ClassUtils;
  * ({@code mnemo.chat-client.advisor.enabled=true} adds it to every client built from Boot's
  * builder); the pipeline schedule ({@code mnemo.pipeline.schedule.*}); with Actuator's health
  * module, the {@code mnemo} {@link HealthIndicator}; with Micrometer and a {@link MeterRegistry}
- * bean, meters under {@code mnemo.}.
+ * bean, meters under {@code mnemo.}; with memory-opentelemetry and an {@code OpenTelemetry} bean,
+ * every engine's memory operations as OpenTelemetry spans ({@code mnemo.telemetry.*}).
  */
 @AutoConfiguration(afterName = {
     "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
     "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-    "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+    "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration",
+    "org.springframework.boot.opentelemetry.autoconfigure.OpenTelemetrySdkAutoConfiguration"})
 @ConditionalOnClass({MemoryEngine.class, MnemoAdvisor.class, ChatModel.class})
 @EnableConfigurationProperties(MnemoProperties.class)
 public class MnemoAutoConfiguration {
@@ -346,6 +350,30 @@ public class MnemoAutoConfiguration {
             };
             return new MnemoEndpoint(users == null ? engine.getIfUnique() : null, users, storage.getIfUnique(),
                     callers);
+        }
+    }
+
+    /**
+     * Memory spans and metrics for every auto-configured engine ({@code MnemoTelemetry.listener}),
+     * with memory-opentelemetry on the class path and an {@code OpenTelemetry} bean in the context.
+     * The conditions name the classes as strings and only this class's method uses them, so that
+     * without OpenTelemetry no OpenTelemetry class is loaded. The pipeline's model calls need nothing here:
+     * they go through the application's Spring AI {@code ChatModel}, which traces its own calls.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {OpenTelemetryConfiguration.OPEN_TELEMETRY, OpenTelemetryConfiguration.MNEMO_TELEMETRY})
+    @ConditionalOnBean(type = OpenTelemetryConfiguration.OPEN_TELEMETRY)
+    static class OpenTelemetryConfiguration {
+
+        static final String OPEN_TELEMETRY = "io.opentelemetry.api.OpenTelemetry";
+        static final String MNEMO_TELEMETRY = "dev.mnemo.opentelemetry.MnemoTelemetry";
+
+        @Bean
+        @ConditionalOnMissingBean(name = "mnemoOpenTelemetryListener")
+        MemoryEventListener mnemoOpenTelemetryListener(OpenTelemetry openTelemetry,
+                MnemoProperties properties) {
+            return MnemoTelemetry.listener(openTelemetry,
+                    properties.getTelemetry().isCaptureContent());
         }
     }
 

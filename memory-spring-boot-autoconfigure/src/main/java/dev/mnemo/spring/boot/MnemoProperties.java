@@ -17,7 +17,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 /*
  * Why this file is long (about 600 lines): it is the @ConfigurationProperties class, and its nested
  * property groups (Memories, Model, ChatClient, Conversations, Tenants, Endpoint, ChatMemory,
- * Pipeline) are public types users refer to as MnemoProperties.Memories and so on, and their
+ * Pipeline, Telemetry) are public types users refer to as MnemoProperties.Memories and so on, and their
  * nesting gives the binding names (mnemo.memories.*, ...). Moving a group to a file of its own would
  * change its type's name; what remains is mostly the getters and setters binding needs.
  */
@@ -64,6 +64,8 @@ public class MnemoProperties {
     private final Endpoint endpoint = new Endpoint();
 
     private final ChatMemory chatMemory = new ChatMemory();
+
+    private final Telemetry telemetry = new Telemetry();
 
     /** Whose memory a request reads and records. */
     public enum Tenancy {
@@ -115,6 +117,10 @@ public class MnemoProperties {
 
     public ChatMemory getChatMemory() {
         return chatMemory;
+    }
+
+    public Telemetry getTelemetry() {
+        return telemetry;
     }
 
     public Pipeline getPipeline() {
@@ -469,6 +475,28 @@ public class MnemoProperties {
 
         public void setSelectionNewSharePercent(int selectionNewSharePercent) {
             this.selectionNewSharePercent = selectionNewSharePercent;
+        }
+    }
+
+    /**
+     * Mnemo's OpenTelemetry spans and metrics, recorded when memory-opentelemetry is on the class
+     * path and the application has an {@code OpenTelemetry} bean.
+     */
+    public static class Telemetry {
+
+        /**
+         * Whether memory spans carry the searched query and the records read or stored
+         * (gen_ai.memory.query.text, gen_ai.memory.records), redacted by Mnemo's built-in secret
+         * redactor. Off by default: memories may hold personal data no redactor recognises.
+         */
+        private boolean captureContent = false;
+
+        public boolean isCaptureContent() {
+            return captureContent;
+        }
+
+        public void setCaptureContent(boolean captureContent) {
+            this.captureContent = captureContent;
         }
     }
 
