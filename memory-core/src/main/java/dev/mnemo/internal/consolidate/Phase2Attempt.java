@@ -4,12 +4,14 @@ import dev.mnemo.Phase2FailureReason;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
 import dev.mnemo.SelectionPolicy;
+import dev.mnemo.internal.events.BackgroundOperations;
 import dev.mnemo.internal.read.AdHocNoteFiles;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationAgentRequest;
 import dev.mnemo.spi.ConsolidationAgentResult;
 import dev.mnemo.spi.ConsolidationRecord;
 import dev.mnemo.spi.JobClaim;
+import dev.mnemo.spi.MemoryOperation;
 import dev.mnemo.spi.Phase2SelectionParams;
 import dev.mnemo.spi.SelectedInput;
 import dev.mnemo.spi.Stage1Output;
@@ -22,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
@@ -56,14 +59,23 @@ final class Phase2Attempt {
     private final long claimedWatermark;
     private int inputs;
     private TokenUsage usage = TokenUsage.ZERO;
+    private final BackgroundOperations operations;
+    private final BackgroundOperations.Start started;
+    /** Set once the attempt starts writing the folder (step 4); cleared when it found nothing changed. */
+    private boolean changing;
+    /** The files changed against the baseline, as last counted. */
+    private int filesChanged;
 
-    Phase2Attempt(Phase2Runner.Dependencies deps, Executor workers, Forgetting forgetting, JobClaim claim) {
+    Phase2Attempt(Phase2Runner.Dependencies deps, Executor workers, Forgetting forgetting, JobClaim claim,
+            BackgroundOperations operations) {
         this.deps = deps;
         this.workers = workers;
         this.root = deps.workspace().root();
         this.forgetting = forgetting;
         this.token = claim.token();
         this.claimedWatermark = claim.inputWatermark();
+        this.operations = operations;
+        this.started = operations.start();
     }
 
     /** Runs steps 2 to 11; never throws for store, workspace or agent failures. */
@@ -97,6 +109,7 @@ final class Phase2Attempt {
         long watermark = Math.max(claimedWatermark, selection.stream()
                 .mapToLong(o -> o.sourceUpdatedAt().getEpochSecond()).max().orElse(0));
         // 4. Sync raw_memories.md and rollout_summaries/, prune old extension resources.
+        changing = true;
         try {
             WorkspaceSync.sync(root, selection);
             ExtensionResources.pruneOld(root, deps.clock().instant());
@@ -110,6 +123,7 @@ final class Phase2Attempt {
         } catch (RuntimeException e) {
             return fail(Phase2FailureReason.FAILED_WORKSPACE_STATUS, e);
         }
+        filesChanged = diff.changes().size();
         boolean artifactsValid = Artifacts.valid(root);
         if (diff.isEmpty() && artifactsValid) {
             return succeed(Phase2Outcome.NO_WORKSPACE_CHANGES, watermark, selection);
@@ -170,6 +184,7 @@ final class Phase2Attempt {
         try {
             WorkspaceDiffFile.delete(root);
             AdHocNoteFiles.writeFolded(root, notesShown);
+            countFilesChanged();
             Instant finishedAt = deps.wallClock().instant();
             recordConsolidated(selection, finishedAt); // before the files: a forget must never miss them
             deps.workspace().commit(new ConsolidationRecord(ConsolidationRecord.newId(finishedAt),
@@ -229,6 +244,9 @@ final class Phase2Attempt {
     }
 
     private Phase2Report succeed(Phase2Outcome outcome, long watermark, List<Stage1Output> selection) {
+        if (outcome == Phase2Outcome.NO_WORKSPACE_CHANGES) {
+            changing = false; // nothing was changed, whatever becomes of the bookkeeping
+        }
         boolean owned;
         try {
             if (outcome != Phase2Outcome.SUCCEEDED) {
@@ -315,7 +333,38 @@ final class Phase2Attempt {
         deps.listener().phase2Step(name);
     }
 
+    /**
+     * What the consolidation changed, against the baseline, once the agent is done: the synced
+     * inputs and the agent's edits together. A workspace that cannot say keeps the count of the
+     * synced inputs' changes.
+     */
+    private void countFilesChanged() {
+        try {
+            filesChanged = deps.workspace().diff().changes().size();
+        } catch (RuntimeException e) {
+            LOG.debug("memory phase-2: cannot count the files the consolidation changed ({})", e.toString());
+        }
+    }
+
+    /**
+     * Tells the listener how the attempt ended, and the operation it was: an {@code update_memory}
+     * counting the files changed when it succeeded, or when it failed after it began writing the
+     * folder (with the failure's reason code as its error type). An attempt that found nothing to
+     * change is no operation.
+     */
     private Phase2Report finish(Phase2Report report) {
+        boolean succeeded = report.outcome() == Phase2Outcome.SUCCEEDED;
+        boolean failedChanging = report.outcome() == Phase2Outcome.FAILED && changing;
+        if (succeeded || failedChanging) {
+            Optional<String> error = failedChanging ? Optional.of(report.failureReason()
+                    .map(Phase2FailureReason::code).orElse(Phase2Outcome.FAILED.name().toLowerCase(Locale.ROOT)))
+                    : Optional.empty();
+            operations.operation(MemoryOperation.Type.UPDATE, SOURCE, Optional.empty(), filesChanged, List.of(),
+                    started, error, BackgroundOperations.currentRun());
+        }
         return Phase2Runner.finish(deps.listener(), report);
     }
+
+    /** The source of a consolidation's operation. */
+    static final String SOURCE = "consolidation";
 }

@@ -4,6 +4,7 @@ import dev.mnemo.MemoriesConfig;
 import dev.mnemo.Phase2FailureReason;
 import dev.mnemo.Phase2Outcome;
 import dev.mnemo.Phase2Report;
+import dev.mnemo.internal.events.BackgroundOperations;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.JobClaim;
@@ -66,6 +67,7 @@ public final class Phase2Runner {
     private final Dependencies deps;
     private final Executor workers;
     private final Forgetting forgetting;
+    private final BackgroundOperations operations;
 
     /**
      * @param workers runs the lease heartbeat and the agent's watchdog (the engine's executor); the
@@ -80,9 +82,18 @@ public final class Phase2Runner {
      *     the two never complete the same forget at once
      */
     public Phase2Runner(Dependencies deps, Executor workers, Forgetting forgetting) {
+        this(deps, workers, forgetting, BackgroundOperations.silent());
+    }
+
+    /**
+     * @param operations hears a consolidation that changed the folder, or failed after it started
+     *     to, as an {@code update_memory} of the run the calling thread works for
+     */
+    public Phase2Runner(Dependencies deps, Executor workers, Forgetting forgetting, BackgroundOperations operations) {
         this.deps = Objects.requireNonNull(deps, "deps");
         this.workers = Objects.requireNonNull(workers, "workers");
         this.forgetting = Objects.requireNonNull(forgetting, "forgetting");
+        this.operations = Objects.requireNonNull(operations, "operations");
     }
 
     /** Runs one consolidation attempt; never throws for store, workspace or agent failures. */
@@ -143,7 +154,7 @@ public final class Phase2Runner {
         }
         deps.listener().phase2Step("claimed");
         // 2.-11. The claimed attempt: workspace, inputs, agent, validation, commit, the store's record.
-        return new Phase2Attempt(deps, workers, forgetting, claim).run();
+        return new Phase2Attempt(deps, workers, forgetting, claim, operations).run();
     }
 
     /** Tells the listener how the run ended; every way out of a run passes here once. */

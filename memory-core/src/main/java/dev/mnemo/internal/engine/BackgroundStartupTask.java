@@ -3,6 +3,7 @@ package dev.mnemo.internal.engine;
 import dev.mnemo.SessionContext;
 import dev.mnemo.StartupReport;
 import dev.mnemo.StartupTask;
+import dev.mnemo.internal.events.BackgroundOperations;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
@@ -26,9 +27,17 @@ final class BackgroundStartupTask {
     private final AtomicInteger holders = new AtomicInteger();
     private volatile SessionContext session;
     private volatile Future<?> submitted;
+    private final BackgroundOperations.Run run;
 
-    BackgroundStartupTask(SessionContext session) {
+    /** @param run the background run this task is, announced when it was made */
+    BackgroundStartupTask(SessionContext session, BackgroundOperations.Run run) {
         this.session = Objects.requireNonNull(session, "session");
+        this.run = Objects.requireNonNull(run, "run");
+    }
+
+    /** The background run this task is: finished when its result completes, however it does. */
+    BackgroundOperations.Run run() {
+        return run;
     }
 
     /** The future the engine completes; callers only see copies, so they cannot complete it. */

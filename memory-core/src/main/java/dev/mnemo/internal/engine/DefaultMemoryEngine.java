@@ -22,6 +22,7 @@ import dev.mnemo.StrippedText;
 import dev.mnemo.ThreadRegistry;
 import dev.mnemo.internal.cite.CitationUsage;
 import dev.mnemo.internal.consolidate.Forgetting;
+import dev.mnemo.internal.events.BackgroundOperations;
 import dev.mnemo.internal.extract.ThreadRollouts;
 import dev.mnemo.internal.history.EngineHistory;
 import dev.mnemo.internal.history.HistoryFile;
@@ -61,6 +62,8 @@ final class DefaultMemoryEngine implements MemoryEngine {
     /** Set by {@link #workerId()} on first use; null while this engine has named itself to no job. */
     private volatile String workerId;
     final SafeListener listener;
+    /** The background runs and the memory operations of the pipeline and of forgets, as the listeners hear them. */
+    final BackgroundOperations operations;
     final List<RolloutSource> sources;
     private final ExecutorService executor;
     private final ExecutorService workers;
@@ -93,10 +96,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
         List<MemoryEventListener> allListeners = new ArrayList<>(parts.listeners());
         allListeners.addAll(logs.listeners(parts.wallClock(), parts.store()));
         this.listener = new SafeListener(List.copyOf(allListeners));
+        this.operations = new BackgroundOperations(listener, parts.storeLabel(), parts.wallClock());
         // 3. Forgetting, the state layer, and the registry that tells them of forgotten and deleted threads.
         this.notes = new ConversationNotes(parts, this::localTools);
         this.forgets = new EngineForgetting(new Forgetting(parts.store(), parts.workspace(), parts.clock(),
-                this::workerId), notes, executor);
+                this::workerId), notes, executor, operations);
         this.state = new EngineStateLayer(parts.store(), logs, new EngineHistory(parts.store().messageHistory()
                 .orElseGet(() -> new HistoryFile(parts.home())), parts.history(), redactor(), parts.clock()),
                 parts.wallClock());
@@ -116,7 +120,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         // 5. The pipeline schedule, the admin, the conversations.
         this.schedule = new PipelineSchedule(new PipelineSchedule.Collaborators(parts, listener, sources, rollouts,
                 redactor(), forgets.forgetting(), executor, workers, this::workerId, state::goalOf,
-                this::requireOpen));
+                this::requireOpen, operations));
         this.admin = new EngineAdmin(this);
         this.conversations = new EngineConversations(this, recordings, new OpenConversations(
                 parts.conversationIdleTimeout(), parts.maxOpenConversations(), workers));
@@ -321,6 +325,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
     boolean isPolluted(String threadId) {
         return parts.store().thread(threadId).map(ThreadInfo::memoryMode).filter(MemoryMode.POLLUTED::equals)
                 .isPresent();
+    }
+
+    /** Forgetting, and the delete operations the listeners hear of. */
+    EngineForgetting forgets() {
+        return forgets;
     }
 
     /** The note rules: rejections, holding for approval, forgetting with the conversation. */

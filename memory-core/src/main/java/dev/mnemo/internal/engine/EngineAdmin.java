@@ -56,6 +56,8 @@ final class EngineAdmin implements MemoryAdmin {
     private static final Logger LOG = LoggerFactory.getLogger(EngineAdmin.class);
 
     private static final String GLOBAL_JOB_KIND = "memory_consolidate_global";
+    /** The source of the delete operation a clear is. */
+    static final String CLEAR = "clear";
     private static final String STAGE1_PREFIX = PendingMemory.STAGE1 + ":";
     /** How a pending note's id starts; the engine names the notes it queues with it. */
     static final String NOTE_PREFIX = PendingMemory.NOTE + ":";
@@ -168,20 +170,25 @@ final class EngineAdmin implements MemoryAdmin {
     @Override
     public void clear() {
         engine.requireOpen();
-        requireNoConsolidationRunning("clear");
-        engine.parts.store().clearMemoryData();
-        engine.parts.workspace().clear();
+        MemoryStatus before = requireNoConsolidationRunning("clear");
+        engine.forgets().deleteOperation(CLEAR, Optional.empty(), before.stage1Outputs(), () -> {
+            engine.parts.store().clearMemoryData();
+            engine.parts.workspace().clear();
+        });
         LOG.info("memory cleared: stored memories, jobs, workspace files and history deleted");
     }
 
-    private void requireNoConsolidationRunning(String what) {
-        boolean running = engine.parts.store().status(engine.parts.clock().instant()).runningLeases().stream()
+    /** The store's status, read to check that no consolidation holds a live lease; throws when one does. */
+    private MemoryStatus requireNoConsolidationRunning(String what) {
+        MemoryStatus status = engine.parts.store().status(engine.parts.clock().instant());
+        boolean running = status.runningLeases().stream()
                 .anyMatch(lease -> lease.kind().equals(GLOBAL_JOB_KIND)
                         && lease.leaseUntil().isAfter(engine.parts.clock().instant()));
         if (running) {
             throw new IllegalStateException("cannot " + what + " while a consolidation is running; try again when "
                     + "its lease ends (see admin().status())");
         }
+        return status;
     }
 
     /**
@@ -261,7 +268,8 @@ final class EngineAdmin implements MemoryAdmin {
             return;
         }
         PendingNote note = takeNote(pendingId);
-        engine.notes().rejected(note);
+        engine.forgets().deleteOperation(EngineForgetting.FORGET, note.threadId(), 1,
+                () -> engine.notes().rejected(note));
         LOG.info("note {} rejected and discarded; the same note from {} is refused from now on", pendingId,
                 note.threadId().map(id -> "conversation " + id).orElse("outside any conversation"));
     }

@@ -44,6 +44,12 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     private static final ConcurrentHashMap<Class<?>, List<ServiceLoader.Provider<?>>> OWN_LOADER_PROVIDERS =
             new ConcurrentHashMap<>();
 
+    /**
+     * The tenant whose engine the current thread's factory call builds ({@link #forTenant}): engines
+     * built meanwhile on this thread are that tenant's.
+     */
+    private static final ThreadLocal<String> BUILDING_FOR_TENANT = new ThreadLocal<>();
+
     private final Map<String, String> environment;
     private final String userHome;
     private final ClassLoader serviceClassLoader;
@@ -268,8 +274,28 @@ public final class EngineBuilder implements MemoryEngine.Builder {
                 List.copyOf(rolloutSources),
                 sessionStore != null ? sessionStore : new FileSessionStore(resolvedHome.resolve("sessions"), clock),
                 redactor, List.copyOf(listeners), clock, wallClock != null ? wallClock : clock, executor, closeTimeout,
-                conversationIdleTimeout, maxOpenConversations, resolvedHistory, goalTools, readOnly);
+                conversationIdleTimeout, maxOpenConversations, resolvedHistory, goalTools, readOnly,
+                BUILDING_FOR_TENANT.get());
         return new DefaultMemoryEngine(parts);
+    }
+
+    /**
+     * Calls {@code factory} for {@code tenantId}: an engine it builds with this builder, on this
+     * thread, serves that tenant and names it as its store id. How {@link TenantEngines} tells the
+     * engines an application's factory builds which tenant they are.
+     */
+    static <T> T forTenant(String tenantId, Function<String, T> factory) {
+        String outer = BUILDING_FOR_TENANT.get();
+        BUILDING_FOR_TENANT.set(Objects.requireNonNull(tenantId, "tenantId"));
+        try {
+            return factory.apply(tenantId);
+        } finally {
+            if (outer == null) {
+                BUILDING_FOR_TENANT.remove();
+            } else {
+                BUILDING_FOR_TENANT.set(outer);
+            }
+        }
     }
 
     /** The home at 0700 when this build creates it; an existing home keeps its mode. */

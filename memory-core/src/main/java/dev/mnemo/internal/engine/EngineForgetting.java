@@ -1,6 +1,10 @@
 package dev.mnemo.internal.engine;
 
 import dev.mnemo.internal.consolidate.Forgetting;
+import dev.mnemo.internal.events.BackgroundOperations;
+import dev.mnemo.spi.MemoryOperation;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,15 +20,23 @@ import org.slf4j.LoggerFactory;
  * conversation saw external context on a request's thread. While a forget waits for the
  * consolidation lock, the files may still hold the forgotten text: {@link #servingPaused()} tells
  * the read path to serve no memory until it is done.
+ *
+ * <p>Each forget is a {@code delete_memory} operation with the conversation as its record, heard on
+ * the thread that asked for it; a background pass is a run of its own, and the files it restores
+ * are an {@code update_memory} of that run.
  */
 final class EngineForgetting {
 
     /** The engine's logger: these lines keep the name they were logged under before they moved here. */
     private static final Logger LOG = LoggerFactory.getLogger(DefaultMemoryEngine.class);
 
+    /** The source of a forget's operations. */
+    static final String FORGET = "forget";
+
     private final Forgetting forgetting;
     private final ConversationNotes notes;
     private final Executor executor;
+    private final BackgroundOperations operations;
 
     /** Threads whose forget waits for the background pass (for a store that records no pending forgets). */
     private final Set<String> awaitingForgetPass = ConcurrentHashMap.newKeySet();
@@ -41,11 +53,14 @@ final class EngineForgetting {
     /**
      * @param notes the note rules: a forgotten conversation's notes go with it
      * @param executor where the background pass runs (the engine's executor)
+     * @param operations tells the listeners of each forget and of the background pass's run
      */
-    EngineForgetting(Forgetting forgetting, ConversationNotes notes, Executor executor) {
+    EngineForgetting(Forgetting forgetting, ConversationNotes notes, Executor executor,
+            BackgroundOperations operations) {
         this.forgetting = forgetting;
         this.notes = notes;
         this.executor = executor;
+        this.operations = operations;
     }
 
     /** The workspace's forgetting, which Phase 2 completes pending forgets with before it consolidates. */
@@ -58,14 +73,48 @@ final class EngineForgetting {
      * used it now, so the next instructions, on this server or any other, carry none of its text.
      */
     void forgetNow(String threadId) {
-        notes.forgetConversation(threadId);
-        Forgetting.Outcome outcome = forgetting.afterForget(threadId);
-        if (outcome == Forgetting.Outcome.DEFERRED_TO_RUNNING_CONSOLIDATION
-                || outcome == Forgetting.Outcome.DEFERRED_TO_NEXT_CONSOLIDATION) {
-            forgetPending = true; // the files still hold its text: instructions carry no memory until it is done
-        }
-        LOG.debug("forget of thread {} in the workspace: {}", threadId, outcome);
+        deleteOperation(threadId, () -> {
+            notes.forgetConversation(threadId);
+            Forgetting.Outcome outcome = forgetting.afterForget(threadId);
+            if (outcome == Forgetting.Outcome.DEFERRED_TO_RUNNING_CONSOLIDATION
+                    || outcome == Forgetting.Outcome.DEFERRED_TO_NEXT_CONSOLIDATION) {
+                forgetPending = true; // the files still hold its text: instructions carry no memory until it is done
+            }
+            LOG.debug("forget of thread {} in the workspace: {}", threadId, outcome);
+        });
     }
+
+    /**
+     * Runs one forget of conversation {@code threadId} and tells the listeners of it as a
+     * {@code delete_memory} with the conversation as its record.
+     */
+    void deleteOperation(String threadId, Runnable forget) {
+        deleteOperation(FORGET, Optional.of(threadId), 1, forget);
+    }
+
+    /**
+     * Runs one deletion and tells the listeners of it as a {@code delete_memory} (with the
+     * exception's class as its error type when it throws), on this thread and in the run this
+     * thread works for, if any.
+     *
+     * @param source {@value #FORGET}, or {@code clear} for a home cleared
+     * @param recordId the conversation forgotten, when one
+     * @param recordCount how many records it deletes
+     */
+    void deleteOperation(String source, Optional<String> recordId, int recordCount, Runnable forget) {
+        BackgroundOperations.Start start = operations.start();
+        Optional<String> error = Optional.empty();
+        try {
+            forget.run();
+        } catch (RuntimeException | Error e) {
+            error = Optional.of(e.getClass().getName());
+            throw e;
+        } finally {
+            operations.operation(MemoryOperation.Type.DELETE, source, recordId, recordCount, List.of(), start, error,
+                    BackgroundOperations.currentRun());
+        }
+    }
+
 
     /** Whether a forget is still waiting for the lock (asked of the store only after one was deferred). */
     boolean servingPaused() {
@@ -106,34 +155,61 @@ final class EngineForgetting {
      * one coalesced pass on the executor.
      */
     private void forgetInBackground(String threadId) {
-        notes.forgetConversation(threadId);
-        if (!forgetting.recordForget(threadId)) {
+        deleteOperation(threadId, () -> {
+            notes.forgetConversation(threadId);
+            if (forgetting.recordForget(threadId)) {
+                forgetPending = true;
+                awaitingForgetPass.add(threadId);
+                queueForgetPass(threadId);
+            }
+        });
+    }
+
+    /** Queues the background pass, unless one is queued already: a run of its own, started here. */
+    private void queueForgetPass(String threadId) {
+        if (!forgetPassQueued.compareAndSet(false, true)) {
             return;
         }
-        forgetPending = true;
-        awaitingForgetPass.add(threadId);
-        if (forgetPassQueued.compareAndSet(false, true)) {
-            try {
-                executor.execute(this::forgetPass);
-            } catch (RejectedExecutionException e) {
-                forgetPassQueued.set(false);
-                LOG.warn("the executor refused the forget of thread {}; the next consolidation completes it first",
-                        threadId);
-            }
+        BackgroundOperations.Run run = operations.startRun();
+        try {
+            executor.execute(() -> forgetPass(run));
+        } catch (RejectedExecutionException e) {
+            forgetPassQueued.set(false);
+            run.finish();
+            LOG.warn("the executor refused the forget of thread {}; the next consolidation completes it first",
+                    threadId);
         }
     }
 
-    /** One pass over every forget recorded since the last: history dropped, objects pruned, once. */
-    private void forgetPass() {
-        forgetPassQueued.set(false);
-        Set<String> known = new TreeSet<>(awaitingForgetPass);
-        awaitingForgetPass.removeAll(known);
+    /**
+     * One pass over every forget recorded since the last: history dropped, objects pruned, once.
+     * Files it restored are an {@code update_memory} of its run, counting the conversations forgotten.
+     */
+    private void forgetPass(BackgroundOperations.Run run) {
         try {
-            Forgetting.Outcome outcome = forgetting.completePending(known);
-            LOG.debug("background forget of thread(s) {}: {}", known, outcome);
-        } catch (RuntimeException e) {
-            LOG.warn("completing the forget of thread(s) {} failed; the next consolidation completes it first", known,
-                    e);
+            run.within(() -> {
+                forgetPassQueued.set(false);
+                Set<String> known = new TreeSet<>(awaitingForgetPass);
+                awaitingForgetPass.removeAll(known);
+                BackgroundOperations.Start start = operations.start();
+                Optional<String> recordId = known.size() == 1 ? Optional.of(known.iterator().next()) : Optional.empty();
+                try {
+                    Forgetting.Outcome outcome = forgetting.completePending(known);
+                    LOG.debug("background forget of thread(s) {}: {}", known, outcome);
+                    if (outcome == Forgetting.Outcome.DROPPED) {
+                        operations.operation(MemoryOperation.Type.UPDATE, FORGET, recordId, known.size(), List.of(),
+                                start, Optional.empty(), Optional.of(run.id()));
+                    }
+                } catch (RuntimeException e) {
+                    LOG.warn("completing the forget of thread(s) {} failed; the next consolidation completes it first",
+                            known, e);
+                    operations.operation(MemoryOperation.Type.UPDATE, FORGET, recordId, known.size(), List.of(), start,
+                            Optional.of(e.getClass().getName()), Optional.of(run.id()));
+                }
+                return null;
+            });
+        } finally {
+            run.finish();
         }
     }
 }

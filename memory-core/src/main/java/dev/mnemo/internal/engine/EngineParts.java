@@ -22,20 +22,28 @@ import java.util.concurrent.ExecutorService;
  * {@code clock} decides (leases, windows, backoffs); {@code wallClock} times what is reported.
  * {@code history} is the {@code [history]} table; {@code goalTools} offers the goal tools to models;
  * {@code readOnly} marks an engine that only looks ({@link dev.mnemo.MemoryEngine.Builder#readOnly}).
+ * {@code tenantId} is the tenant the engine serves in a fleet ({@link TenantEngines}), null otherwise.
  */
 record EngineParts(Path home, Path memoryRoot, MemoriesConfig config, LanguageModel extractionModel,
         LanguageModel consolidationModel, ConsolidationAgent consolidationAgent, MemoryStore store, boolean ownsStore,
         MemoryWorkspace workspace, boolean ownsWorkspace, List<RolloutSource> rolloutSources, SessionStore sessionStore,
         SecretRedactor redactor, List<MemoryEventListener> listeners, Clock clock, Clock wallClock,
         ExecutorService executor, Duration closeTimeout, Duration conversationIdleTimeout, int maxOpenConversations,
-        HistoryConfig history, boolean goalTools, boolean readOnly) {
+        HistoryConfig history, boolean goalTools, boolean readOnly, String tenantId) {
+
+    /** The label a home without a usable folder name gets. */
+    static final String DEFAULT_STORE_LABEL = "mnemo";
 
     /**
-     * How memory operations name the store this engine works on ({@code gen_ai.memory.store.id}):
-     * the home folder's name, never its path.
+     * The store's id in what listeners hear ({@code gen_ai.memory.store.id}): the tenant's id in a
+     * fleet, else the home's label, its folder's name. Never a path: a tenant id's {@code /},
+     * {@code \} and {@code %} are written as {@code %2F}, {@code %5C} and {@code %25}.
      */
     String storeLabel() {
+        if (tenantId != null) {
+            return tenantId.replace("%", "%25").replace("/", "%2F").replace("\\", "%5C");
+        }
         Path name = home.getFileName();
-        return name == null ? "" : name.toString();
+        return name == null || name.toString().isBlank() ? DEFAULT_STORE_LABEL : name.toString();
     }
 }

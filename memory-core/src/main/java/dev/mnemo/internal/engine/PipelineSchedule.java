@@ -9,6 +9,7 @@ import dev.mnemo.ThreadGoal;
 import dev.mnemo.internal.agent.ToolLoopConsolidationAgent;
 import dev.mnemo.internal.consolidate.Forgetting;
 import dev.mnemo.internal.consolidate.Phase2Runner;
+import dev.mnemo.internal.events.BackgroundOperations;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.extract.ThreadRollouts;
 import dev.mnemo.internal.startup.StartupRunner;
@@ -53,11 +54,12 @@ final class PipelineSchedule {
      * @param workerId the owner this engine's job claims name
      * @param goals a thread's goal, for Phase 1's context
      * @param requireOpen throws when the engine is closed
+     * @param operations the runs and the memory operations the listeners hear of
      */
     record Collaborators(EngineParts parts, SafeListener listener, List<RolloutSource> sources,
             ThreadRollouts rollouts, SecretRedactor redactor, Forgetting forgetting, ExecutorService executor,
             ExecutorService workers, Supplier<String> workerId, Function<String, Optional<ThreadGoal>> goals,
-            Runnable requireOpen) {}
+            Runnable requireOpen, BackgroundOperations operations) {}
 
     private final Collaborators with;
     private final Phase1Runner phase1;
@@ -74,7 +76,7 @@ final class PipelineSchedule {
                 parts.extractionModel() != null ? parts.extractionModel() : parts.consolidationModel(),
                 phase1 == null ? null : phase1::run, phase2 == null ? null : phase2::run, parts.clock(),
                 parts.wallClock(), with.listener(), this::threadsInKeptHistory));
-        this.startups = new StartupQueue(startup, with.executor());
+        this.startups = new StartupQueue(startup, with.executor(), with.operations());
     }
 
     private static Phase1Runner phase1Runner(Collaborators with) {
@@ -85,7 +87,7 @@ final class PipelineSchedule {
         LanguageModel model = ReportingModel.of(parts.extractionModel(), MemoryEventListener.PHASE1, with.listener());
         return new Phase1Runner(new Phase1Runner.Dependencies(parts.store(), model, with.rollouts(),
                 with.redactor(), parts.config(), parts.clock(), with.workerId().get(), with.listener(), with.goals()),
-                with.workers());
+                with.workers(), with.operations());
     }
 
     private static Phase2Runner phase2Runner(Collaborators with) {
@@ -101,7 +103,7 @@ final class PipelineSchedule {
         }
         return new Phase2Runner(new Phase2Runner.Dependencies(parts.store(), parts.workspace(), agent, parts.config(),
                 parts.clock(), parts.wallClock(), with.workerId().get(), parts.config().consolidationModel().orElse(""),
-                with.listener()), with.workers(), with.forgetting());
+                with.listener()), with.workers(), with.forgetting(), with.operations());
     }
 
     /** Submits the pipeline, coalesced with a run already queued ({@link StartupQueue}). */
@@ -129,22 +131,26 @@ final class PipelineSchedule {
         return phase2 != null;
     }
 
+    /** Phase 1 on the caller's thread, as a run of its own. */
     Phase1Report runPhase1(String currentThreadId) {
         with.requireOpen().run();
         if (phase1 == null) {
             throw new IllegalStateException("no extraction model: call MemoryEngine.builder().model(..) or "
                     + ".extractionModel(..)");
         }
-        return phase1.run(currentThreadId);
+        return with.operations().asRun(() -> phase1.run(currentThreadId));
     }
 
+    /** Phase 2 on the caller's thread, as a run of its own. */
     Phase2Report runPhase2() {
-        return requirePhase2().run();
+        Phase2Runner runner = requirePhase2();
+        return with.operations().asRun(runner::run);
     }
 
-    /** Phase 2 past the success cooldown and the retry backoff, never past a live lease. */
+    /** Phase 2 past the success cooldown and the retry backoff, never past a live lease; a run of its own. */
     Phase2Report runPhase2Now() {
-        return requirePhase2().runNow();
+        Phase2Runner runner = requirePhase2();
+        return with.operations().asRun(runner::runNow);
     }
 
     private Phase2Runner requirePhase2() {

@@ -4,6 +4,7 @@ import dev.mnemo.SessionContext;
 import dev.mnemo.SkipReason;
 import dev.mnemo.StartupReport;
 import dev.mnemo.StartupTask;
+import dev.mnemo.internal.events.BackgroundOperations;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.startup.StartupRunner;
 import java.time.Duration;
@@ -30,6 +31,7 @@ final class StartupQueue {
 
     private final StartupRunner startup;
     private final ExecutorService executor;
+    private final BackgroundOperations operations;
     private final Set<BackgroundStartupTask> running = ConcurrentHashMap.newKeySet();
     private final AtomicReference<SkipReason> lastSkip = new AtomicReference<>();
     /** Guards {@link #queued}. */
@@ -37,9 +39,11 @@ final class StartupQueue {
     /** The run submitted and not yet started, which new sessions join; null when none. */
     private BackgroundStartupTask queued;
 
-    StartupQueue(StartupRunner startup, ExecutorService executor) {
+    /** @param operations announces each run on the thread that submits it, and its end */
+    StartupQueue(StartupRunner startup, ExecutorService executor, BackgroundOperations operations) {
         this.startup = startup;
         this.executor = executor;
+        this.operations = operations;
     }
 
     /** What the last finished run was skipped for, if it was. */
@@ -60,12 +64,15 @@ final class StartupQueue {
                     return joined;
                 }
             }
-            BackgroundStartupTask task = new BackgroundStartupTask(session);
+            BackgroundStartupTask task = new BackgroundStartupTask(session, operations.startRun());
             StartupTask handle = task.handle();
             running.add(task);
-            task.result().whenComplete((report, error) -> running.remove(task));
+            task.result().whenComplete((report, error) -> {
+                running.remove(task);
+                task.run().finish(); // a run cancelled or refused before it started
+            });
             try {
-                task.submitted(executor.submit(() -> run(task)));
+                task.submitted(executor.submit(() -> task.run().within(() -> run(task))));
                 queued = task;
             } catch (RejectedExecutionException e) {
                 running.remove(task);
@@ -76,25 +83,32 @@ final class StartupQueue {
         }
     }
 
-    private void run(BackgroundStartupTask task) {
+    /** The run's body, on the executor's thread; returns nothing ({@code null}) when done. */
+    private Void run(BackgroundStartupTask task) {
         synchronized (lock) {
             if (queued == task) {
                 queued = null; // from here on, new sessions queue the next run
             }
             if (!task.start()) {
-                return;
+                return null;
             }
         }
+        // The run is finished before its result completes, so a caller that waited for the result
+        // has heard the run's end too.
         try {
             StartupReport report = startup.run(task.session(), task::isCancelled);
             lastSkip.set(report.skipped().orElse(null));
+            task.run().finish();
             task.result().complete(report);
         } catch (Phase1Runner.Phase1InterruptedException e) {
+            task.run().finish();
             task.result().cancel(false);
         } catch (RuntimeException | Error e) {
             LOG.error("memory startup task failed unexpectedly", e);
+            task.run().finish();
             task.result().completeExceptionally(e);
         }
+        return null;
     }
 
     /** Lets running runs finish within {@code timeout}, then cancels the rest and gives them as long again. */

@@ -247,7 +247,7 @@ final class TenantEngineLifecycle {
             previousClose.join(); // never two engines on one tenant's state at once
         }
         try {
-            MemoryEngine engine = Objects.requireNonNull(factory.apply(tenantId),
+            MemoryEngine engine = Objects.requireNonNull(EngineBuilder.forTenant(tenantId, factory),
                     () -> "the engine factory returned null for tenant " + tenantId);
             entry.engine.complete(new SharedEngine(engine));
             LOG.debug("Opened the memory engine of tenant {}", tenantId);

@@ -3,12 +3,15 @@ package dev.mnemo.internal.extract;
 import dev.mnemo.Approval;
 import dev.mnemo.ModelFailure;
 import dev.mnemo.Phase1JobOutcome;
+import dev.mnemo.internal.events.BackgroundOperations;
 import dev.mnemo.llm.TokenUsage;
+import dev.mnemo.spi.MemoryOperation;
 import dev.mnemo.spi.Stage1Claim;
 import dev.mnemo.spi.Stage1Result;
 import java.io.IOException;
 import java.nio.file.Path;
 import dev.mnemo.ThreadGoal;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -53,25 +56,44 @@ final class Phase1Job {
         }
     }
 
+    /**
+     * Where a stored output is told: a {@code create_memory} of the run the jobs work for (captured
+     * on the run's thread, since helper threads do jobs too).
+     */
+    record Stored(BackgroundOperations operations, Optional<String> runId) {
+        /** The stage-1 output of conversation {@code threadId}, {@code rawMemory}, was stored. */
+        void created(String threadId, String rawMemory, BackgroundOperations.Start start) {
+            operations.operation(MemoryOperation.Type.CREATE, SOURCE, Optional.of(threadId), 1, List.of(rawMemory),
+                    start, Optional.empty(), runId);
+        }
+    }
+
+    /** The source of a stored output's operation. */
+    static final String SOURCE = "stage1_output";
+
     private final Phase1Runner.Dependencies deps;
     private final String model;
     private final BooleanSupplier aborted;
+    private final Stored stored;
 
     /**
      * @param aborted true once the run is being cancelled: a job failing then is not marked failed
      *     (no backoff for a failure that is not the rollout's fault); the engine releases it instead
+     * @param stored hears each output stored
      */
-    Phase1Job(Phase1Runner.Dependencies deps, BooleanSupplier aborted) {
+    Phase1Job(Phase1Runner.Dependencies deps, BooleanSupplier aborted, Stored stored) {
         this.deps = deps;
         this.model = deps.config().extractModel().orElse("");
         this.aborted = aborted;
+        this.stored = stored;
     }
 
     Outcome run(Stage1Claim claim) {
         String threadId = claim.thread().id();
+        BackgroundOperations.Start start = stored.operations().start();
         Outcome outcome;
         try {
-            outcome = extract(claim);
+            outcome = extract(claim, start);
         } catch (StoreCompletionException e) {
             // The store failed while recording the result: not the rollout's fault, so no retry is
             // spent; the claim stays with its lease (or is released when the engine closes).
@@ -113,7 +135,7 @@ final class Phase1Job {
         }
     }
 
-    private Outcome extract(Stage1Claim claim) {
+    private Outcome extract(Stage1Claim claim, BackgroundOperations.Start start) {
         String threadId = claim.thread().id();
         // 1. Read the rollout's rows, each no larger than one request can hold.
         String cwd = claim.thread().cwd().map(Path::toString).orElse("");
@@ -151,8 +173,11 @@ final class Phase1Job {
         boolean awaitingApproval = deps.config().approval() == Approval.ASK;
         boolean owned = record(usage, () -> deps.stage1().markStage1Succeeded(threadId, claim.ownershipToken(),
                 claim.sourceUpdatedAt(), result, deps.clock().instant(), awaitingApproval));
-        return owned ? new Outcome(Kind.SUCCEEDED, usage, Optional.empty())
-                : Outcome.failed("lost ownership of the job before storing its result", usage);
+        if (!owned) {
+            return Outcome.failed("lost ownership of the job before storing its result", usage);
+        }
+        stored.created(threadId, result.rawMemory(), start);
+        return new Outcome(Kind.SUCCEEDED, usage, Optional.empty());
     }
 
     /** The rows fitted by the tiers into one request (Codex's extraction). */

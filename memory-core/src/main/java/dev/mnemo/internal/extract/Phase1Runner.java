@@ -5,6 +5,7 @@ import dev.mnemo.MemoriesConfig;
 import dev.mnemo.Phase1JobReport;
 import dev.mnemo.Phase1Report;
 import dev.mnemo.SkipReason;
+import dev.mnemo.internal.events.BackgroundOperations;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.TokenCounter;
@@ -120,14 +121,24 @@ public final class Phase1Runner {
 
     private final Dependencies deps;
     private final Executor workers;
+    private final BackgroundOperations operations;
 
     /**
      * @param workers lends helper threads for parallel jobs (the engine's executor); the thread that
      *     calls {@link #run} works through the jobs too
      */
     public Phase1Runner(Dependencies deps, Executor workers) {
+        this(deps, workers, BackgroundOperations.silent());
+    }
+
+    /**
+     * @param operations hears each stage-1 output stored, as a {@code create_memory} of the run the
+     *     calling thread works for
+     */
+    public Phase1Runner(Dependencies deps, Executor workers, BackgroundOperations operations) {
         this.deps = Objects.requireNonNull(deps, "deps");
         this.workers = Objects.requireNonNull(workers, "workers");
+        this.operations = Objects.requireNonNull(operations, "operations");
     }
 
     /**
@@ -222,7 +233,8 @@ public final class Phase1Runner {
      */
     private List<Optional<Phase1Job.Outcome>> runAll(List<Stage1Claim> claims, Optional<DailyBudget> budget) {
         AtomicBoolean aborted = new AtomicBoolean();
-        Phase1Job job = new Phase1Job(deps, aborted::get);
+        Phase1Job job = new Phase1Job(deps, aborted::get, new Phase1Job.Stored(operations,
+                BackgroundOperations.currentRun()));
         Queue<Stage1Claim> pending = new ConcurrentLinkedQueue<>(claims);
         BlockingQueue<Optional<Phase1Job.Outcome>> done = new LinkedBlockingQueue<>();
         Runnable worker = () -> {
