@@ -48,8 +48,9 @@ import java.util.Optional;
  * the tenants.
  *
  * <h2>Model calls</h2>
- * {@link #languageModel(LanguageModel, OpenTelemetry)} wraps the {@link LanguageModel} Mnemo's
- * pipeline runs on (Mnemo's own OpenAI client, for one) so that every call is an inference span:
+ * {@link #languageModel(LanguageModel, OpenTelemetry, String, String)} wraps the
+ * {@link LanguageModel} Mnemo's pipeline runs on (Mnemo's own OpenAI client, for one) so that
+ * every call is an inference span:
  * name {@code chat {gen_ai.request.model}}, kind CLIENT, {@code gen_ai.operation.name=chat},
  * {@code gen_ai.provider.name}, {@code gen_ai.request.model}, the token usage, the finish reason
  * and {@code error.type}; with the {@code gen_ai.client.operation.duration} and
@@ -98,31 +99,41 @@ public final class MnemoTelemetry {
     /**
      * {@code model} with a GenAI inference span and metrics for every call. The provider
      * ({@code gen_ai.provider.name}) is {@code openai} for memory-llm-openai's client, and not set
-     * for another model: name it with {@link #languageModel(LanguageModel, OpenTelemetry, String)}.
-     * The request model is each request's; a request that leaves it to the client's default gives
-     * a span named just {@code chat}.
+     * for another model. The request model is each request's; a request that leaves it to the
+     * client's default (as Mnemo's pipeline does unless {@code extract_model} or
+     * {@code consolidation_model} is set) gives a span named just {@code chat}: name both with
+     * {@link #languageModel(LanguageModel, OpenTelemetry, String, String)}.
      */
     public static LanguageModel languageModel(LanguageModel model, OpenTelemetry openTelemetry) {
         Objects.requireNonNull(model, "model");
         Optional<String> provider = model.getClass().getName().equals(OPENAI_CLIENT) ? Optional.of("openai")
                 : Optional.empty();
-        return new ModelSpans(model, Objects.requireNonNull(openTelemetry, "openTelemetry"), provider);
+        return new ModelSpans(model, Objects.requireNonNull(openTelemetry, "openTelemetry"), provider,
+                Optional.empty());
     }
 
     /**
-     * {@code model} with a GenAI inference span and metrics for every call, the calls going to
-     * {@code providerName}: one of the conventions' well-known {@code gen_ai.provider.name} values
-     * ({@code openai}, {@code azure.ai.openai}, {@code anthropic}, ...) where one applies.
+     * {@code model} with a GenAI inference span and metrics for every call.
      *
-     * @throws IllegalArgumentException when {@code providerName} is blank
+     * @param providerName the {@code gen_ai.provider.name}: one of the conventions' well-known values
+     *     ({@code openai}, {@code azure.ai.openai}, {@code anthropic}, ...) where one applies
+     * @param defaultModel the model {@code model} asks for when a request names none (for
+     *     memory-llm-openai's client, the builder's {@code model(..)} or {@code MNEMO_MODEL}): the
+     *     {@code gen_ai.request.model} of those requests
+     * @throws IllegalArgumentException when {@code providerName} or {@code defaultModel} is blank
      */
     public static LanguageModel languageModel(LanguageModel model, OpenTelemetry openTelemetry,
-            String providerName) {
-        Objects.requireNonNull(providerName, "providerName");
-        if (providerName.isBlank()) {
-            throw new IllegalArgumentException("providerName must not be blank");
-        }
+            String providerName, String defaultModel) {
         return new ModelSpans(Objects.requireNonNull(model, "model"),
-                Objects.requireNonNull(openTelemetry, "openTelemetry"), Optional.of(providerName));
+                Objects.requireNonNull(openTelemetry, "openTelemetry"),
+                Optional.of(notBlank(providerName, "providerName")), Optional.of(notBlank(defaultModel, "defaultModel")));
+    }
+
+    private static String notBlank(String value, String name) {
+        Objects.requireNonNull(value, name);
+        if (value.isBlank()) {
+            throw new IllegalArgumentException(name + " must not be blank");
+        }
+        return value;
     }
 }

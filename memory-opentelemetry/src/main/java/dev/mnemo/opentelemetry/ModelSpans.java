@@ -35,13 +35,20 @@ final class ModelSpans implements LanguageModel {
 
     private final LanguageModel model;
     private final Optional<String> provider;
+    private final Optional<String> defaultModel;
     private final Tracer tracer;
     private final DoubleHistogram duration;
     private final LongHistogram tokens;
 
-    ModelSpans(LanguageModel model, OpenTelemetry openTelemetry, Optional<String> provider) {
+    /**
+     * @param provider the {@code gen_ai.provider.name}, when known
+     * @param defaultModel the model the client asks for when a request names none, when known
+     */
+    ModelSpans(LanguageModel model, OpenTelemetry openTelemetry, Optional<String> provider,
+            Optional<String> defaultModel) {
         this.model = Objects.requireNonNull(model, "model");
         this.provider = Objects.requireNonNull(provider, "provider");
+        this.defaultModel = Objects.requireNonNull(defaultModel, "defaultModel");
         this.tracer = GenAi.tracer(openTelemetry);
         var meter = GenAi.meter(openTelemetry);
         this.duration = GenAi.operationDuration(meter);
@@ -51,7 +58,7 @@ final class ModelSpans implements LanguageModel {
     @Override
     public ModelResponse respond(ModelRequest request) {
         Objects.requireNonNull(request, "request");
-        Optional<String> requestModel = Optional.of(request.model()).filter(name -> !name.isEmpty());
+        Optional<String> requestModel = Optional.of(request.model()).filter(name -> !name.isEmpty()).or(() -> defaultModel);
         AttributesBuilder common = Attributes.builder().put(GenAi.OPERATION_NAME, GenAi.CHAT);
         provider.ifPresent(name -> common.put(GenAi.PROVIDER_NAME, name));
         requestModel.ifPresent(name -> common.put(GenAi.REQUEST_MODEL, name));

@@ -46,7 +46,7 @@ class ModelSpansTest {
     @Test
     void call_isAClientChatSpan_namedForTheRequestedModel_withUsage() {
         LanguageModel traced = MnemoTelemetry.languageModel(answering(ModelResponse.ofText("hi", USAGE)),
-                otel.openTelemetry(), "openai");
+                otel.openTelemetry(), "openai", "gpt-default");
         Span request = otel.openTelemetry().getTracer("test").spanBuilder("GET /chat").startSpan();
         try (Scope ignored = request.makeCurrent()) {
             traced.respond(request("gpt-4.1-mini"));
@@ -76,7 +76,7 @@ class ModelSpansTest {
         LanguageModel traced = MnemoTelemetry.languageModel(request -> {
             seen.set(Span.current());
             return ModelResponse.ofText("ok", USAGE);
-        }, otel.openTelemetry(), "openai");
+        }, otel.openTelemetry(), "openai", "gpt-default");
 
         traced.respond(request("gpt-4.1-mini"));
 
@@ -94,10 +94,29 @@ class ModelSpansTest {
     }
 
     @Test
+    void requestWithoutModel_isForTheGivenDefaultModel() {
+        MnemoTelemetry.languageModel(answering(ModelResponse.ofText("ok", USAGE)), otel.openTelemetry(), "openai",
+                "gpt-default").respond(request(""));
+
+        assertThat(otel.spansNamed("chat gpt-default").get(0).getAttributes()
+                .get(AttributeKey.stringKey("gen_ai.request.model"))).isEqualTo("gpt-default");
+    }
+
+    @Test
+    void blankProviderOrDefaultModel_isRefused_namingIt() {
+        LanguageModel model = answering(ModelResponse.ofText("ok", USAGE));
+
+        assertThatThrownBy(() -> MnemoTelemetry.languageModel(model, otel.openTelemetry(), " ", "m"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("providerName must not be blank");
+        assertThatThrownBy(() -> MnemoTelemetry.languageModel(model, otel.openTelemetry(), "openai", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("defaultModel must not be blank");
+    }
+
+    @Test
     void failure_setsErrorTypeAndStatus_andIsRethrown() {
         LanguageModel traced = MnemoTelemetry.languageModel(request -> {
             throw new ModelException(ModelException.Reason.RATE_LIMITED, "slow down");
-        }, otel.openTelemetry(), "openai");
+        }, otel.openTelemetry(), "openai", "gpt-default");
 
         assertThatThrownBy(() -> traced.respond(request("gpt-4.1-mini"))).isInstanceOf(ModelException.class)
                 .hasMessage("slow down");
@@ -115,7 +134,7 @@ class ModelSpansTest {
     void unexpectedException_isTypedByItsClassName() {
         LanguageModel traced = MnemoTelemetry.languageModel(request -> {
             throw new IllegalStateException("boom");
-        }, otel.openTelemetry(), "openai");
+        }, otel.openTelemetry(), "openai", "gpt-default");
 
         assertThatThrownBy(() -> traced.respond(request("m"))).isInstanceOf(IllegalStateException.class);
 
@@ -125,7 +144,7 @@ class ModelSpansTest {
 
     @Test
     void metrics_durationAndTokenUsagePerTokenType() {
-        MnemoTelemetry.languageModel(answering(ModelResponse.ofText("ok", USAGE)), otel.openTelemetry(), "openai")
+        MnemoTelemetry.languageModel(answering(ModelResponse.ofText("ok", USAGE)), otel.openTelemetry(), "openai", "gpt-default")
                 .respond(request("gpt-4.1-mini"));
 
         Attributes identity = Attributes.builder().put("gen_ai.operation.name", "chat")
@@ -145,7 +164,7 @@ class ModelSpansTest {
     @Test
     void structuredOutput_isTypedJson() {
         MnemoTelemetry.languageModel(answering(new ModelResponse("{}", List.of(), USAGE, FinishReason.STOP)),
-                otel.openTelemetry(), "openai").respond(ModelRequest.builder().model("m")
+                otel.openTelemetry(), "openai", "gpt-default").respond(ModelRequest.builder().model("m")
                         .message(ModelMessage.user("x"))
                         .outputSchema(new OutputSchema("memory", "{\"type\":\"object\"}", true)).build());
 
