@@ -53,7 +53,8 @@ class ArchitectureTest {
     private static final String[] PUBLIC_PACKAGES = {
         "dev.mnemo", "dev.mnemo.spi", "dev.mnemo.llm", "dev.mnemo.store.sqlite", "dev.mnemo.workspace.git",
         "dev.mnemo.llm.openai", "dev.mnemo.langchain4j", "dev.mnemo.springai", "dev.mnemo.spring.boot",
-        "dev.mnemo.testkit", "dev.mnemo.testkit.contract", "dev.mnemo.eval", "dev.mnemo.console"
+        "dev.mnemo.testkit", "dev.mnemo.testkit.contract", "dev.mnemo.eval", "dev.mnemo.console",
+        "dev.mnemo.opentelemetry"
     };
 
     /** Types that must never appear in a public signature. */
@@ -77,6 +78,7 @@ class ArchitectureTest {
             Map.entry("memory-spring-ai", "dev.mnemo.springai"),
             Map.entry("memory-spring-boot-autoconfigure", "dev.mnemo.spring.boot"),
             Map.entry("memory-logback", "dev.mnemo.logback"),
+            Map.entry("memory-opentelemetry", "dev.mnemo.opentelemetry"),
             Map.entry("examples", "dev.mnemo.examples"));
 
     /**
