@@ -375,6 +375,35 @@ class BackgroundOperationEventsTest {
     }
 
     @Test
+    void aForgetLeftToTheNextConsolidation_isAnUpdateOfThatConsolidationsRun() {
+        HeldExecutor executor = new HeldExecutor();
+        MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).build();
+        try (Pipeline p = new Pipeline(tmp.resolve("home"), config, null, recorder, new FaultyStore(), executor)) {
+            String thread = p.recordSession("how do we build");
+            p.idle();
+            p.engine.admin().runPhase1("current-thread");
+            p.engine.admin().runPhase2();
+            try (MemorySession session = p.engine.openSession(SessionContext.root(thread))) {
+                session.externalContext("web_search");
+                executor.release(); // neither the startup task nor the background pass runs
+                recorder.clear();
+
+                p.engine.admin().runPhase2();
+
+                List<MemoryOperation> ops = recorder.checkRun(recorder.starts().get(0).runId(), Thread.currentThread());
+                assertThat(ops).first().satisfies(op -> {
+                    assertThat(op.type()).isEqualTo(MemoryOperation.Type.UPDATE);
+                    assertThat(op.source()).isEqualTo("forget");
+                    assertThat(op.recordId()).contains(thread);
+                    assertThat(op.recordCount()).isEqualTo(1);
+                });
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
     void inAFleet_theStoreIdIsTheTenantsId_writtenWithoutASlash() {
         Function<String, MemoryEngine> homes = TenantHomes.under(tmp.resolve("tenants"),
                 () -> MemoryEngine.builder().model(new ScriptedModel()).clock(new MutableClock(Pipeline.T0))

@@ -90,7 +90,11 @@ final class Phase2Attempt {
         // 2b. A forget that could not drop its history entries itself (a consolidation was
         //     running) is completed first, so the agent starts from a state without its text.
         try {
-            forgetting.dropPending(Set.of());
+            BackgroundOperations.Start start = operations.start();
+            Set<String> forgotten = forgetting.dropPending(Set.of());
+            if (!forgotten.isEmpty()) {
+                operations.forgetsCompleted(forgotten, start, Optional.empty());
+            }
         } catch (RuntimeException e) {
             return fail(Phase2FailureReason.FAILED_PREPARE_WORKSPACE, e);
         }

@@ -123,9 +123,14 @@ public final class Phase2Runner {
     /** Completes every pending forget now if the lock can be had; never throws. */
     private void completePendingForgets() {
         try {
-            if (!forgetting.pendingOrEmpty().isEmpty()) {
+            Set<String> pending = forgetting.pendingOrEmpty();
+            if (!pending.isEmpty()) {
+                BackgroundOperations.Start start = operations.start();
                 Forgetting.Outcome outcome = forgetting.completePending(Set.of());
                 LOG.info("memory phase-2: pending forgets {}", outcome);
+                if (outcome == Forgetting.Outcome.DROPPED) {
+                    operations.forgetsCompleted(pending, start, Optional.empty());
+                }
             }
         } catch (RuntimeException e) {
             LOG.warn("memory phase-2: completing the pending forgets failed; they stay pending", e);

@@ -31,7 +31,7 @@ final class EngineForgetting {
     private static final Logger LOG = LoggerFactory.getLogger(DefaultMemoryEngine.class);
 
     /** The source of a forget's operations. */
-    static final String FORGET = "forget";
+    static final String FORGET = BackgroundOperations.FORGET;
 
     private final Forgetting forgetting;
     private final ConversationNotes notes;
@@ -192,19 +192,16 @@ final class EngineForgetting {
                 Set<String> known = new TreeSet<>(awaitingForgetPass);
                 awaitingForgetPass.removeAll(known);
                 BackgroundOperations.Start start = operations.start();
-                Optional<String> recordId = known.size() == 1 ? Optional.of(known.iterator().next()) : Optional.empty();
                 try {
                     Forgetting.Outcome outcome = forgetting.completePending(known);
                     LOG.debug("background forget of thread(s) {}: {}", known, outcome);
                     if (outcome == Forgetting.Outcome.DROPPED) {
-                        operations.operation(MemoryOperation.Type.UPDATE, FORGET, recordId, known.size(), List.of(),
-                                start, Optional.empty(), Optional.of(run.id()));
+                        operations.forgetsCompleted(known, start, Optional.empty());
                     }
                 } catch (RuntimeException e) {
                     LOG.warn("completing the forget of thread(s) {} failed; the next consolidation completes it first",
                             known, e);
-                    operations.operation(MemoryOperation.Type.UPDATE, FORGET, recordId, known.size(), List.of(), start,
-                            Optional.of(e.getClass().getName()), Optional.of(run.id()));
+                    operations.forgetsCompleted(known, start, Optional.of(e.getClass().getName()));
                 }
                 return null;
             });

@@ -9,6 +9,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -24,6 +25,9 @@ import java.util.function.Supplier;
  * runner's signature naming it. Work a run hands to helper threads takes the id along explicitly.
  */
 public final class BackgroundOperations {
+
+    /** The source of a forget's operations: the delete on the caller's thread, the update of the files. */
+    public static final String FORGET = "forget";
 
     /** The run the current thread works for, while it works for one. */
     private static final ThreadLocal<String> CURRENT_RUN = new ThreadLocal<>();
@@ -98,6 +102,18 @@ public final class BackgroundOperations {
         Duration elapsed = Duration.ofNanos(Math.max(0, System.nanoTime() - start.nanos()));
         listener.memoryOperation(new MemoryOperation(type, source, storeId, recordId, recordCount, Optional.empty(),
                 records, start.at(), elapsed, errorType, runId));
+    }
+
+    /**
+     * A pass that completed forgets in the files (dropped the consolidations that used them and
+     * restored the folder): an {@code update_memory} of source {@value #FORGET} in the run this
+     * thread works for, counting the conversations forgotten, with the conversation as its record
+     * when there was one.
+     */
+    public void forgetsCompleted(Set<String> threadIds, Start start, Optional<String> errorType) {
+        Optional<String> recordId = threadIds.size() == 1 ? Optional.of(threadIds.iterator().next()) : Optional.empty();
+        operation(MemoryOperation.Type.UPDATE, FORGET, recordId, threadIds.size(), List.of(), start, errorType,
+                currentRun());
     }
 
     /** 128 random bits in hex: no SecureRandom to seed for an id that only has to be unique. */
