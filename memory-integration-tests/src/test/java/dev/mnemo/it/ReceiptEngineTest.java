@@ -273,6 +273,37 @@ class ReceiptEngineTest {
         }
     }
 
+    @Test
+    void aConsolidationInItsCooldown_saysSoInThePhase2Log() throws Exception {
+        try (MemoryEngine engine = MemoryEngine.builder().home(home).clock(clock)
+                .model(dev.mnemo.testkit.ScriptedLanguageModel.builder().build()).build()) {
+            engine.admin().runPhase2();
+            dev.mnemo.Phase2Outcome second = engine.admin().runPhase2().outcome();
+            engine.threadLogs().flush();
+
+            assertThat(second).isEqualTo(dev.mnemo.Phase2Outcome.SKIPPED_COOLDOWN);
+            assertThat(engine.threadLogs().query(ThreadLogs.PHASE2_THREAD, 20)).extracting(ThreadLogEntry::message)
+                    .last().asString().startsWith("phase 2 SKIPPED_COOLDOWN (cannot run now: a consolidation succeeded"
+                            + " less than six hours ago");
+        }
+    }
+
+    @Test
+    void theEnginesOwnTools_tellTheirOperationsToo() throws IOException {
+        write("memory_summary.md", "Prefer small commits.");
+        try (MemoryEngine engine = engine()) {
+            operations.clear();
+            engine.tools().call(MemoryTools.SEARCH, "{\"queries\":[\"nothing-matches-this\"]}");
+
+            assertThat(operations).singleElement().satisfies(op -> {
+                assertThat(op.type()).isEqualTo(MemoryOperation.Type.SEARCH);
+                assertThat(op.source()).isEqualTo(MemoryTools.SEARCH);
+                assertThat(op.recordCount()).isZero();
+                assertThat(op.failed()).isFalse();
+            });
+        }
+    }
+
     private static String sha256(String text) {
         try {
             return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")

@@ -20,7 +20,9 @@ import java.util.function.Supplier;
  * The engine's read path: the developer instructions and the memory tools, each reading the
  * workspace's files after it has refreshed them, and both serving no memory while a forget waits
  * ({@link EngineForgetting#servingPaused()}), since the files may still hold the forgotten text.
- * The engine checks that it is open before it asks.
+ * Each build of the instructions and each memory tool call is told to the listeners as a memory
+ * operation on the caller's thread ({@link ReadPathEvents}). The engine checks that it is open
+ * before it asks.
  */
 final class EngineReadPath {
 

@@ -7,7 +7,6 @@ import dev.mnemo.Citations;
 import dev.mnemo.ConversationBusyException;
 import dev.mnemo.MemoryReceipt;
 import dev.mnemo.MemorySession;
-import dev.mnemo.MemoryTools;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.StartupTask;
 import dev.mnemo.StrippedText;
