@@ -298,10 +298,7 @@ class BackgroundOperationEventsTest {
     void aForgetThatFails_isADeleteWithTheFailuresType_andTheCallerSeesTheFailure() {
         FaultyStore faults = new FaultyStore();
         try (Pipeline p = new Pipeline(tmp.resolve("home"), MemoriesConfig.defaults(), null, recorder, faults)) {
-            String thread = p.recordSession("one");
-            p.idle();
-            p.engine.admin().runPhase1("current-thread");
-            p.engine.admin().runPhase2();
+            String thread = consolidatedConversation(p);
             faults.failOn("firstConsolidated"); // the forget's first step in the workspace
             recorder.clear();
 
@@ -340,10 +337,7 @@ class BackgroundOperationEventsTest {
         HeldExecutor executor = new HeldExecutor();
         MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).build();
         try (Pipeline p = new Pipeline(tmp.resolve("home"), config, null, recorder, new FaultyStore(), executor)) {
-            String thread = p.recordSession("how do we build");
-            p.idle();
-            p.engine.admin().runPhase1("current-thread");
-            p.engine.admin().runPhase2();
+            String thread = consolidatedConversation(p);
             try (MemorySession session = p.engine.openSession(SessionContext.root(thread))) {
                 executor.release(); // the session's startup task: not run
                 recorder.clear();
@@ -379,10 +373,7 @@ class BackgroundOperationEventsTest {
         HeldExecutor executor = new HeldExecutor();
         MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).build();
         try (Pipeline p = new Pipeline(tmp.resolve("home"), config, null, recorder, new FaultyStore(), executor)) {
-            String thread = p.recordSession("how do we build");
-            p.idle();
-            p.engine.admin().runPhase1("current-thread");
-            p.engine.admin().runPhase2();
+            String thread = consolidatedConversation(p);
             try (MemorySession session = p.engine.openSession(SessionContext.root(thread))) {
                 session.externalContext("web_search");
                 executor.release(); // neither the startup task nor the background pass runs
@@ -430,6 +421,15 @@ class BackgroundOperationEventsTest {
 
         assertThat(recorder.operations(MemoryOperation.Type.DELETE)).singleElement()
                 .satisfies(op -> assertThat(op.storeId()).isEqualTo("support-bot").doesNotContain("/"));
+    }
+
+    /** Records one conversation and consolidates its memory with the admin runs; returns its id. */
+    private static String consolidatedConversation(Pipeline p) {
+        String thread = p.recordSession("how do we build");
+        p.idle();
+        p.engine.admin().runPhase1("current-thread");
+        assertThat(p.engine.admin().runPhase2().outcome()).isEqualTo(Phase2Outcome.SUCCEEDED);
+        return thread;
     }
 
     /** The files a kept consolidation changed, by its diff: an independent count of what it wrote. */
