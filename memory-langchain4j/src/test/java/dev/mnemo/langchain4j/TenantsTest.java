@@ -146,6 +146,27 @@ class TenantsTest {
     }
 
     @Test
+    void twoTenantsWithTheSameMemoryId_eachGetTheReceiptOfTheirOwnConversation() throws Exception {
+        MnemoLangChain4j mnemo = MnemoLangChain4j.create(engines, SIGNED_IN_USER);
+        try (OpenAiWireServer citing = OpenAiWireServer.start(r -> WireReply.text("ok.<oai-mem-citation><rollout_ids>\n"
+                + r.lastUserText() + "-past\n</rollout_ids></oai-mem-citation>"))) {
+            Assistant assistant = mnemo.configure(AiServices.builder(Assistant.class).chatModel(OpenAiChatModel
+                    .builder().baseUrl(citing.baseUrl().toString()).apiKey("k").modelName("m").maxRetries(0).build())
+                    .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(20))).build();
+
+            as("alice", () -> assistant.chat("chat-1", "alice")).get(30, TimeUnit.SECONDS);
+            as("bob", () -> assistant.chat("chat-1", "bob")).get(30, TimeUnit.SECONDS);
+
+            assertThat(as("alice", () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS).orElseThrow()
+                    .citations()).singleElement().satisfies(c -> assertThat(c.rolloutIds()).containsExactly("alice-past"));
+            assertThat(as("bob", () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS).orElseThrow()
+                    .citations()).singleElement().satisfies(c -> assertThat(c.rolloutIds()).containsExactly("bob-past"));
+            assertThat(as("carol", () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS)).isEmpty();
+            assertThat(as(null, () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS)).isEmpty();
+        }
+    }
+
+    @Test
     void callWithoutATenant_runsWithoutMemory_andRecordsNothing() throws Exception {
         Assistant assistant = assistant(MnemoLangChain4j.create(engines, SIGNED_IN_USER));
 

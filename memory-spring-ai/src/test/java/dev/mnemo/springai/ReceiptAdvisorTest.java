@@ -6,11 +6,9 @@ import dev.mnemo.CitationEntry;
 import dev.mnemo.MemoryCitation;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryReceipt;
-import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.testkit.ChatScript;
 import dev.mnemo.testkit.WireReply;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,14 +41,6 @@ class ReceiptAdvisorTest {
 
     static ChatClient.ChatClientRequestSpec ask(String conversation, String question) {
         return chat.prompt().user(question).advisors(a -> a.param(ChatMemory.CONVERSATION_ID, conversation));
-    }
-
-    /** The receipts the session logged in the conversation's thread log, oldest first. */
-    static List<MemoryReceipt> logged(MemoryEngine engine, String threadId) {
-        engine.threadLogs().flush();
-        return engine.threadLogs().query(threadId, 100).stream()
-                .filter(entry -> entry.target().equals(MemoryReceipt.LOG_TARGET)).map(ThreadLogEntry::message)
-                .map(MemoryReceipt::fromLogMessage).flatMap(Optional::stream).toList();
     }
 
     /** The receipt names the memory file and the conversation the answer cited. */
