@@ -1,6 +1,7 @@
 package dev.mnemo.internal.cite;
 
 import dev.mnemo.AssistantMessage;
+import dev.mnemo.CitationEntry;
 import dev.mnemo.MemoryCitation;
 import dev.mnemo.StrippedText;
 import java.util.LinkedHashSet;
@@ -39,6 +40,17 @@ public final class CitationUsage {
             }
         }
         return List.copyOf(ids);
+    }
+
+    /**
+     * The citation as a {@link dev.mnemo.MemoryReceipt} holds it: its entries and rollout ids, each
+     * entry's note blanked (the note is the answering model's words about memory, not a place).
+     */
+    public static List<MemoryCitation> forReceipt(Optional<MemoryCitation> citation) {
+        Objects.requireNonNull(citation, "citation");
+        return citation.map(c -> List.of(new MemoryCitation(c.entries().stream()
+                .map(e -> new CitationEntry(e.path(), e.lineStart(), e.lineEnd(), "")).toList(), c.rolloutIds())))
+                .orElse(List.of());
     }
 
     /**

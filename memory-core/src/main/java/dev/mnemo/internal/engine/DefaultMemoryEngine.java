@@ -9,6 +9,7 @@ import dev.mnemo.MessageHistory;
 import dev.mnemo.ThreadGoals;
 import dev.mnemo.ThreadLogs;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.MemorySession;
 import dev.mnemo.MemoryMode;
 import dev.mnemo.MemoryTools;
@@ -25,7 +26,9 @@ import dev.mnemo.internal.extract.ThreadRollouts;
 import dev.mnemo.internal.history.EngineHistory;
 import dev.mnemo.internal.history.HistoryFile;
 import dev.mnemo.internal.redact.DefaultSecretRedactor;
+import dev.mnemo.internal.read.DeveloperInstructions;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
+import dev.mnemo.internal.tools.ToolCallFacts;
 import dev.mnemo.internal.tools.LocalMemoryTools;
 import dev.mnemo.spi.GoalStore;
 import dev.mnemo.spi.MemoryEventListener;
@@ -105,7 +108,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
                 parts.config(), parts.clock(), threadId -> forgets.forgetAfterPollution(threadId, threads)),
                 this::requireOpen, state::recordInput);
         this.rollouts = new ThreadRollouts(parts.sessionStore(), redactor(), parts.home());
-        this.reads = new EngineReadPath(parts, notes, forgets, this::redactor);
+        this.reads = new EngineReadPath(parts, notes, forgets, this::redactor, listener);
         List<RolloutSource> allSources = new ArrayList<>();
         allSources.add(RolloutSources.codex(parts.home().resolve("sessions")));
         allSources.addAll(parts.rolloutSources());
@@ -198,13 +201,54 @@ final class DefaultMemoryEngine implements MemoryEngine {
         return reads.instructionsForTools(projectKey);
     }
 
-    /** Counts what an answer cited and tells the listeners which conversation cited it. */
-    AssistantMessage countCitations(String threadId, String visibleText, List<String> bodies) {
-        AssistantMessage message = CitationUsage.count(visibleText, bodies,
+    /** The instructions for a session's tools with the files they inject, for the turn's receipt. */
+    DeveloperInstructions.Built builtForTools(Optional<String> projectKey) {
+        requireOpen();
+        return reads.built(projectKey, true);
+    }
+
+    /**
+     * Takes an answer: counts what it cited, tells the listeners which conversation cited it, and
+     * logs its receipt (what the turn was given and read, and what it cited) in the conversation's
+     * thread log.
+     *
+     * @param injected what the instructions the turn used injected
+     * @param reads the memory tool calls of the turn
+     */
+    AssistantMessage answer(String threadId, String visibleText, List<String> bodies,
+            List<MemoryReceipt.InjectedFile> injected, List<MemoryReceipt.ToolRead> reads) {
+        AssistantMessage counted = CitationUsage.count(visibleText, bodies,
                 ids -> parts.store().recordUsage(ids, parts.clock().instant()));
-        message.citation().ifPresent(citation -> listener.memoriesCited(threadId,
-                CitationUsage.usageIds(citation), message.usageRecorded()));
-        return message;
+        counted.citation().ifPresent(citation -> listener.memoriesCited(threadId,
+                CitationUsage.usageIds(citation), counted.usageRecorded()));
+        MemoryReceipt receipt = new MemoryReceipt(threadId, injected, reads,
+                CitationUsage.forReceipt(counted.citation()));
+        logReceipt(receipt);
+        return new AssistantMessage(counted.visibleText(), counted.citation(), counted.usageRecorded(), receipt);
+    }
+
+    /** Logs a turn's receipt in its conversation's thread log (when the engine keeps thread logs). */
+    void logReceipt(MemoryReceipt receipt) {
+        if (!receipt.threadId().isBlank()) {
+            state.receipt(receipt);
+        }
+    }
+
+    /** What a search target in a receipt may hold: redacted, at most this many characters. */
+    static final int RECEIPT_TARGET_CHARS = 200;
+
+    /** A memory tool call as a receipt names it: paths as given, a search's queries redacted; no content. */
+    MemoryReceipt.ToolRead receiptRead(EngineReadPath.ReadingTools tools, ToolCallFacts call) {
+        String target = call.queries().isEmpty() ? call.target() : redactor().redact(call.target());
+        target = tools.scrub(target);
+        if (target.length() > RECEIPT_TARGET_CHARS) {
+            int end = RECEIPT_TARGET_CHARS;
+            if (Character.isHighSurrogate(target.charAt(end - 1))) {
+                end--;
+            }
+            target = target.substring(0, end);
+        }
+        return new MemoryReceipt.ToolRead(call.tool(), target, call.bytes(), call.failed());
     }
 
     /** Submits the pipeline, coalesced with a run already queued ({@link StartupQueue}). */
@@ -244,7 +288,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         Objects.requireNonNull(text, "text");
         requireOpen();
         StrippedText stripped = Citations.strip(text);
-        return countCitations(threadId, stripped.visibleText(), stripped.bodies());
+        return answer(threadId, stripped.visibleText(), stripped.bodies(), List.of(), List.of());
     }
 
     @Override
@@ -269,7 +313,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     /** The memory tools of one recorded conversation, in its project ({@link EngineReadPath#toolsFor}). */
-    MemoryTools toolsFor(Optional<String> project, String threadId, BooleanSupplier externalContext) {
+    EngineReadPath.ReadingTools toolsFor(Optional<String> project, String threadId, BooleanSupplier externalContext) {
         return reads.toolsFor(project, threadId, externalContext);
     }
 

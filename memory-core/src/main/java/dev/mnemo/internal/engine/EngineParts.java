@@ -28,4 +28,14 @@ record EngineParts(Path home, Path memoryRoot, MemoriesConfig config, LanguageMo
         MemoryWorkspace workspace, boolean ownsWorkspace, List<RolloutSource> rolloutSources, SessionStore sessionStore,
         SecretRedactor redactor, List<MemoryEventListener> listeners, Clock clock, Clock wallClock,
         ExecutorService executor, Duration closeTimeout, Duration conversationIdleTimeout, int maxOpenConversations,
-        HistoryConfig history, boolean goalTools, boolean readOnly) {}
+        HistoryConfig history, boolean goalTools, boolean readOnly) {
+
+    /**
+     * How memory operations name the store this engine works on ({@code gen_ai.memory.store.id}):
+     * the home folder's name, never its path.
+     */
+    String storeLabel() {
+        Path name = home.getFileName();
+        return name == null ? "" : name.toString();
+    }
+}

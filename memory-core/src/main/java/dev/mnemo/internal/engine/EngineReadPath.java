@@ -6,6 +6,8 @@ import dev.mnemo.internal.read.ServerPaths;
 import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.internal.tools.LocalMemoryTools;
 import dev.mnemo.llm.ToolSpec;
+import dev.mnemo.internal.tools.ToolCallFacts;
+import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.SecretRedactor;
 import java.util.List;
 import java.util.Optional;
@@ -23,7 +25,7 @@ import java.util.function.Supplier;
 final class EngineReadPath {
 
     /** The tools that read the folder, which a forget still in progress closes as it empties the instructions. */
-    private static final Set<String> READING_TOOLS = Set.of(MemoryTools.LIST, MemoryTools.READ, MemoryTools.SEARCH);
+    private static final Set<String> READING_TOOLS = ToolCallFacts.READING_TOOLS;
     /** What they answer meanwhile, in the tools' error form. */
     static final String FORGET_IN_PROGRESS = "{\"error\":\"the memory folder is being updated after a forget;"
             + " it can be read again in a moment\"}";
@@ -33,6 +35,7 @@ final class EngineReadPath {
     private final EngineForgetting forgets;
     private final Supplier<SecretRedactor> redactor;
     private final DeveloperInstructions instructions;
+    private final ReadPathEvents events;
     /** Built by {@link #tools()} on first use: most engines build instructions and never call a tool. */
     private final AtomicReference<MemoryTools> tools = new AtomicReference<>();
     /** The tools before the refresh and path scrubbing: what approving a note writes with. */
@@ -44,8 +47,9 @@ final class EngineReadPath {
      * @param redactor what the local tools redact notes with, asked when they are made
      */
     EngineReadPath(EngineParts parts, ConversationNotes notes, EngineForgetting forgets,
-            Supplier<SecretRedactor> redactor) {
+            Supplier<SecretRedactor> redactor, MemoryEventListener listener) {
         this.parts = parts;
+        this.events = new ReadPathEvents(listener, parts::storeLabel, parts.wallClock());
         this.notes = notes;
         this.forgets = forgets;
         this.redactor = redactor;
@@ -59,20 +63,34 @@ final class EngineReadPath {
 
     /** The developer instructions, in {@code projectKey}'s project when one is given; empty while a forget waits. */
     String developerInstructions(Optional<String> projectKey) {
-        if (forgets.servingPaused()) {
-            return "";
-        }
-        parts.workspace().refresh();
-        return instructions.build(projectKey);
+        return built(projectKey, parts.config().dedicatedTools()).text();
     }
 
     /** The instructions that go with the tools; empty while a forget waits. */
     String instructionsForTools(Optional<String> projectKey) {
-        if (forgets.servingPaused()) {
-            return "";
+        return built(projectKey, true).text();
+    }
+
+    /**
+     * The instructions for the tools ({@code tools}) or for the configured audience, with the files
+     * they inject; nothing while a forget waits. Each build is a {@code search_memory} operation.
+     */
+    DeveloperInstructions.Built built(Optional<String> projectKey, boolean tools) {
+        ReadPathEvents.Start start = events.start();
+        DeveloperInstructions.Built built;
+        try {
+            if (forgets.servingPaused()) {
+                built = DeveloperInstructions.Built.NONE;
+            } else {
+                parts.workspace().refresh();
+                built = instructions.built(projectKey, tools);
+            }
+        } catch (RuntimeException e) {
+            events.instructionsFailed(start, e);
+            throw e;
         }
-        parts.workspace().refresh();
-        return instructions.forTools(projectKey);
+        events.instructions(start, built);
+        return built;
     }
 
     /**
@@ -106,7 +124,7 @@ final class EngineReadPath {
      * The memory tools of one recorded conversation, in its project: each note names the
      * conversation, and waits for approval once {@code externalContext} says it saw external context.
      */
-    MemoryTools toolsFor(Optional<String> project, String threadId, BooleanSupplier externalContext) {
+    ReadingTools toolsFor(Optional<String> project, String threadId, BooleanSupplier externalContext) {
         LocalMemoryTools bound = localTools().inConversation(threadId, externalContext);
         return refreshing(project.map(bound::inProject).orElse(bound));
     }
@@ -116,27 +134,60 @@ final class EngineReadPath {
      * workspace of each note they add). Their results go to a model, possibly a hosted one: paths of
      * this machine are taken out ({@link ServerPaths}).
      */
-    private MemoryTools refreshing(MemoryTools local) {
-        ServerPaths serverPaths = new ServerPaths(parts.memoryRoot());
-        return new MemoryTools() {
-            @Override
-            public List<ToolSpec> specs() {
-                return local.specs();
-            }
+    private ReadingTools refreshing(MemoryTools local) {
+        return new ReadingTools(local, new ServerPaths(parts.memoryRoot()));
+    }
 
-            @Override
-            public String call(String toolName, String argumentsJson) {
-                if (READING_TOOLS.contains(toolName) && forgets.servingPaused()) {
-                    return FORGET_IN_PROGRESS; // the files may still hold the forgotten text, as the instructions
-                }
+    /**
+     * The memory tools as the read path serves them: refreshed, scrubbed of this machine's paths,
+     * closed to reads while a forget waits, and each call told to the listeners as a memory
+     * operation on the caller's thread.
+     */
+    final class ReadingTools implements MemoryTools {
+        private final MemoryTools local;
+        private final ServerPaths serverPaths;
+
+        private ReadingTools(MemoryTools local, ServerPaths serverPaths) {
+            this.local = local;
+            this.serverPaths = serverPaths;
+        }
+
+        /** One call's output and what it did. */
+        record Call(String output, ToolCallFacts facts) {}
+
+        @Override
+        public List<ToolSpec> specs() {
+            return local.specs();
+        }
+
+        @Override
+        public String call(String toolName, String argumentsJson) {
+            return callWithFacts(toolName, argumentsJson).output();
+        }
+
+        /** {@link #call}, with what the call did; the operation is told to the listeners before it returns. */
+        Call callWithFacts(String toolName, String argumentsJson) {
+            ReadPathEvents.Start start = events.start();
+            String output;
+            if (READING_TOOLS.contains(toolName) && forgets.servingPaused()) {
+                output = FORGET_IN_PROGRESS; // the files may still hold the forgotten text, as the instructions
+            } else {
                 parts.workspace().refresh();
-                return serverPaths.scrub(local.call(toolName, argumentsJson));
+                output = serverPaths.scrub(local.call(toolName, argumentsJson));
             }
+            ToolCallFacts facts = ToolCallFacts.of(String.valueOf(toolName), String.valueOf(argumentsJson), output);
+            events.toolCall(start, facts, output);
+            return new Call(output, facts);
+        }
 
-            @Override
-            public MemoryTools inProject(String projectKey) {
-                return refreshing(local.inProject(projectKey));
-            }
-        };
+        /** This machine's paths taken out of {@code text}, as from the tools' output. */
+        String scrub(String text) {
+            return serverPaths.scrub(text);
+        }
+
+        @Override
+        public ReadingTools inProject(String projectKey) {
+            return refreshing(local.inProject(projectKey));
+        }
     }
 }

@@ -5,12 +5,14 @@ import dev.mnemo.AssistantMessage;
 import dev.mnemo.CitationStreamFilter;
 import dev.mnemo.Citations;
 import dev.mnemo.ConversationBusyException;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.MemorySession;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.StartupTask;
 import dev.mnemo.StrippedText;
 import dev.mnemo.ThreadGoal;
+import dev.mnemo.internal.read.DeveloperInstructions;
 import dev.mnemo.internal.tools.GoalTools;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolSpec;
@@ -18,6 +20,7 @@ import dev.mnemo.spi.GoalStore;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,7 +47,11 @@ final class EngineSession implements MemorySession {
     private final Optional<String> project;
     private final boolean goalTools;
     /** The memory tools bound to the project, made on first use. */
-    private volatile MemoryTools tools;
+    private volatile EngineReadPath.ReadingTools tools;
+    /** What the last {@link #developerInstructions()} injected: the given part of the next receipt. */
+    private volatile List<MemoryReceipt.InjectedFile> lastInjected = List.of();
+    /** The memory tool calls since the last answer: the read part of the next receipt (guarded by itself). */
+    private final List<MemoryReceipt.ToolRead> turnReads = new ArrayList<>();
     /** The application reported external context in this session: notes wait for approval from now on. */
     private volatile boolean externalContextSeen;
     private final Set<Stream> unfinished = ConcurrentHashMap.newKeySet();
@@ -118,7 +125,9 @@ final class EngineSession implements MemorySession {
     @Override
     public String developerInstructions() {
         touch();
-        return engine.instructionsForTools(project);
+        DeveloperInstructions.Built built = engine.builtForTools(project);
+        lastInjected = built.injected();
+        return built.text();
     }
 
     @Override
@@ -185,8 +194,8 @@ final class EngineSession implements MemorySession {
      * The engine's tools, bound to this session's project when it has one and to this
      * conversation: its notes name it, and wait for approval once it has seen external context.
      */
-    private MemoryTools tools() {
-        MemoryTools made = tools;
+    private EngineReadPath.ReadingTools tools() {
+        EngineReadPath.ReadingTools made = tools;
         if (made == null) {
             made = engine.toolsFor(project, threadId(), this::sawExternalContext);
             tools = made;
@@ -212,9 +221,20 @@ final class EngineSession implements MemorySession {
             requireOpen();
             recorded.toolCall(callId, name, argumentsJson);
         }
-        String output = goalTools && GoalTools.NAMES.contains(name)
-                ? new GoalTools(engine.goals(), threadId()).call(name, argumentsJson)
-                : tools().call(name, argumentsJson);
+        String output;
+        if (goalTools && GoalTools.NAMES.contains(name)) {
+            output = new GoalTools(engine.goals(), threadId()).call(name, argumentsJson);
+        } else {
+            EngineReadPath.ReadingTools memoryTools = tools();
+            EngineReadPath.ReadingTools.Call call = memoryTools.callWithFacts(name, argumentsJson);
+            output = call.output();
+            if (call.facts().isRead()) {
+                MemoryReceipt.ToolRead read = engine.receiptRead(memoryTools, call.facts());
+                synchronized (turnReads) {
+                    turnReads.add(read);
+                }
+            }
+        }
         synchronized (recorded) {
             requireOpen();
             recorded.toolOutput(callId, output);
@@ -305,7 +325,16 @@ final class EngineSession implements MemorySession {
             requireOpen();
             recorded.assistantMessage(visibleText);
         }
-        return engine.countCitations(threadId(), visibleText, bodies);
+        return engine.answer(threadId(), visibleText, bodies, lastInjected, takeReads());
+    }
+
+    /** The memory tool calls since the last answer; the next turn starts with none. */
+    private List<MemoryReceipt.ToolRead> takeReads() {
+        synchronized (turnReads) {
+            List<MemoryReceipt.ToolRead> reads = List.copyOf(turnReads);
+            turnReads.clear();
+            return reads;
+        }
     }
 
     private void requireOpen() {
@@ -347,7 +376,9 @@ final class EngineSession implements MemorySession {
                 return;
             }
             unfinished.remove(this);
-            finished = new AssistantMessage(shown.toString(), Optional.empty(), 0);
+            MemoryReceipt receipt = new MemoryReceipt(threadId(), lastInjected, takeReads(), List.of());
+            finished = new AssistantMessage(shown.toString(), Optional.empty(), 0, receipt);
+            engine.logReceipt(receipt);
             LOG.info("Session {} closed during a streamed answer; recording the {} chars shown, counting no citation",
                     threadId(), shown.length());
             synchronized (recorded) {

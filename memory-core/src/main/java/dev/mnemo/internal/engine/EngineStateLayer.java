@@ -1,6 +1,7 @@
 package dev.mnemo.internal.engine;
 
 import dev.mnemo.AgentGraph;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.MessageHistory;
 import dev.mnemo.ThreadGoal;
 import dev.mnemo.ThreadLogEntry;
@@ -113,6 +114,12 @@ final class EngineStateLayer {
     /** A line of the thread registry's for the thread's own logs: why its memory was forgotten or disabled. */
     void journal(String threadId, String message) {
         logs.log(new ThreadLogEntry(threadId, wallClock.instant(), "INFO", "mnemo::threads", message));
+    }
+
+    /** A turn's receipt, in its conversation's thread log (nothing when the engine writes no logs). */
+    void receipt(MemoryReceipt receipt) {
+        logs.log(new ThreadLogEntry(receipt.threadId(), wallClock.instant(), "INFO", MemoryReceipt.LOG_TARGET,
+                receipt.toLogMessage()));
     }
 
     /** A line about the thread's Phase 1 job for the thread's own logs (a retry by hand). */

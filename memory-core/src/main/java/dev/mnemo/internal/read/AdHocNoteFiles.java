@@ -151,13 +151,7 @@ public final class AdHocNoteFiles {
     public static String fingerprint(String text) {
         String normal = text.strip().toLowerCase(java.util.Locale.ROOT).replaceAll("\\s+", " ")
                 .replaceFirst("^(?:[-*\u2022>]\\s*)+", "").replaceFirst("[.!\\s]+$", "");
-        try {
-            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(normal.getBytes(StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(digest);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
-        }
+        return FileText.sha256Hex(normal.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -191,22 +185,28 @@ public final class AdHocNoteFiles {
         return names;
     }
 
+    /**
+     * One note file as read: the note, and the SHA-256 and size of the file's bytes.
+     */
+    record NoteFile(Note note, String sha256, long bytes) {}
+
     /** Every note in the folder, newest name first (names start with their timestamp). */
-    static List<Note> readAll(Path notesDir) throws IOException {
-        List<Note> notes = new ArrayList<>();
+    static List<NoteFile> readAll(Path notesDir) throws IOException {
+        List<NoteFile> notes = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(notesDir, "*.md")) {
             for (Path entry : entries) {
                 if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
                     String name = entry.getFileName().toString();
                     try {
-                        notes.add(parse(name, Files.readString(entry, StandardCharsets.UTF_8)));
+                        FileText file = FileText.read(entry);
+                        notes.add(new NoteFile(parse(name, file.text()), file.sha256(), file.bytes()));
                     } catch (IOException e) {
                         // Gone meanwhile or not UTF-8: not shown; the consolidation still sees the file.
                     }
                 }
             }
         }
-        notes.sort(Comparator.comparing(Note::name).reversed());
+        notes.sort(Comparator.comparing((NoteFile file) -> file.note().name()).reversed());
         return List.copyOf(notes);
     }
 

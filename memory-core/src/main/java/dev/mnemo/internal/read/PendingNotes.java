@@ -19,7 +19,7 @@ final class PendingNotes {
 
     private static final Logger LOG = LoggerFactory.getLogger(PendingNotes.class);
 
-    private final StampedPath<List<AdHocNoteFiles.Note>> notes;
+    private final StampedPath<List<AdHocNoteFiles.NoteFile>> notes;
     private final StampedPath<Set<String>> folded;
     /** The last answer and the two values it came from (compared by identity: they are cached). */
     private volatile Pending last;
@@ -30,21 +30,21 @@ final class PendingNotes {
                 AdHocNoteFiles::readFolded);
     }
 
-    private record Pending(List<AdHocNoteFiles.Note> all, Set<String> folded, List<AdHocNoteFiles.Note> pending) {}
+    private record Pending(List<AdHocNoteFiles.NoteFile> all, Set<String> folded, List<AdHocNoteFiles.NoteFile> pending) {}
 
     /**
      * The pending notes a session in {@code projectSlug} (or in none) sees, newest first: the
      * global ones and its project's, never another project's. The same list instance while nothing
      * changed.
      */
-    List<AdHocNoteFiles.Note> forScope(Optional<String> projectSlug) {
-        List<AdHocNoteFiles.Note> pending = pending();
+    List<AdHocNoteFiles.NoteFile> forScope(Optional<String> projectSlug) {
+        List<AdHocNoteFiles.NoteFile> pending = pending();
         if (pending.isEmpty()) {
             return pending;
         }
         boolean anyOtherScope = false;
-        for (AdHocNoteFiles.Note note : pending) {
-            if (note.project().isPresent() && !note.project().equals(projectSlug)) {
+        for (AdHocNoteFiles.NoteFile note : pending) {
+            if (note.note().project().isPresent() && !note.note().project().equals(projectSlug)) {
                 anyOtherScope = true;
                 break;
             }
@@ -52,17 +52,17 @@ final class PendingNotes {
         if (!anyOtherScope) {
             return pending;
         }
-        List<AdHocNoteFiles.Note> visible = new ArrayList<>();
-        for (AdHocNoteFiles.Note note : pending) {
-            if (note.project().isEmpty() || note.project().equals(projectSlug)) {
+        List<AdHocNoteFiles.NoteFile> visible = new ArrayList<>();
+        for (AdHocNoteFiles.NoteFile note : pending) {
+            if (note.note().project().isEmpty() || note.note().project().equals(projectSlug)) {
                 visible.add(note);
             }
         }
         return List.copyOf(visible);
     }
 
-    private List<AdHocNoteFiles.Note> pending() {
-        List<AdHocNoteFiles.Note> all;
+    private List<AdHocNoteFiles.NoteFile> pending() {
+        List<AdHocNoteFiles.NoteFile> all;
         Set<String> foldedNames;
         try {
             all = notes.getOrElse(List.of());
@@ -75,13 +75,13 @@ final class PendingNotes {
         if (cached != null && cached.all() == all && cached.folded() == foldedNames) {
             return cached.pending();
         }
-        List<AdHocNoteFiles.Note> pending = new ArrayList<>();
-        for (AdHocNoteFiles.Note note : all) {
-            if (!foldedNames.contains(note.name()) && !note.text().isEmpty()) {
+        List<AdHocNoteFiles.NoteFile> pending = new ArrayList<>();
+        for (AdHocNoteFiles.NoteFile note : all) {
+            if (!foldedNames.contains(note.note().name()) && !note.note().text().isEmpty()) {
                 pending.add(note);
             }
         }
-        List<AdHocNoteFiles.Note> result = List.copyOf(pending);
+        List<AdHocNoteFiles.NoteFile> result = List.copyOf(pending);
         last = new Pending(all, foldedNames, result);
         return result;
     }

@@ -31,7 +31,7 @@ final class ProjectFolders {
     private final Path folder;
     private final Clock wallClock;
     private final StampedPath<List<String>> listing;
-    private final Map<String, StampedPath<String>> summaries = new ConcurrentHashMap<>();
+    private final Map<String, StampedPath<FileText>> summaries = new ConcurrentHashMap<>();
 
     ProjectFolders(Path memoryRoot, Clock wallClock) {
         this.folder = memoryRoot.resolve(ProjectKeys.FOLDER);
@@ -53,14 +53,14 @@ final class ProjectFolders {
      * The project's summary, stripped, or empty when it has none (no folder, no file, blank, not
      * UTF-8 or unreadable).
      */
-    Optional<String> summary(String slug) {
+    Optional<FileText> summary(String slug) {
         if (Collections.binarySearch(slugs(), slug) < 0) {
             return Optional.empty();
         }
         if (summaries.size() > MAX_TRACKED_SUMMARIES) {
             summaries.clear();
         }
-        StampedPath<String> file = summaries.computeIfAbsent(slug, s -> new StampedPath<>(
+        StampedPath<FileText> file = summaries.computeIfAbsent(slug, s -> new StampedPath<>(
                 folder.resolve(s).resolve(DeveloperInstructions.SUMMARY_FILE), wallClock, SummaryText::read));
         return SummaryText.get(file, "project " + slug);
     }

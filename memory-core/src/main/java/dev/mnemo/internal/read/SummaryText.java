@@ -2,8 +2,6 @@ package dev.mnemo.internal.read;
 
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -16,14 +14,15 @@ final class SummaryText {
 
     private SummaryText() {}
 
-    /** The file's text, stripped; null when blank. {@link Files#readString} is strict about UTF-8. */
-    static String read(Path file) throws IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8).strip();
-        return text.isEmpty() ? null : text;
+    /** The file's text, stripped, with its bytes' hash and size; null when blank. Strict about UTF-8. */
+    static FileText read(Path file) throws IOException {
+        FileText read = FileText.read(file);
+        String text = read.text().strip();
+        return text.isEmpty() ? null : read.withText(text);
     }
 
     /** The summary now, or empty when it is missing, blank, not UTF-8 or unreadable (said in the log). */
-    static Optional<String> get(StampedPath<String> file, String which) {
+    static Optional<FileText> get(StampedPath<FileText> file, String which) {
         try {
             return Optional.ofNullable(file.getOrElse(null));
         } catch (CharacterCodingException e) {
