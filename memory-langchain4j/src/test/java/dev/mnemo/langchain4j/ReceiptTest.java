@@ -15,6 +15,7 @@ import dev.langchain4j.service.TokenStream;
 import dev.langchain4j.service.UserMessage;
 import dev.mnemo.CitationEntry;
 import dev.mnemo.MemoryReceipt;
+import dev.mnemo.testkit.LoggedReceipts;
 import dev.mnemo.testkit.OpenAiWireServer;
 import dev.mnemo.testkit.WireReply;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ class ReceiptTest {
 
     @BeforeEach
     void setUp() {
-        memory = MemoryHome.consolidated(home);
+        memory = MemoryHome.consolidatedWithThreadLogs(home);
         server = OpenAiWireServer.start();
         mnemo = MnemoLangChain4j.create(memory.engine);
     }
@@ -88,6 +89,17 @@ class ReceiptTest {
         });
     }
 
+    /** The receipt is the one the session logged last in the conversation's thread log, and it was given the summary. */
+    private void isTheLoggedReceiptOf(MemoryReceipt receipt, String conversation) {
+        assertThat(receipt.threadId()).isEqualTo(conversation);
+        assertThat(LoggedReceipts.of(memory.engine, conversation)).last().isEqualTo(receipt);
+        assertThat(receipt.injected()).anySatisfy(file -> {
+            assertThat(file.path()).isEqualTo("memory_summary.md");
+            assertThat(file.kind()).isEqualTo("summary");
+            assertThat(file.sha256()).hasSize(64);
+        });
+    }
+
     @Test
     void resultAnswer_carriesTheSessionsReceiptOnItsFinalResponse_andLastReceiptIsTheSame() {
         server.enqueue(WireReply.text(MemoryHome.citing(VISIBLE)));
@@ -100,6 +112,26 @@ class ReceiptTest {
         assertThat(result.finalResponse().aiMessage().attributes()).containsEntry(MnemoLangChain4j.RECEIPT, receipt);
         assertThat(mnemo.lastReceipt("r-result")).containsSame(receipt);
         assertThat(memory.usageCount(MemoryHome.PAST_THREAD)).isEqualTo(1);
+        isTheLoggedReceiptOf(receipt, "r-result");
+        assertThat(receipt.read()).isFalse();
+    }
+
+    @Test
+    void resultAnswer_afterTheModelReadAMemoryFile_hasTheReadOnItsReceipt() {
+        server.enqueue(WireReply.toolCall("call_r1", "memories_read", "{\"path\":\"MEMORY.md\"}"));
+        server.enqueue(WireReply.text(MemoryHome.citing(VISIBLE)));
+
+        Result<String> result = configured(ResultAssistant.class).chat("r-read", "Check the handbook: how do I deploy?");
+
+        MemoryReceipt receipt = MnemoLangChain4j.receipt(result).orElseThrow();
+        assertThat(receipt.reads()).singleElement().satisfies(read -> {
+            assertThat(read.tool()).isEqualTo("memories_read");
+            assertThat(read.target()).isEqualTo("MEMORY.md");
+            assertThat(read.bytesReturned()).isPositive();
+            assertThat(read.failed()).isFalse();
+        });
+        citesThePastDeploy(receipt);
+        isTheLoggedReceiptOf(receipt, "r-read");
     }
 
     @Test
@@ -110,6 +142,7 @@ class ReceiptTest {
 
         assertThat(assistant.chat("r-text", "How do I deploy?")).isEqualTo(VISIBLE);
         citesThePastDeploy(mnemo.lastReceipt("r-text").orElseThrow());
+        isTheLoggedReceiptOf(mnemo.lastReceipt("r-text").orElseThrow(), "r-text");
         assertThat(mnemo.lastReceipt("r-other")).isEmpty();
 
         assistant.chat("r-text", "Anything else?");
@@ -145,6 +178,7 @@ class ReceiptTest {
         MemoryReceipt receipt = MnemoLangChain4j.receipt(response).orElseThrow();
         citesThePastDeploy(receipt);
         assertThat(mnemo.lastReceipt("r-stream")).containsSame(receipt);
+        isTheLoggedReceiptOf(receipt, "r-stream");
     }
 
     @Test
@@ -160,6 +194,7 @@ class ReceiptTest {
         assertThat(assistant.chat("r-hooks", "How do I deploy?")).isEqualTo(VISIBLE);
 
         citesThePastDeploy(mnemo.lastReceipt("r-hooks").orElseThrow());
+        isTheLoggedReceiptOf(mnemo.lastReceipt("r-hooks").orElseThrow(), "r-hooks");
     }
 
     @Test

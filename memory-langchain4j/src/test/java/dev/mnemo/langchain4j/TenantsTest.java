@@ -11,7 +11,9 @@ import dev.langchain4j.service.TokenStream;
 import dev.langchain4j.service.UserMessage;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.TenantHomes;
+import dev.mnemo.testkit.LoggedReceipts;
 import dev.mnemo.testkit.OpenAiWireServer;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
@@ -161,6 +163,14 @@ class TenantsTest {
                     .citations()).singleElement().satisfies(c -> assertThat(c.rolloutIds()).containsExactly("alice-past"));
             assertThat(as("bob", () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS).orElseThrow()
                     .citations()).singleElement().satisfies(c -> assertThat(c.rolloutIds()).containsExactly("bob-past"));
+            for (String tenant : List.of("alice", "bob")) {
+                MemoryReceipt receipt = as(tenant, () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS)
+                        .orElseThrow();
+                assertThat(receipt.threadId()).isEqualTo("chat-1");
+                try (MemoryEngines.Lease lease = engines.lease(tenant)) {
+                    assertThat(LoggedReceipts.of(lease.engine(), "chat-1")).containsExactly(receipt);
+                }
+            }
             assertThat(as("carol", () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS)).isEmpty();
             assertThat(as(null, () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS)).isEmpty();
         }

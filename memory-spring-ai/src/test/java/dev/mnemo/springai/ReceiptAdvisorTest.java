@@ -7,6 +7,7 @@ import dev.mnemo.MemoryCitation;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryReceipt;
 import dev.mnemo.testkit.ChatScript;
+import dev.mnemo.testkit.LoggedReceipts;
 import dev.mnemo.testkit.WireReply;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -53,6 +54,18 @@ class ReceiptAdvisorTest {
         });
     }
 
+    /** The receipt is the one the session logged last in the conversation's thread log, and it was given the summary. */
+    static void isTheLoggedReceiptOf(MemoryReceipt receipt, String conversation) {
+        assertThat(receipt.threadId()).isEqualTo(conversation);
+        assertThat(LoggedReceipts.of(engine, conversation)).last().isEqualTo(receipt);
+        assertThat(receipt.injected()).anySatisfy(file -> {
+            assertThat(file.path()).isEqualTo("memory_summary.md");
+            assertThat(file.kind()).isEqualTo("summary");
+            assertThat(file.bytes()).isEqualTo(SharedChatApp.SUMMARY.getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                    .length);
+        });
+    }
+
     @Test
     void call_putsTheSessionsReceiptInTheResponseContext_namingTheCitedMemory() {
         script.enqueue(WireReply.text(MnemoAdvisorTest.cited(VISIBLE, "c-earlier")));
@@ -62,8 +75,27 @@ class ReceiptAdvisorTest {
         MemoryReceipt receipt = MnemoAdvisor.receipt(response).orElseThrow();
         assertThat(response.context().get(MnemoAdvisor.RECEIPT)).isSameAs(receipt);
         citesTheBuildNote(receipt);
+        isTheLoggedReceiptOf(receipt, "r-call");
+        assertThat(receipt.read()).isFalse();
         assertThat(receipt.citations().get(0).rolloutIds())
                 .isEqualTo(((MemoryCitation) response.context().get(MnemoAdvisor.CITATION)).rolloutIds());
+    }
+
+    @Test
+    void call_whoseModelReadAMemoryFile_hasTheReadOnItsReceipt() {
+        script.enqueue(WireReply.toolCall("call_r1", "memories_read", "{\"path\":\"memory_summary.md\"}"));
+        script.enqueue(WireReply.text(VISIBLE));
+
+        ChatClientResponse response = ask("r-read", "Read your memory: how do I build?").call().chatClientResponse();
+
+        MemoryReceipt receipt = MnemoAdvisor.receipt(response).orElseThrow();
+        assertThat(receipt.reads()).singleElement().satisfies(read -> {
+            assertThat(read.tool()).isEqualTo("memories_read");
+            assertThat(read.target()).isEqualTo("memory_summary.md");
+            assertThat(read.bytesReturned()).isPositive();
+            assertThat(read.failed()).isFalse();
+        });
+        isTheLoggedReceiptOf(receipt, "r-read");
     }
 
     @Test
@@ -88,6 +120,7 @@ class ReceiptAdvisorTest {
 
         MemoryReceipt receipt = MnemoAdvisor.receipt(chunks.get(chunks.size() - 1)).orElseThrow();
         citesTheBuildNote(receipt);
+        isTheLoggedReceiptOf(receipt, "r-stream");
         assertThat(MnemoAdvisor.receipt(aggregated.get())).containsSame(receipt);
         assertThat(aggregated.get().chatResponse().getResult().getOutput().getText()).isEqualTo(VISIBLE);
     }
@@ -101,7 +134,9 @@ class ReceiptAdvisorTest {
 
         assertThat(chunks).filteredOn(chunk -> MnemoAdvisor.receipt(chunk).isPresent()).singleElement()
                 .isSameAs(chunks.get(chunks.size() - 1));
-        assertThat(MnemoAdvisor.receipt(chunks.get(chunks.size() - 1)).orElseThrow().cited()).isFalse();
+        MemoryReceipt receipt = MnemoAdvisor.receipt(chunks.get(chunks.size() - 1)).orElseThrow();
+        assertThat(receipt.cited()).isFalse();
+        isTheLoggedReceiptOf(receipt, "r-stream-plain");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.MemoryReceipt;
 import dev.mnemo.TenantHomes;
+import dev.mnemo.testkit.LoggedReceipts;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
 import java.io.IOException;
@@ -94,7 +95,12 @@ class TenantAdvisorTest {
         for (MemoryReceipt receipt : List.of(callReceipt, streamReceipt)) {
             assertThat(receipt.citations()).singleElement()
                     .satisfies(citation -> assertThat(citation.rolloutIds()).containsExactly("alice-0"));
+            assertThat(receipt.threadId()).isEqualTo("alice-r");
+            assertThat(receipt.injected()).singleElement().satisfies(file -> assertThat(file.bytes())
+                    .isEqualTo("v1\nAlice deploys on Mondays.".length()));
         }
+        assertThat(LoggedReceipts.of(engines.forTenant("alice"), "alice-r")).containsExactly(callReceipt, streamReceipt);
+        assertThat(LoggedReceipts.of(engines.forTenant("bob"), "alice-r")).isEmpty();
         assertThat(engines.forTenant("bob").threads().get("alice-r")).isEmpty();
     }
 
