@@ -55,7 +55,9 @@ import java.util.function.BiFunction;
  * <p><b>Conversations end</b> when the engine closes them idle (its
  * {@code conversationIdleTimeout}, 30 minutes by default), or at once with {@link #endConversation}
  * (also called by {@code evictChatMemory} on a service interface that extends LangChain4j's
- * {@code ChatMemoryAccess}). This object keeps nothing per conversation between its calls.
+ * {@code ChatMemoryAccess}). Between its calls this object keeps, per conversation, only the
+ * newest receipt, for at most 1,024 conversations (the least recently answered
+ * dropped first; an ended conversation's at once).
  *
  * <p><b>Receipts.</b> Each recorded answer has a {@link MemoryReceipt}: what memory it was given,
  * read and cited, the one its {@link dev.mnemo.MemorySession} returned and logged in the
@@ -319,7 +321,7 @@ public final class MnemoLangChain4j {
      * thread, and only that tenant's conversation is looked up.
      *
      * @return empty when no answer of the conversation was recorded since it last ended, when the
-     *     call had no tenant, or when {@value Receipts#KEPT} other conversations were answered since
+     *     call had no tenant, or when 1,024 other conversations were answered since
      */
     public Optional<MemoryReceipt> lastReceipt(Object memoryId) {
         return exchanges.lastReceipt(memoryId);
