@@ -1,6 +1,7 @@
 package dev.mnemo.cli;
 
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.Phase1Preview;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.ThreadLogs;
@@ -89,14 +90,13 @@ final class LogsCommand implements Callable<Integer> {
         List<ThreadLogEntry> entries = tenantOption.given() ? fromTenant(query) : fromHome(query);
         PrintWriter out = root.out();
         if (json) {
-            JsonOut.print(out, entries.stream().map(e -> JsonOut.object("thread_id", e.threadId(), "ts",
-                    e.ts().toString(), "level", e.level(), "target", e.target(), "message", e.message())).toList());
+            JsonOut.print(out, entries.stream().map(LogsCommand::jsonEntry).toList());
         } else {
             if (entries.isEmpty()) {
                 out.println("no log entries match");
             }
             for (ThreadLogEntry e : entries) {
-                out.printf("%s %-5s %-38s %-14s %s%n", e.ts(), e.level(), e.threadId(), e.target(), e.message());
+                out.printf("%s %-5s %-38s %-14s %s%n", e.ts(), e.level(), e.threadId(), e.target(), shown(e));
             }
             if (thread != null && !ThreadLogs.PSEUDO_THREADS.contains(thread)) {
                 out.println("now: " + phase1Verdict(thread));
@@ -104,6 +104,32 @@ final class LogsCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * An entry's message as a person reads it: a turn's receipt as its sentence ("memory given: …;
+     * read: …; cited: …"), without the JSON the console reads; any other message as written.
+     */
+    static String shown(ThreadLogEntry entry) {
+        return receipt(entry).map(r -> entry.message().substring(0, entry.message().indexOf(RECEIPT_JSON)))
+                .orElse(entry.message());
+    }
+
+    /** Where a receipt's JSON starts in its message, after the sentence ({@link MemoryReceipt#toLogMessage()}). */
+    private static final String RECEIPT_JSON = " | {";
+
+    /** The receipt an entry logged, if it is a turn's receipt. */
+    private static Optional<MemoryReceipt> receipt(ThreadLogEntry entry) {
+        return MemoryReceipt.LOG_TARGET.equals(entry.target()) ? MemoryReceipt.fromLogMessage(entry.message())
+                : Optional.empty();
+    }
+
+    /** One entry for {@code --json}; a turn's receipt also as an object under {@code receipt}. */
+    private static java.util.Map<String, Object> jsonEntry(ThreadLogEntry e) {
+        java.util.Map<String, Object> object = JsonOut.object("thread_id", e.threadId(), "ts", e.ts().toString(),
+                "level", e.level(), "target", e.target(), "message", shown(e));
+        receipt(e).ifPresent(r -> object.put("receipt", r));
+        return object;
     }
 
     /**

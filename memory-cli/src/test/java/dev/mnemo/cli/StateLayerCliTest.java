@@ -89,6 +89,50 @@ class StateLayerCliTest {
     }
 
     @Test
+    void logsOfAConversation_showEachTurnsReceiptAsASentence_andJsonAsAnObject() throws Exception {
+        try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
+            java.nio.file.Files.createDirectories(home().resolve("memories"));
+            java.nio.file.Files.writeString(home().resolve("memories").resolve("memory_summary.md"),
+                    "Prefer small commits.");
+            try (dev.mnemo.MemorySession session = engine.openSession(SessionContext.root("chat-r"))) {
+                session.userMessage("how big should commits be?");
+                session.developerInstructions();
+                session.callTool("c1", dev.mnemo.MemoryTools.READ, "{\"path\":\"memory_summary.md\"}");
+                session.assistantMessage("Small.");
+                session.userMessage("thanks");
+                session.assistantMessage("You're welcome.");
+            }
+            engine.threadLogs().flush();
+        }
+        String h = home().toString();
+
+        String text = mnemo("--home", h, "logs", "--thread", "chat-r").out();
+        List<String> receipts = text.lines().filter(line -> line.contains(dev.mnemo.MemoryReceipt.LOG_TARGET)).toList();
+        assertThat(receipts).hasSize(2);
+        assertThat(receipts.get(0)).contains("memory given: 1 file(s)").contains("read: 1 tool call(s)")
+                .contains("cited: none").doesNotContain("{").doesNotContain("sha256");
+        assertThat(receipts.get(1)).contains("memory given: 1 file(s)").contains("read: none");
+        assertThat(text).doesNotContain("Prefer small commits");
+
+        String json = mnemo("--home", h, "logs", "--thread", "chat-r", "--json").out();
+        com.fasterxml.jackson.databind.JsonNode entries = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        List<com.fasterxml.jackson.databind.JsonNode> withReceipt = new ArrayList<>();
+        entries.forEach(entry -> {
+            if (entry.has("receipt")) {
+                withReceipt.add(entry);
+            }
+        });
+        assertThat(withReceipt).hasSize(2);
+        com.fasterxml.jackson.databind.JsonNode first = withReceipt.get(0).path("receipt");
+        assertThat(first.path("threadId").asText()).isEqualTo("chat-r");
+        assertThat(first.path("injected").get(0).path("path").asText()).isEqualTo("memory_summary.md");
+        assertThat(first.path("injected").get(0).path("sha256").asText()).hasSize(64);
+        assertThat(first.path("reads").get(0).path("tool").asText()).isEqualTo("memories_read");
+        assertThat(withReceipt.get(0).path("message").asText()).startsWith("memory given: 1 file(s)")
+                .doesNotContain("{");
+    }
+
+    @Test
     void logsOfAThread_endWithWhatPhase1WouldDoWithItNow() {
         try (MemoryEngine engine = MemoryEngine.builder().home(home()).build()) {
             record(engine, SessionContext.root("fresh"), true);

@@ -91,7 +91,10 @@ final class DefaultMemoryEngine implements MemoryEngine {
         // 2. The thread logs, and the listeners they feed.
         EngineLogs logs = EngineLogs.open(parts);
         List<MemoryEventListener> allListeners = new ArrayList<>(parts.listeners());
-        allListeners.addAll(logs.listeners(parts.wallClock(), parts.store()));
+        allListeners.addAll(logs.listeners(parts.wallClock(), parts.store(), parts.consolidationModel() == null
+                && parts.consolidationAgent() == null ? Optional.of("no consolidation model or agent is configured"
+                        + " (MemoryEngine.builder().model(..), .consolidationModel(..) or .consolidationAgent(..))")
+                : Optional.empty()));
         this.listener = new SafeListener(List.copyOf(allListeners));
         // 3. Forgetting, the state layer, and the registry that tells them of forgotten and deleted threads.
         this.notes = new ConversationNotes(parts, this::localTools);

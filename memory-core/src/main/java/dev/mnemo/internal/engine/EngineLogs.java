@@ -127,10 +127,14 @@ final class EngineLogs implements AutoCloseable {
         return new EngineLogs(null, null, reason);
     }
 
-    /** The listeners that feed the logs, if there are logs: the events, and a line when a Phase 1 job dies. */
-    List<MemoryEventListener> listeners(Clock clock, Stage1Store stage1) {
-        return writes ? List.of(new ThreadLogListener(writer, clock), new DeadJobJournal(stage1, writer::log, clock))
-                : List.of();
+    /**
+     * The listeners that feed the logs, if there are logs: the events, and a line when a Phase 1 job
+     * dies. For an engine that cannot consolidate at all, {@code phase2Unavailable} says why, in the
+     * Phase 2 log after each startup run.
+     */
+    List<MemoryEventListener> listeners(Clock clock, Stage1Store stage1, Optional<String> phase2Unavailable) {
+        return writes ? List.of(new ThreadLogListener(writer, clock, phase2Unavailable),
+                new DeadJobJournal(stage1, writer::log, clock)) : List.of();
     }
 
     /** Logs one entry, when there are logs; never blocks. */

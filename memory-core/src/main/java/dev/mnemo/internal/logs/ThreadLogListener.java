@@ -27,12 +27,24 @@ public final class ThreadLogListener implements MemoryEventListener {
 
     private final ThreadLogWriter writer;
     private final Clock clock;
+    /** Why this engine cannot consolidate at all (no consolidation model or agent); empty when it can. */
+    private final Optional<String> phase2Unavailable;
     /** The inputs of the consolidation running now (Phase 2 runs one at a time per engine). */
     private final AtomicReference<List<String>> phase2Inputs = new AtomicReference<>(List.of());
 
     public ThreadLogListener(ThreadLogWriter writer, Clock clock) {
+        this(writer, clock, Optional.empty());
+    }
+
+    /**
+     * @param phase2Unavailable why the engine cannot run Phase 2 at all (it has no consolidation
+     *     model or agent), said under {@link ThreadLogs#PHASE2_THREAD} after each startup run;
+     *     empty when it can
+     */
+    public ThreadLogListener(ThreadLogWriter writer, Clock clock, Optional<String> phase2Unavailable) {
         this.writer = writer;
         this.clock = clock;
+        this.phase2Unavailable = phase2Unavailable;
     }
 
     private void log(String threadId, String level, String target, String message) {
@@ -84,7 +96,7 @@ public final class ThreadLogListener implements MemoryEventListener {
     public void phase2Finished(Phase2Outcome outcome, Optional<String> failure) {
         String level = failure.isPresent() ? "ERROR" : "INFO";
         log(ThreadLogs.PHASE2_THREAD, level, "mnemo::phase2",
-                "phase 2 " + outcome + failure.map(f -> ": " + f).orElse(""));
+                "phase 2 " + outcome + failure.map(f -> ": " + f).orElse("") + Phase2Words.why(outcome, failure));
         List<String> inputs = phase2Inputs.getAndSet(List.of());
         String message = switch (outcome) {
             case SUCCEEDED -> "consolidated into the memory folder with " + (inputs.size() - 1) + " other memories";
@@ -102,8 +114,28 @@ public final class ThreadLogListener implements MemoryEventListener {
                 + String.join(", ", rolloutIds));
     }
 
+    /**
+     * After a startup run: a consolidation that could not run says why under
+     * {@link ThreadLogs#PHASE2_THREAD}, in plain words (a skip for an ephemeral or sub-agent session
+     * is how such sessions work, not a reason to tell).
+     */
+    private void phase2NotRun(StartupReport report) {
+        if (report.phase2().outcome() != Phase2Outcome.NOT_RUN) {
+            return;
+        }
+        Optional<SkipReason> skipped = report.skipped();
+        if (phase2Unavailable.isPresent() && (skipped.isEmpty() || skipped.get() == SkipReason.NO_MODEL
+                || skipped.get() == SkipReason.TOKEN_BUDGET_EXHAUSTED)) {
+            log(ThreadLogs.PHASE2_THREAD, "WARN", "mnemo::phase2", "phase 2 cannot run: " + phase2Unavailable.get());
+        } else if (skipped.isPresent()) {
+            Phase2Words.startupSkip(skipped.get()).ifPresent(why ->
+                    log(ThreadLogs.PHASE2_THREAD, "INFO", "mnemo::phase2", "phase 2 not run: " + why));
+        }
+    }
+
     @Override
     public void startupFinished(StartupReport report) {
+        phase2NotRun(report);
         log(ThreadLogs.STARTUP_THREAD, "INFO", "mnemo::startup", "startup finished in " + report.elapsed().toMillis()
                 + " ms" + report.skipped().map(s -> ", skipped: " + s).orElse("") + "; phase 1 claimed "
                 + report.phase1().claimed() + ", succeeded " + report.phase1().succeeded() + ", no output "
