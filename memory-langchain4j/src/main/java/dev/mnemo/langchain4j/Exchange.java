@@ -1,6 +1,7 @@
 package dev.mnemo.langchain4j;
 
 import dev.mnemo.AssistantMessage;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.MemorySession;
 import dev.mnemo.llm.ToolSpec;
 import java.util.List;
@@ -40,18 +41,21 @@ final class Exchange {
     private final MemorySession.Turn turn;
     private final Owner owner;
     private final Runnable unregister;
+    private final Receipts receipts;
+    private volatile MemoryReceipt receipt;
     private final AtomicReference<UUID> invocation = new AtomicReference<>();
     private final AtomicBoolean answered = new AtomicBoolean();
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean streamed;
 
     Exchange(ConversationKey key, Conversations.Opened opened, MemorySession.Turn turn, Owner owner,
-            Runnable unregister) {
+            Runnable unregister, Receipts receipts) {
         this.key = key;
         this.opened = opened;
         this.turn = turn;
         this.owner = owner;
         this.unregister = unregister;
+        this.receipts = receipts;
     }
 
     ConversationKey key() {
@@ -135,7 +139,8 @@ final class Exchange {
     }
 
     /**
-     * Records the answer (its visible text) and counts its citations.
+     * Records the answer (its visible text) and counts its citations; the session's receipt of it
+     * becomes this exchange's {@link #receipt()} and its conversation's newest.
      *
      * @return the visible answer; empty when the call has no memory or the exchange was ended
      */
@@ -145,7 +150,16 @@ final class Exchange {
         }
         AssistantMessage[] shown = new AssistantMessage[1];
         whileOpen(() -> shown[0] = opened.session().assistantMessage(rawText));
+        if (shown[0] != null) {
+            receipt = shown[0].receipt();
+            receipts.put(key, receipt);
+        }
         return Optional.ofNullable(shown[0]);
+    }
+
+    /** The receipt of the answer this exchange recorded; empty until it recorded one. */
+    Optional<MemoryReceipt> receipt() {
+        return Optional.ofNullable(receipt);
     }
 
     /**

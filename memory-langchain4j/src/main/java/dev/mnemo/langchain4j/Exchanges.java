@@ -36,6 +36,7 @@ final class Exchanges {
     private static final Logger LOG = LoggerFactory.getLogger(Exchanges.class);
 
     private final Conversations conversations;
+    private final Receipts receipts = new Receipts();
     private final Map<ConversationKey, Exchange> running = new ConcurrentHashMap<>();
     private final Map<UUID, Exchange> invocations = new ConcurrentHashMap<>();
     /** The exchange whose own code runs on this thread now (set and restored around it). */
@@ -66,7 +67,7 @@ final class Exchanges {
         try {
             turn = opened.session() == null ? null : opened.session().beginTurn();
             Exchange[] self = new Exchange[1];
-            Exchange exchange = new Exchange(key, opened, turn, owner, () -> unregister(self[0]));
+            Exchange exchange = new Exchange(key, opened, turn, owner, () -> unregister(self[0]), receipts);
             self[0] = exchange;
             if (key.hasMemory() && running.putIfAbsent(key, exchange) != null) {
                 throw new ConversationBusyException(id);
@@ -222,7 +223,7 @@ final class Exchanges {
             return use.apply(same); // the same tenant's conversation: the hook's own memory
         }
         Conversations.Opened opened = conversations.open(key, memoryId);
-        Exchange once = new Exchange(key, opened, null, Exchange.Owner.HOOK, () -> {});
+        Exchange once = new Exchange(key, opened, null, Exchange.Owner.HOOK, () -> {}, receipts);
         try {
             return use.apply(once);
         } finally {
@@ -244,14 +245,26 @@ final class Exchanges {
     }
 
     /**
+     * The receipt of the newest answer recorded in the conversation of {@code memoryId}, for the
+     * tenant resolved now; empty when none is kept (see {@link Receipts}).
+     */
+    Optional<dev.mnemo.MemoryReceipt> lastReceipt(Object memoryId) {
+        String id = MemoryIds.conversationId(memoryId);
+        ConversationKey key = conversations.key(memoryId, id);
+        return key.hasMemory() ? receipts.newest(key) : Optional.empty();
+    }
+
+    /**
      * Closes the conversation of {@code memoryId} (for the tenant resolved now) in its engine,
-     * ending the exchange running on it, if any, first: its later recording steps are dropped.
+     * ending the exchange running on it, if any, first: its later recording steps are dropped; its
+     * newest receipt is forgotten.
      *
      * @return false when the engine had no open session for it
      */
     boolean endConversation(Object memoryId) {
         String id = MemoryIds.conversationId(memoryId);
         ConversationKey key = conversations.key(memoryId, id);
+        receipts.forget(key);
         boolean[] closed = new boolean[1];
         Runnable close = () -> closed[0] = conversations.close(key);
         Exchange exchange = key.hasMemory() ? running.get(key) : null;

@@ -1,19 +1,24 @@
 package dev.mnemo.langchain4j;
 
+import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.guardrail.OutputGuardrail;
 import dev.langchain4j.model.TokenCountEstimator;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.observability.api.listener.AiServiceListener;
 import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.Result;
 import dev.langchain4j.service.TokenStream;
 import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.llm.LanguageModel;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BiFunction;
 
 /**
@@ -50,7 +55,18 @@ import java.util.function.BiFunction;
  * <p><b>Conversations end</b> when the engine closes them idle (its
  * {@code conversationIdleTimeout}, 30 minutes by default), or at once with {@link #endConversation}
  * (also called by {@code evictChatMemory} on a service interface that extends LangChain4j's
- * {@code ChatMemoryAccess}). This object keeps nothing per conversation between its calls.
+ * {@code ChatMemoryAccess}). Between its calls this object keeps, per conversation, only the
+ * newest receipt, for at most 1,024 conversations (the least recently answered
+ * dropped first; an ended conversation's at once).
+ *
+ * <p><b>Receipts.</b> Each recorded answer has a {@link MemoryReceipt}: what memory it was given,
+ * read and cited, the one its {@link dev.mnemo.MemorySession} returned and logged in the
+ * conversation's thread log. A service built by {@link #configure} puts it on the answer's
+ * {@link AiMessage} (attribute {@link #RECEIPT}) of a method returning {@code Result<T>},
+ * {@code ChatResponse} or {@code AiMessage}, and on the complete response of a {@code TokenStream}:
+ * read it with {@link #receipt(Result)}, {@link #receipt(ChatResponse)} or {@link #receipt(AiMessage)}.
+ * For any method, also a {@code String} one, {@link #lastReceipt(Object)} gives the newest
+ * receipt of a conversation.
  *
  * <p>Each hook also works alone; {@link #configure} applies them all. The hooks are thin:
  * instructions, tools, citations and recording are {@link dev.mnemo.MemorySession}'s, used through it.
@@ -65,6 +81,12 @@ import java.util.function.BiFunction;
  * {@link #chatMemoryStore(ChatMemoryStore)}.
  */
 public final class MnemoLangChain4j {
+
+    /**
+     * The {@link AiMessage} attribute under which an answer carries its {@link MemoryReceipt} (see
+     * {@link #receipt(AiMessage)}).
+     */
+    public static final String RECEIPT = "mnemo_receipt";
 
     private final Exchanges exchanges;
     private final InstructionsTransformer transformer;
@@ -280,6 +302,54 @@ public final class MnemoLangChain4j {
      */
     public boolean endConversation(Object memoryId) {
         return exchanges.endConversation(memoryId);
+    }
+
+    /**
+     * The receipt of the newest answer recorded in the conversation of {@code memoryId}, by any hook
+     * of this instance (through {@link #configure}'s service, the hooks alone, or
+     * {@link #visibleTokens}): what memory it was given, read and cited. For methods whose answer
+     * carries no {@code AiMessage}, such as one returning {@code String}:
+     *
+     * <pre>{@code
+     * String answer = assistant.chat("alice-1", "How do we deploy?");
+     * mnemo.lastReceipt("alice-1").ifPresent(receipt -> audit.record("alice-1", receipt));
+     * }</pre>
+     *
+     * A conversation runs one exchange at a time, so right after a call returns (or its stream
+     * completed) this is that call's receipt, until the conversation's next answer. With
+     * {@link #create(MemoryEngines, TenantResolver)} the tenant is resolved here, on the caller's
+     * thread, and only that tenant's conversation is looked up.
+     *
+     * @return empty when no answer of the conversation was recorded since it last ended, when the
+     *     call had no tenant, or when 1,024 other conversations were answered since
+     */
+    public Optional<MemoryReceipt> lastReceipt(Object memoryId) {
+        return exchanges.lastReceipt(memoryId);
+    }
+
+    /** The receipt on an answer's message, under {@link #RECEIPT}; empty when it carries none. */
+    public static Optional<MemoryReceipt> receipt(AiMessage message) {
+        return Receipts.of(Objects.requireNonNull(message, "message"));
+    }
+
+    /** The receipt on a response's message (a {@code ChatResponse} answer, or a stream's complete response). */
+    public static Optional<MemoryReceipt> receipt(ChatResponse response) {
+        Objects.requireNonNull(response, "response");
+        return response.aiMessage() == null ? Optional.empty() : Receipts.of(response.aiMessage());
+    }
+
+    /**
+     * The receipt on a {@code Result}'s final response: what memory the answer was given, read and cited.
+     *
+     * <pre>{@code
+     * interface Assistant { Result<String> chat(@MemoryId String id, @UserMessage String text); }
+     * Result<String> result = assistant.chat("alice-1", "How do we deploy?");
+     * MnemoLangChain4j.receipt(result).ifPresent(receipt -> log.info("cited memory: {}", receipt.cited()));
+     * }</pre>
+     */
+    public static Optional<MemoryReceipt> receipt(Result<?> result) {
+        Objects.requireNonNull(result, "result");
+        return result.finalResponse() == null ? Optional.empty() : receipt(result.finalResponse());
     }
 
     /**

@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  * conversation ({@code MemorySession.beginTurn()}), so a second call on a busy conversation is
  * refused before anything of it is recorded or reaches the model; it releases the claim when the
  * answer is complete. A {@code TokenStream} comes back as a visible token stream; text answers of a
- * service without the citation guardrail come back stripped. {@code ChatMemoryAccess.evictChatMemory}
+ * service without the citation guardrail come back stripped. An answer that carries an
+ * {@code AiMessage} ({@code Result}, {@code ChatResponse}, {@code AiMessage}) comes back with the
+ * turn's receipt among the message's attributes. {@code ChatMemoryAccess.evictChatMemory}
  * also ends the Mnemo conversation.
  */
 final class ServiceProxy implements InvocationHandler {
@@ -74,7 +76,8 @@ final class ServiceProxy implements InvocationHandler {
                 streamEndsIt = true;
                 return new VisibleTokenStream((TokenStream) result, exchange, exchanges);
             }
-            return plan.stripsAnswer() ? visible(result) : result;
+            Object answer = plan.stripsAnswer() ? visible(result) : result;
+            return exchange.receipt().map(receipt -> Receipts.attach(answer, receipt)).orElse(answer);
         } finally {
             if (!streamEndsIt) {
                 exchange.end();

@@ -1,5 +1,6 @@
 package dev.mnemo.langchain4j;
 
+import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.PartialResponse;
 import dev.langchain4j.model.chat.response.PartialResponseContext;
@@ -25,7 +26,8 @@ import java.util.function.Consumer;
  * A {@link TokenStream} whose partial responses are the visible text only: every text token of
  * the call goes through Mnemo's citation stream filter, which holds back citation markup however
  * the chunks split it; text held back at the end is shown before the stream completes. The
- * complete response carries the visible text. The stream ends its exchange: on completion the
+ * complete response carries the visible text and, when the answer was recorded, the turn's receipt
+ * among its message's attributes. The stream ends its exchange: on completion the
  * answer is recorded and its citations counted once; on an error what was shown is recorded at
  * once, counting nothing, so the conversation's next call follows it in the rollout. Handlers for
  * everything else pass straight through to the wrapped stream.
@@ -218,6 +220,7 @@ final class VisibleTokenStream implements TokenStream {
 
     private void completed(ChatResponse response) {
         String visible;
+        AssistantMessage recorded;
         try {
             synchronized (this) {
                 if (over) {
@@ -225,8 +228,8 @@ final class VisibleTokenStream implements TokenStream {
                 }
                 over = true;
                 show(filter.finish()); // a dangling "<" or "<oai-mem" that never became a citation: the user's text
-                visible = exchange.assistantMessage(raw.toString()).map(AssistantMessage::visibleText)
-                        .orElseGet(shown::toString);
+                recorded = exchange.assistantMessage(raw.toString()).orElse(null);
+                visible = recorded != null ? recorded.visibleText() : shown.toString();
             }
         } catch (RuntimeException e) {
             end(); // the answer could not be recorded: the application hears of it, and the conversation is free
@@ -237,7 +240,9 @@ final class VisibleTokenStream implements TokenStream {
         }
         end();
         if (completeHandler != null) {
-            completeHandler.accept(response.toBuilder().aiMessage(response.aiMessage().withText(visible)).build());
+            AiMessage message = response.aiMessage().withText(visible);
+            completeHandler.accept(response.toBuilder()
+                    .aiMessage(recorded == null ? message : Receipts.attach(message, recorded.receipt())).build());
         }
     }
 

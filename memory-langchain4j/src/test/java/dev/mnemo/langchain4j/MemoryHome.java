@@ -51,17 +51,29 @@ final class MemoryHome implements AutoCloseable {
     final MemoryEngine engine;
     private final MemoriesConfig config;
 
-    private MemoryHome(Path home, MemoriesConfig config) {
+    /**
+     * @param engineOpensItsStore whether the engine opens its own store and workspace in the home,
+     *     and so keeps thread logs ({@code logs.sqlite}); {@link #store} is then a second connection
+     *     to the same database, and {@link #workspace} null
+     */
+    private MemoryHome(Path home, MemoriesConfig config, boolean engineOpensItsStore) {
         this.home = home;
         this.config = config;
         this.model = MnemoLangChain4j.languageModel(OpenAiChatModel.builder()
                 .baseUrl(modelServer.baseUrl().toString()).apiKey("test-key").modelName("pipeline-model")
                 .maxRetries(0).strictJsonSchema(true).build());
         recordPastSession();
-        this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
-        this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), at(NOW));
-        this.engine = MemoryEngine.builder().home(home).config(config).model(model).clock(at(NOW)).store(store)
-                .workspace(workspace).closeTimeout(Duration.ofSeconds(2)).build();
+        MemoryEngine.Builder builder = MemoryEngine.builder().home(home).config(config).model(model).clock(at(NOW))
+                .closeTimeout(Duration.ofSeconds(2));
+        if (engineOpensItsStore) {
+            this.engine = builder.build();
+            this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
+            this.workspace = null;
+        } else {
+            this.store = SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
+            this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), at(NOW));
+            this.engine = builder.store(store).workspace(workspace).build();
+        }
     }
 
     /** A home whose past session was extracted and consolidated: the summary names it. */
@@ -71,7 +83,15 @@ final class MemoryHome implements AutoCloseable {
 
     /** The same, with {@code config} ({@code min_rollout_idle_hours} should stay below 7). */
     static MemoryHome consolidated(Path home, MemoriesConfig config) {
-        MemoryHome h = new MemoryHome(home, config);
+        return consolidate(new MemoryHome(home, config, false));
+    }
+
+    /** A consolidated home whose engine opened its own store, so it keeps thread logs. */
+    static MemoryHome consolidatedWithThreadLogs(Path home) {
+        return consolidate(new MemoryHome(home, MemoriesConfig.builder().minRolloutIdleHours(1).build(), true));
+    }
+
+    private static MemoryHome consolidate(MemoryHome h) {
         h.engine.admin().runPhase1("setup");
         h.engine.admin().runPhase2();
         return h;
@@ -174,7 +194,9 @@ final class MemoryHome implements AutoCloseable {
     @Override
     public void close() {
         engine.close();
-        workspace.close();
+        if (workspace != null) {
+            workspace.close();
+        }
         store.close();
         modelServer.close();
     }

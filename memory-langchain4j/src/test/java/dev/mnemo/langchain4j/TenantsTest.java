@@ -11,7 +11,9 @@ import dev.langchain4j.service.TokenStream;
 import dev.langchain4j.service.UserMessage;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.TenantHomes;
+import dev.mnemo.testkit.LoggedReceipts;
 import dev.mnemo.testkit.OpenAiWireServer;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
@@ -143,6 +145,35 @@ class TenantsTest {
         assertThat(rollout("alice", "alice:c1")).isEqualTo(alicesRollout);
         assertThat(rollout("mallory", "alice:c1")).anyMatch(l -> l.contains("what is alice's secret?"));
         assertThat(Files.exists(TenantHomes.home(root, "alice:c1"))).isFalse();
+    }
+
+    @Test
+    void twoTenantsWithTheSameMemoryId_eachGetTheReceiptOfTheirOwnConversation() throws Exception {
+        MnemoLangChain4j mnemo = MnemoLangChain4j.create(engines, SIGNED_IN_USER);
+        try (OpenAiWireServer citing = OpenAiWireServer.start(r -> WireReply.text("ok.<oai-mem-citation><rollout_ids>\n"
+                + r.lastUserText() + "-past\n</rollout_ids></oai-mem-citation>"))) {
+            Assistant assistant = mnemo.configure(AiServices.builder(Assistant.class).chatModel(OpenAiChatModel
+                    .builder().baseUrl(citing.baseUrl().toString()).apiKey("k").modelName("m").maxRetries(0).build())
+                    .chatMemoryProvider(id -> MessageWindowChatMemory.withMaxMessages(20))).build();
+
+            as("alice", () -> assistant.chat("chat-1", "alice")).get(30, TimeUnit.SECONDS);
+            as("bob", () -> assistant.chat("chat-1", "bob")).get(30, TimeUnit.SECONDS);
+
+            assertThat(as("alice", () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS).orElseThrow()
+                    .citations()).singleElement().satisfies(c -> assertThat(c.rolloutIds()).containsExactly("alice-past"));
+            assertThat(as("bob", () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS).orElseThrow()
+                    .citations()).singleElement().satisfies(c -> assertThat(c.rolloutIds()).containsExactly("bob-past"));
+            for (String tenant : List.of("alice", "bob")) {
+                MemoryReceipt receipt = as(tenant, () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS)
+                        .orElseThrow();
+                assertThat(receipt.threadId()).isEqualTo("chat-1");
+                try (MemoryEngines.Lease lease = engines.lease(tenant)) {
+                    assertThat(LoggedReceipts.of(lease.engine(), "chat-1")).containsExactly(receipt);
+                }
+            }
+            assertThat(as("carol", () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS)).isEmpty();
+            assertThat(as(null, () -> mnemo.lastReceipt("chat-1")).get(30, TimeUnit.SECONDS)).isEmpty();
+        }
     }
 
     @Test

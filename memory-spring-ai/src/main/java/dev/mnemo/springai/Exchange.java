@@ -4,6 +4,7 @@ import dev.mnemo.AssistantMessage;
 import dev.mnemo.Citations;
 import dev.mnemo.MemoryCitation;
 import dev.mnemo.MemoryEngines;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.MemorySession;
 import dev.mnemo.StrippedText;
 import java.util.Optional;
@@ -50,7 +51,8 @@ final class Exchange {
     /**
      * A whole answer: citation markup removed from every generation, the first one's visible text
      * recorded and its citation counted (with a conversation), and the citation put in the response
-     * context under {@link MnemoAdvisor#CITATION}.
+     * context under {@link MnemoAdvisor#CITATION}, the session's receipt (with a conversation) under
+     * {@link MnemoAdvisor#RECEIPT}.
      */
     ChatClientResponse answer(ChatClientResponse response) {
         ChatResponse chat = response.chatResponse();
@@ -61,10 +63,12 @@ final class Exchange {
         String raw = first.getOutput().getText();
         String visible;
         Optional<MemoryCitation> citation;
+        MemoryReceipt receipt = null;
         if (session != null) {
             AssistantMessage message = session.assistantMessage(raw);
             visible = message.visibleText();
             citation = message.citation();
+            receipt = message.receipt();
         } else {
             StrippedText stripped = Citations.strip(raw);
             visible = stripped.visibleText();
@@ -74,6 +78,9 @@ final class Exchange {
                 text -> Citations.strip(text).visibleText());
         ChatClientResponse.Builder out = response.mutate().chatResponse(shown);
         citation.ifPresent(c -> out.context(MnemoAdvisor.CITATION, c));
+        if (receipt != null) {
+            out.context(MnemoAdvisor.RECEIPT, receipt);
+        }
         return out.build();
     }
 

@@ -4,6 +4,7 @@ import dev.mnemo.ConversationBusyException;
 import dev.mnemo.MemoryCitation;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.MemorySession;
 import dev.mnemo.SessionContext;
 import java.util.Objects;
@@ -61,8 +62,11 @@ import reactor.core.scheduler.Schedulers;
  *       goes out last, with what the filter still held, the citation, and the model's finish
  *       reason, usage and model name. A cancelled or failed stream records what was shown up to
  *       then and counts any citation complete by then, once;</li>
- *   <li>the parsed {@link MemoryCitation} is put in the response context under {@link #CITATION}
- *       (streaming: in the last chunk's context).</li>
+ *   <li>the parsed {@link MemoryCitation} is put in the response context under {@link #CITATION},
+ *       and the turn's {@link MemoryReceipt} (what memory the answer was given, read and cited, as
+ *       the session returned it and logged it in the conversation's thread log) under
+ *       {@link #RECEIPT}; streaming: both in the last chunk's context. Read it with
+ *       {@link #receipt(ChatClientResponse)}.</li>
  * </ol>
  * Without a conversation id the advisor still adds the instructions (and the tools, run without
  * recording) and strips citations, but records and counts nothing; it logs that once.
@@ -107,6 +111,17 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
 
     /** The response-context key of the parsed {@link MemoryCitation}, when the answer cited memories. */
     public static final String CITATION = "mnemo.citation";
+
+    /**
+     * The response-context key of the turn's {@link MemoryReceipt}: the very receipt
+     * {@link MemorySession#assistantMessage} (or, streaming, {@code AnswerStream.finish()}) returned
+     * for the answer, which the session also logs in the conversation's thread log. Present on
+     * every answer of a request with a conversation (streaming: on the last chunk, and so on the
+     * response Spring AI's {@code ChatClientMessageAggregator} builds from the chunks); absent
+     * without a conversation, where no turn is recorded, and on a stream cancelled or failed before
+     * it completed. {@link #receipt(ChatClientResponse)} reads it.
+     */
+    public static final String RECEIPT = "mnemo.receipt";
 
     /**
      * {@code Ordered.HIGHEST_PRECEDENCE + 250}: inside chat-memory advisors ({@code + 200}), outside
@@ -154,6 +169,24 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
      */
     public static Builder builder(MemoryEngines engines) {
         return new Builder(null, Objects.requireNonNull(engines, "engines"));
+    }
+
+    /**
+     * The {@link MemoryReceipt} of the answer in {@code response}: what memory it was given, read
+     * and cited (see {@link #RECEIPT}); empty when the request had no conversation, or for a
+     * streamed chunk other than the last.
+     *
+     * <pre>{@code
+     * ChatClientResponse response = chat.prompt().user(question)
+     *         .advisors(a -> a.param(ChatMemory.CONVERSATION_ID, conversationId))
+     *         .call().chatClientResponse();
+     * MnemoAdvisor.receipt(response).ifPresent(receipt -> log.info("memory cited: {}", receipt.cited()));
+     * }</pre>
+     */
+    public static Optional<MemoryReceipt> receipt(ChatClientResponse response) {
+        Objects.requireNonNull(response, "response");
+        return response.context().get(RECEIPT) instanceof MemoryReceipt receipt ? Optional.of(receipt)
+                : Optional.empty();
     }
 
     @Override

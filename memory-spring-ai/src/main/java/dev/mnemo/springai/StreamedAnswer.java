@@ -4,6 +4,7 @@ import dev.mnemo.AnswerStream;
 import dev.mnemo.CitationStreamFilter;
 import dev.mnemo.Citations;
 import dev.mnemo.MemoryCitation;
+import dev.mnemo.MemoryReceipt;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +22,7 @@ import org.springframework.ai.chat.model.Generation;
  * with only its visible part, except the model's closing chunk: a chunk that carries a finish
  * reason is held back until the next chunk with text (a tool round's end) or the end of the stream.
  * When the model's stream completes, one last chunk goes out with what the filter still held back,
- * the parsed citation, and the closing chunk's metadata: its finish reason, and the model, id and
+ * the parsed citation, the recorded answer's receipt, and the closing chunk's metadata: its finish reason, and the model, id and
  * usage of the model's last response that reported usage (OpenAI sends usage in a chunk of its own
  * after the finish reason). So the stream's last chunk carries what the model's last chunk carried,
  * and only one chunk carries a finish reason.
@@ -95,8 +96,9 @@ final class StreamedAnswer {
     /**
      * The model's stream completed: counts the citation (once) and returns the last chunk: the
      * closing chunk with the text the filter held back, the citation under
-     * {@link MnemoAdvisor#CITATION} and the model's metadata. Nothing when there is no closing
-     * chunk, no text held back and no citation.
+     * {@link MnemoAdvisor#CITATION}, the recorded answer's receipt under {@link MnemoAdvisor#RECEIPT}
+     * and the model's metadata. Nothing when there is no closing chunk, no text held back, no
+     * citation and no receipt (an unrecorded answer).
      */
     synchronized List<ChatClientResponse> complete() {
         if (ended) {
@@ -105,21 +107,26 @@ final class StreamedAnswer {
         ended = true;
         String whole;
         Optional<MemoryCitation> citation;
+        MemoryReceipt receipt = null;
         if (recorded != null) {
             dev.mnemo.AssistantMessage message = recorded.finish();
             whole = message.visibleText();
             citation = message.citation();
+            receipt = message.receipt();
         } else {
             whole = emitted + bare.finish();
             citation = Citations.parse(bare.bodies());
         }
         String rest = whole.length() >= emitted.length() ? whole.substring(emitted.length()) : "";
-        if (closing == null && rest.isEmpty() && citation.isEmpty()) {
+        if (closing == null && rest.isEmpty() && citation.isEmpty() && receipt == null) {
             return List.of();
         }
         ChatClientResponse.Builder last = ChatClientResponse.builder().chatResponse(lastResponse(rest))
                 .context(closing != null ? closing.context() : lastContext);
         citation.ifPresent(c -> last.context(MnemoAdvisor.CITATION, c));
+        if (receipt != null) {
+            last.context(MnemoAdvisor.RECEIPT, receipt);
+        }
         closing = null;
         return List.of(last.build());
     }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.TenantHomes;
+import dev.mnemo.testkit.LoggedReceipts;
 import dev.mnemo.testkit.WireReply;
 import dev.mnemo.testkit.WireRequest;
 import java.io.IOException;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.client.ChatClientResponse;
 import org.springframework.ai.chat.memory.ChatMemory;
 import org.springframework.ai.chat.model.ChatModel;
 
@@ -72,6 +75,33 @@ class TenantAdvisorTest {
         assertThat(rollout).startsWith(TenantHomes.home(root, "alice"));
         assertThat(Files.readString(rollout)).contains("When do I deploy?").contains("Monday.");
         assertThat(engines.forTenant("bob").threads().get("alice-1")).isEmpty();
+    }
+
+    @Test
+    void eachRequest_getsTheReceiptOfItsUsersConversation_onCallAndStream() {
+        String cited = "Monday.<oai-mem-citation><rollout_ids>\nalice-0\n</rollout_ids></oai-mem-citation>";
+        shared.script.enqueue(WireReply.text(cited));
+        shared.script.enqueue(WireReply.text(cited, "Monday.<oai", cited.substring("Monday.<oai".length())));
+
+        ChatClientResponse called = chat.prompt().user("When do I deploy?").advisors(a -> a
+                .param(MnemoAdvisor.USER_ID, "alice").param(ChatMemory.CONVERSATION_ID, "alice-r")).call()
+                .chatClientResponse();
+        List<ChatClientResponse> streamed = chat.prompt().user("And streamed?").advisors(a -> a
+                .param(MnemoAdvisor.USER_ID, "alice").param(ChatMemory.CONVERSATION_ID, "alice-r")).stream()
+                .chatClientResponse().collectList().block();
+
+        MemoryReceipt callReceipt = MnemoAdvisor.receipt(called).orElseThrow();
+        MemoryReceipt streamReceipt = MnemoAdvisor.receipt(streamed.get(streamed.size() - 1)).orElseThrow();
+        for (MemoryReceipt receipt : List.of(callReceipt, streamReceipt)) {
+            assertThat(receipt.citations()).singleElement()
+                    .satisfies(citation -> assertThat(citation.rolloutIds()).containsExactly("alice-0"));
+            assertThat(receipt.threadId()).isEqualTo("alice-r");
+            assertThat(receipt.injected()).singleElement().satisfies(file -> assertThat(file.bytes())
+                    .isEqualTo("v1\nAlice deploys on Mondays.".length()));
+        }
+        assertThat(LoggedReceipts.of(engines.forTenant("alice"), "alice-r")).containsExactly(callReceipt, streamReceipt);
+        assertThat(LoggedReceipts.of(engines.forTenant("bob"), "alice-r")).isEmpty();
+        assertThat(engines.forTenant("bob").threads().get("alice-r")).isEmpty();
     }
 
     @Test
