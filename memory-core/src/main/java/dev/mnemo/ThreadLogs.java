@@ -1,5 +1,6 @@
 package dev.mnemo;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,6 +23,28 @@ public interface ThreadLogs {
 
     /** The newest {@code limit} entries of a thread, newest last. */
     List<ThreadLogEntry> query(String threadId, int limit);
+
+    /**
+     * The newest {@code limit} entries of a thread logged under {@code target} (e.g.
+     * {@link MemoryReceipt#LOG_TARGET}), newest last: the store filters, so other entries never
+     * crowd them out.
+     *
+     * @throws UnsupportedOperationException when these logs cannot filter by target (the default)
+     */
+    default List<ThreadLogEntry> query(String threadId, String target, int limit) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot query thread logs by target");
+    }
+
+    /**
+     * The newest {@code limit} entries of every thread logged under {@code target} at or after
+     * {@code since}, newest last: one bounded read for a figure across conversations, such as the
+     * share of the last day's turns that were given memory.
+     *
+     * @throws UnsupportedOperationException when these logs cannot filter by target (the default)
+     */
+    default List<ThreadLogEntry> queryTarget(String target, Instant since, int limit) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot query thread logs by target");
+    }
 
     /** Waits until every entry queued so far is written. */
     void flush();

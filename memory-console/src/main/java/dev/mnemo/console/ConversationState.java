@@ -64,7 +64,7 @@ final class ConversationState {
     }
 
     /** A link to the thread's page, or its id as text when it has no thread row (asked per id shown). */
-    private static void thread(Html html, MemoryEngine engine, String id) {
+    static void thread(Html html, MemoryEngine engine, String id) {
         if (engine.threads().get(id).isPresent()) {
             html.link(Urls.of(Layout.PROVENANCE.route(), "thread", id), id, "class", "mono");
         } else {

@@ -19,8 +19,10 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Overview: the pipeline's state (jobs, leases, failures with their reasons, dead jobs with a retry
- * action ({@link DeadJobsPanel}), the last consolidation, when the next may run and why), the
+ * Overview: the share of the last day's answers given, reading and citing memory
+ * ({@link ReceiptsPanel}), the pipeline's state (jobs, leases, failures with their reasons, dead jobs
+ * with a retry action ({@link DeadJobsPanel}), the last consolidation, why one cannot run
+ * ({@link ConsolidationBlock}), when the next may run and why), the
  * tokens "refresh now" spent, and how much of the summary budget each scope uses.
  */
 final class OverviewPage {
@@ -54,6 +56,7 @@ final class OverviewPage {
         List<Consolidation> history = engine.admin().history();
         Html html = new Html();
         cards(html, status, history);
+        ReceiptsPanel.overview(html, engine, clock.instant());
         html.open("div", "class", "columns");
         html.open("section", "class", "panel");
         html.element("h2", "Pipeline");
@@ -113,6 +116,10 @@ final class OverviewPage {
         html.open("dl", "class", "facts");
         html.element("dt", "Last consolidation");
         html.element("dd", lastConsolidation(status, history, now), "class", "last-consolidation");
+        ConsolidationBlock.why(status, now).ifPresent(why -> {
+            html.element("dt", "Why it cannot run");
+            html.element("dd", why, "class", "consolidation-blocked bad");
+        });
         forgetPending(status).ifPresent(forgotten -> {
             html.element("dt", "Re-consolidation");
             html.element("dd", "pending after a forget" + forgotten + ": the forgotten text is already out of the memory"

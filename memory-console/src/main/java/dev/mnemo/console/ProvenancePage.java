@@ -13,7 +13,9 @@ import java.util.Optional;
 /**
  * Provenance: for each stored memory (a rollout summary and its raw memory), the conversation it
  * came from — date, project, the redacted transcript — and how often answers cited it and when last.
- * A conversation's page also shows its sub-agents and its log ({@link ConversationState}).
+ * A conversation's page also shows its sub-agents and its log ({@link ConversationState}), what memory
+ * each of its answers was given, read and cited ({@link ReceiptsPanel}), and, while its memory waits
+ * for a consolidation that cannot run, why ({@link ConsolidationBlock}).
  */
 final class ProvenancePage {
 
@@ -99,6 +101,7 @@ final class ProvenancePage {
                 "Nothing is stored from this conversation (not extracted yet, disabled, or rejected).", "class", "muted"));
         ConversationState.spawnGraph(html, engine, threadId);
         transcript(html, engine.admin().transcript(threadId));
+        ReceiptsPanel.conversation(html, engine, threadId);
         ConversationState.logs(html, engine, threadId);
         return layout.page(request, Layout.PROVENANCE, "Provenance of " + info.map(ProvenancePage::preview)
                 .orElse(threadId), html.fragment());
@@ -114,6 +117,11 @@ final class ProvenancePage {
                 + m.lastUsage().map(at -> ", last " + Times.withDistance(at, clock.instant())).orElse(""));
         fact(html, "State", state(m));
         html.close("dl");
+        if (!m.awaitingApproval() && !m.inLastConsolidation()) {
+            ConsolidationBlock.why(engine.admin().status(), clock.instant()).ifPresent(why -> html.element("p",
+                    "This memory waits for a consolidation, which cannot run now. " + why, "class",
+                    "consolidation-blocked bad"));
+        }
         html.element("h3", "Rollout summary");
         html.append(MarkdownView.render(m.rolloutSummary(), Optional.empty()));
         html.element("h3", "Raw memory");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.mnemo.Approval;
 import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemoryReceipt;
 import dev.mnemo.ProjectKeys;
 import dev.mnemo.ThreadLogEntry;
 import java.nio.file.Path;
@@ -113,6 +114,11 @@ class ConsoleBrowserTest {
         home = ConsoleHome.withThreadLogs(temp.resolve("home")).withHistory();
         home.engine.threadLogs().append(new ThreadLogEntry("chat-tabs", ConsoleHome.T0, "WARN", "app::test",
                 "<b>not bold</b> and kept"));
+        home.engine.threadLogs().append(new ThreadLogEntry("chat-tabs", ConsoleHome.T0, "INFO",
+                MemoryReceipt.LOG_TARGET, new MemoryReceipt("chat-tabs", List.of(new MemoryReceipt.InjectedFile(
+                        "global", "summary", "memory_summary.md", "ab".repeat(32), 900, 230, true)),
+                        List.of(new MemoryReceipt.ToolRead("memories_read", "<b>MEMORY.md</b>", 1_200, false)),
+                        List.of()).toLogMessage()));
         home.engine.threadLogs().flush();
         browser.driver.get(home.console.url().toString());
         open("/memory");
@@ -127,6 +133,10 @@ class ConsoleBrowserTest {
         assertThat(text("section.logs h2")).isEqualTo("Log");
         assertThat(text("section.logs table.logs")).contains("WARN", "app::test", "<b>not bold</b> and kept");
         assertThat(browser.driver.findElements(By.cssSelector("section.logs b"))).isEmpty();
+        assertThat(text("section.receipts article.receipt div.given")).contains("memory_summary.md", "cut", "230");
+        assertThat(text("section.receipts article.receipt div.read")).contains("memories_read", "<b>MEMORY.md</b>");
+        assertThat(text("section.receipts article.receipt div.cited")).contains("The answer cited no memory.");
+        assertThat(browser.driver.findElements(By.cssSelector("section.receipts b"))).isEmpty();
         browser.screenshot("provenance");
     }
 

@@ -6,8 +6,10 @@ import dev.mnemo.Phase1Report;
 import dev.mnemo.Phase2Report;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
+import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.store.sqlite.SqliteMemoryStore;
 import dev.mnemo.testkit.ScriptedLanguageModel;
@@ -46,6 +48,8 @@ final class ConsoleHome implements AutoCloseable {
     final MemoryEngine engine;
     final MnemoConsole console;
     private final Map<String, String> memories = new LinkedHashMap<>();
+    /** When set, the consolidation agent's model fails with this message. */
+    private volatile String consolidationFailure;
 
     ConsoleHome(Path home) {
         this(home, MemoriesConfig.defaults());
@@ -83,7 +87,7 @@ final class ConsoleHome implements AutoCloseable {
     private ConsoleHome(Path home, MemoriesConfig config, ExecutorService refreshExecutor, boolean engineOpensStore,
             UnaryOperator<MemoryStore> wrap) {
         this.home = home;
-        this.model = ScriptedLanguageModel.builder().extraction(this::extract).build();
+        this.model = ScriptedLanguageModel.builder().extraction(this::extract).consolidation(this::consolidate).build();
         this.store = engineOpensStore ? null : SqliteMemoryStore.open(home.resolve("mnemo.sqlite"));
         this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), clock);
         MemoryEngine.Builder engineBuilder = MemoryEngine.builder().home(home).config(config).model(model).clock(clock)
@@ -135,6 +139,20 @@ final class ConsoleHome implements AutoCloseable {
             }
         }
         return ScriptedLanguageModel.stage1Json("- nothing worth keeping", "Recap: small talk", "small-talk");
+    }
+
+    /** From now on, the consolidation agent's model fails with {@code message} (a server error). */
+    ConsoleHome failConsolidations(String message) {
+        consolidationFailure = message;
+        return this;
+    }
+
+    private ModelResponse consolidate(ModelRequest request) {
+        String failure = consolidationFailure;
+        if (failure != null) {
+            throw new ModelException(ModelException.Reason.SERVER, failure);
+        }
+        return ScriptedLanguageModel.writeArtifactsFromRawMemories(request, ScriptedLanguageModel.DEFAULT_USAGE);
     }
 
     /** Records a finished conversation called {@code threadId} now and returns its id. */

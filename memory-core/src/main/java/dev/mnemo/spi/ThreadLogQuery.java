@@ -13,8 +13,10 @@ import java.util.Set;
  * @param since entries at or after this instant, when given
  * @param levels the levels wanted (upper case); every level when empty
  * @param limit the newest this many entries, at least 1
+ * @param target only entries logged under this target (exact, e.g. {@code mnemo::receipt}), when given
  */
-public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since, Set<String> levels, int limit) {
+public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since, Set<String> levels, int limit,
+        Optional<String> target) {
 
     /** The levels in order of severity. */
     public static final java.util.List<String> LEVELS = java.util.List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
@@ -26,11 +28,22 @@ public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since,
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1, was " + limit);
         }
+        Objects.requireNonNull(target, "target");
+    }
+
+    /** A query of every target. */
+    public ThreadLogQuery(Optional<String> threadId, Optional<Instant> since, Set<String> levels, int limit) {
+        this(threadId, since, levels, limit, Optional.empty());
+    }
+
+    /** This query, of the entries logged under {@code target} only. */
+    public ThreadLogQuery withTarget(String target) {
+        return new ThreadLogQuery(threadId, since, levels, limit, Optional.of(Objects.requireNonNull(target, "target")));
     }
 
     /**
      * This query's conditions in standard SQL over the columns {@code thread_id}, {@code ts} (Unix
-     * seconds), {@code ts_nanos} and {@code level}, for a store to put after its {@code WHERE}:
+     * seconds), {@code ts_nanos}, {@code level} and {@code target}, for a store to put after its {@code WHERE}:
      * every dialect filters alike, and each store adds only its table, order and limit.
      *
      * @param conditions the conditions joined by {@code AND} ({@code TRUE} when there are none)
@@ -38,7 +51,7 @@ public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since,
      */
     public record SqlFilter(String conditions, java.util.List<Object> arguments) {}
 
-    /** {@link SqlFilter}: thread, since (to the nanosecond) and levels (case-insensitive). */
+    /** {@link SqlFilter}: thread, since (to the nanosecond), levels (case-insensitive) and target. */
     public SqlFilter sqlFilter() {
         java.util.List<String> conditions = new java.util.ArrayList<>();
         java.util.List<Object> arguments = new java.util.ArrayList<>();
@@ -57,6 +70,10 @@ public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since,
                     + ")");
             levels.stream().sorted().forEach(arguments::add);
         }
+        target.ifPresent(name -> {
+            conditions.add("target = ?");
+            arguments.add(name);
+        });
         return new SqlFilter(conditions.isEmpty() ? "TRUE" : String.join(" AND ", conditions),
                 java.util.List.copyOf(arguments));
     }

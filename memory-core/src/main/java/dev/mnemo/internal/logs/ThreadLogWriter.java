@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -240,6 +242,19 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
     @Override
     public List<ThreadLogEntry> query(String threadId, int limit) {
         return query(ThreadLogQuery.ofThread(threadId, limit));
+    }
+
+    /** Writes what is queued, then reads the store's entries of the thread under {@code target}. */
+    @Override
+    public List<ThreadLogEntry> query(String threadId, String target, int limit) {
+        return query(ThreadLogQuery.ofThread(threadId, limit).withTarget(target));
+    }
+
+    /** Writes what is queued, then reads the store's entries of every thread under {@code target} since {@code since}. */
+    @Override
+    public List<ThreadLogEntry> queryTarget(String target, Instant since, int limit) {
+        return query(new ThreadLogQuery(Optional.empty(), Optional.of(Objects.requireNonNull(since, "since")), Set.of(),
+                limit).withTarget(target));
     }
 
     /** Writes what is queued, then reads the store: a reader sees every entry logged before it asked. */

@@ -70,6 +70,23 @@ class ThreadLogWriterTest {
     }
 
     @Test
+    void queriesByTarget_writeWhatIsQueuedFirst_andReadOneTargetOfAThreadOrOfEveryThreadSince() {
+        ThreadLogWriter writer = new ThreadLogWriter(store, clock, Runnable::run, 16, 8, Duration.ofSeconds(2));
+        writer.log(new ThreadLogEntry("a", T0.minusSeconds(1), "INFO", "mnemo::receipt", "before since"));
+        writer.log(new ThreadLogEntry("a", T0, "INFO", "mnemo::receipt", "a turn"));
+        writer.log(new ThreadLogEntry("a", T0, "INFO", "mnemo::phase1", "a job"));
+        writer.log(new ThreadLogEntry("b", T0.plusSeconds(1), "INFO", "mnemo::receipt", "b turn"));
+        ThreadLogs logs = writer;
+
+        assertThat(logs.query("a", "mnemo::receipt", 10)).extracting(ThreadLogEntry::message)
+                .containsExactly("before since", "a turn");
+        assertThat(logs.queryTarget("mnemo::receipt", T0, 10)).extracting(ThreadLogEntry::message)
+                .containsExactly("a turn", "b turn");
+        assertThat(logs.queryTarget("mnemo::receipt", T0, 1)).extracting(ThreadLogEntry::message)
+                .containsExactly("b turn");
+    }
+
+    @Test
     void aFullBatch_isWrittenWithoutAnExplicitFlush() {
         ThreadLogWriter writer = new ThreadLogWriter(store, clock, Runnable::run, 16, 4, Duration.ofSeconds(2));
 

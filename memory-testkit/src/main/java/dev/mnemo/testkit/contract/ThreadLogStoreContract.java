@@ -161,6 +161,25 @@ public abstract class ThreadLogStoreContract {
     }
 
     @Test
+    void query_byTarget_findsThatTargetAcrossThreadsSince_beforeTheLimitApplies() {
+        logs.append(List.of(
+                new ThreadLogEntry("a", T0, "INFO", "mnemo::receipt", "too old"),
+                new ThreadLogEntry("a", T0.plusSeconds(1), "INFO", "mnemo::receipt", "a's turn"),
+                new ThreadLogEntry("b", T0.plusSeconds(2), "INFO", "mnemo::receipt", "b's turn"),
+                new ThreadLogEntry("b", T0.plusSeconds(3), "INFO", "mnemo::receipt-like", "another target"),
+                new ThreadLogEntry("b", T0.plusSeconds(4), "INFO", "mnemo::phase1", "newer, other target"),
+                new ThreadLogEntry("b", T0.plusSeconds(5), "INFO", "mnemo::phase1", "newest, other target")));
+        ThreadLogQuery since = new ThreadLogQuery(Optional.empty(), Optional.of(T0.plusSeconds(1)), Set.of(), 2);
+
+        assertThat(logs.query(since.withTarget("mnemo::receipt"))).extracting(ThreadLogEntry::message)
+                .containsExactly("a's turn", "b's turn");
+        assertThat(logs.query(ThreadLogQuery.ofThread("b", 5).withTarget("mnemo::receipt")))
+                .extracting(ThreadLogEntry::message).containsExactly("b's turn");
+        assertThat(logs.query(since)).as("without a target, every target").extracting(ThreadLogEntry::message)
+                .containsExactly("newer, other target", "newest, other target");
+    }
+
+    @Test
     void entries_roundTripWithNanosecondsAndAnyText() {
         ThreadLogEntry entry = new ThreadLogEntry("thread ü", T0.plusNanos(123_456_789), "WARN", "mnemo::phase1",
                 "quote \" newline \n emoji 🙂");
