@@ -201,8 +201,11 @@ public final class BenchmarkRun {
                     : EvalHome.fresh(dir.resolve("home"), recording, config)) {
                 if (!ingested) {
                     int turns = 0;
+                    int index = 0;
                     for (BenchmarkSet.Session session : conversation.sessions()) {
-                        home.record(SessionContext.root(conversation.id() + "-session-" + session.id()), session);
+                        // The index keeps thread ids apart even where a file repeats a session id.
+                        home.record(SessionContext.root(conversation.id() + "-session-" + ++index + "-" + session.id()),
+                                session);
                         turns += session.turns().size();
                     }
                     write("ingest", new Ingested(conversation.sessions().size(), turns));
