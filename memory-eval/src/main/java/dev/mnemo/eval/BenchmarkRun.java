@@ -152,23 +152,23 @@ public final class BenchmarkRun {
     }
 
     /** One answer in one condition. */
-    public record Answer(String questionId, String category, boolean special, String condition, String text,
+    record Answer(String questionId, String category, boolean special, String condition, String text,
             long tokens, long millis, boolean contextCut) {}
 
     /** One answer and the judge's verdict. */
-    public record Judged(Answer answer, boolean correct, String verdict, long judgeTokens) {}
+    record Judged(Answer answer, boolean correct, String verdict, long judgeTokens) {}
 
     /** What the ingest stage did. */
-    public record Ingested(int sessions, int turns) {}
+    record Ingested(int sessions, int turns) {}
 
     /** What one pipeline stage (extract, consolidate) spent. */
-    public record Spent(long tokens, int requests, String outcome) {}
+    record Spent(long tokens, int requests, String outcome) {}
 
     /** A stage's list of answers or verdicts, as its checkpoint file holds it. */
-    public record Answers(List<Answer> answers) {}
+    record Answers(List<Answer> answers) {}
 
     /** The judge stage's checkpoint. */
-    public record Verdicts(List<Judged> judged) {}
+    record Verdicts(List<Judged> judged) {}
 
     record ConversationOutcome(long pipelineTokens, List<Judged> judged) {}
 

@@ -48,7 +48,7 @@ final class RunDirectory {
         }
         if (runFiles.stream().anyMatch(name -> Files.exists(dir.resolve(name)))) {
             throw new EvalRunMismatchException(dir, "The run directory " + dir + " holds an eval run"
-                    + " that recorded neither its model nor its scenario set (there is no " + RunRecord.FILE + ", as in a"
+                    + " that recorded neither its model nor its " + record.inputNoun() + " (there is no " + RunRecord.FILE + ", as in a"
                     + " run made before Mnemo kept one), so its answers may be another model's; this run is "
                     + record.describeModel() + " on " + record.describeScenarios() + ".");
         }
@@ -56,8 +56,9 @@ final class RunDirectory {
     }
 
     private static String mismatch(Path dir, RunRecord earlier, RunRecord record) {
-        String what = earlier.sameModelAs(record) ? "another scenario set"
-                : earlier.sameScenariosAs(record) ? "another model" : "another model and scenario set";
+        String input = record.inputNoun();
+        String what = earlier.sameModelAs(record) ? "another " + input
+                : earlier.sameScenariosAs(record) ? "another model" : "another model and " + input;
         return "The run directory " + dir + " holds a run of " + what + ": " + earlier.describeModel()
                 + " on " + earlier.describeScenarios() + "; this run is " + record.describeModel() + " on "
                 + record.describeScenarios() + ". Resuming would report the earlier run's answers as this one's.";

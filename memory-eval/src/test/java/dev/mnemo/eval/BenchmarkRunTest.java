@@ -231,7 +231,7 @@ class BenchmarkRunTest {
                 .hasMessageContaining("judge_model=big-judge");
         assertThatThrownBy(() -> run(Benchmark.LOCOMO, "locomo-sample.json", new BenchmarkDouble(), "double", temp)
                 .limit(1).build().run()).isInstanceOf(EvalRunMismatchException.class)
-                .hasMessageContaining("another scenario set");
+                .hasMessageContaining("another benchmark file").hasMessageContaining("locomo file sha256:");
         BenchmarkDouble fresh = new BenchmarkDouble();
         run(Benchmark.LOCOMO, "locomo-sample.json", fresh, "double", temp).limit(1).fresh(true).build().run();
         assertThat(fresh.count(BenchmarkRunTest::extraction)).isEqualTo(2);
