@@ -43,7 +43,8 @@ final class EvalCommand implements Callable<Integer> {
     boolean fresh;
 
     @Option(names = "--limit", paramLabel = "N", description = "Only the first N scenario users and the first N"
-            + " cross-project scenarios (default: all; the bundled set has 20 and 3).")
+            + " cross-project scenarios (default: all; the bundled set has 20 and 3); with --dataset, the first N"
+            + " conversations (LongMemEval: questions).")
     Integer limit;
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "1",
@@ -130,8 +131,9 @@ final class EvalCommand implements Callable<Integer> {
         if (limit != null && limit < 1 || questions != null && questions < 1) {
             throw new MnemoCli.UsageProblem("--limit and --questions must be whole numbers of at least 1");
         }
-        if (scenarios != null) {
-            throw new MnemoCli.UsageProblem("--scenarios and --dataset do not go together");
+        if (scenarios != null || concurrency != 1) {
+            throw new MnemoCli.UsageProblem("--scenarios and --concurrency do not go with --dataset (a benchmark runs"
+                    + " its conversations one at a time)");
         }
         LanguageModel model = root.requireModel("mnemo eval");
         String name = root.modelName();

@@ -156,6 +156,8 @@ class EvalCommandTest {
 
         Execution unknown = execute(env, "eval", "--dataset", "squad", file.toString(), "--out", temp.toString());
         Execution noFile = execute(env, "eval", "--dataset", "locomo", "--out", temp.toString());
+        Execution concurrent = execute(env, "eval", "--dataset", "longmemeval", file.toString(), "--out",
+                temp.toString(), "--concurrency", "4");
         Execution missing = execute(env, "eval", "--dataset", "locomo", temp.resolve("nope.json").toString(), "--out",
                 temp.toString());
 
@@ -163,6 +165,8 @@ class EvalCommandTest {
         assertThat(unknown.err()).contains("no benchmark 'squad'", "locomo or longmemeval");
         assertThat(noFile.code()).isEqualTo(2);
         assertThat(noFile.err()).contains("needs both --dataset");
+        assertThat(concurrent.code()).isEqualTo(2);
+        assertThat(concurrent.err()).contains("--concurrency do not go with --dataset");
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.err()).contains("no file", "download it first");
     }
