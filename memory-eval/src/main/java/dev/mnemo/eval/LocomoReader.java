@@ -75,8 +75,10 @@ final class LocomoReader {
             i++;
             String category = BenchmarkFiles.text(qa, "category", where + " question " + i);
             boolean adversarial = category.equals(ADVERSARIAL);
-            String answer = qa.hasNonNull("answer") ? qa.get("answer").asText()
-                    : BenchmarkFiles.text(qa, "adversarial_answer", where + " question " + i);
+            // Category 5 is graded against its misleading answer; any other against its answer.
+            String preferred = adversarial && qa.hasNonNull("adversarial_answer") ? "adversarial_answer"
+                    : qa.hasNonNull("answer") ? "answer" : "adversarial_answer";
+            String answer = BenchmarkFiles.text(qa, preferred, where + " question " + i);
             questions.add(new BenchmarkSet.Question(id + "-q" + i, BenchmarkFiles.text(qa, "question",
                     where + " question " + i), answer, category, adversarial));
         }
