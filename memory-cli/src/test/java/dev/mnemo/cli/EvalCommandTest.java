@@ -114,4 +114,60 @@ class EvalCommandTest {
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("`mnemo eval` needs a model", "MNEMO_MODEL");
     }
+
+    /** One LongMemEval entry, written here in the published format (no benchmark data ships). */
+    private static final String LONGMEMEVAL_ENTRY = """
+            [{"question_id": "q1", "question_type": "single-session-user", "question": "Which breed is my dog?",
+              "answer": "a beagle", "question_date": "2023/05/30 (Tue) 10:00",
+              "haystack_session_ids": ["s1"], "haystack_dates": ["2023/05/20 (Sat) 02:21"],
+              "haystack_sessions": [[{"role": "user", "content": "My dog is a beagle.", "has_answer": true},
+                                     {"role": "assistant", "content": "Nice."}]],
+              "answer_session_ids": ["s1"]}]
+            """;
+
+    @Test
+    void evalDataset_runsTheBenchmarkFile_withTheJudgeModelNamedOnTheSameEndpoint() throws Exception {
+        Path file = Files.writeString(temp.resolve("longmemeval_s_cleaned.json"), LONGMEMEVAL_ENTRY);
+        try (OpenAiWireServer server = OpenAiWireServer.start(request -> request.systemText().startsWith(
+                "You grade answers") ? WireReply.text("yes") : script(request))) {
+            Map<String, String> env = Map.of("OPENAI_API_KEY", "test", "OPENAI_BASE_URL", server.baseUrl().toString(),
+                    "MNEMO_MODEL", "wire-model");
+
+            Execution run = execute(env, "eval", "--dataset", "longmemeval", file.toString(), "--out",
+                    temp.resolve("run").toString(), "--limit", "1", "--judge-model", "judge-model");
+
+            assertThat(run.code()).as(run.err()).isZero();
+            assertThat(run.out()).contains("longmemeval: 1 conversations, 1 questions with wire-model (judge judge-model)",
+                    "mnemo", "no_memory", "full_context", "benchmark-report.md");
+            List<WireRequest> judged = server.requests().stream().filter(r -> r.systemText().startsWith(
+                    "You grade answers")).toList();
+            assertThat(judged).isNotEmpty().allMatch(r -> r.model().equals("judge-model"));
+            assertThat(server.requests()).anyMatch(r -> r.responseFormatType().equals("json_schema")
+                    && r.model().equals("wire-model"));
+            assertThat(Files.readString(temp.resolve("run/benchmark-report.md"))).contains(
+                    "# Mnemo on LongMemEval: wire-model", "| mnemo | 100.0 % (1/1)");
+        }
+    }
+
+    @Test
+    void evalDataset_withAnUnknownNameOrNoFile_isAUsageError() throws Exception {
+        Path file = Files.writeString(temp.resolve("data.json"), LONGMEMEVAL_ENTRY);
+        Map<String, String> env = Map.of("OPENAI_API_KEY", "test", "MNEMO_MODEL", "wire-model");
+
+        Execution unknown = execute(env, "eval", "--dataset", "squad", file.toString(), "--out", temp.toString());
+        Execution noFile = execute(env, "eval", "--dataset", "locomo", "--out", temp.toString());
+        Execution concurrent = execute(env, "eval", "--dataset", "longmemeval", file.toString(), "--out",
+                temp.toString(), "--concurrency", "4");
+        Execution missing = execute(env, "eval", "--dataset", "locomo", temp.resolve("nope.json").toString(), "--out",
+                temp.toString());
+
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("no benchmark 'squad'", "locomo or longmemeval");
+        assertThat(noFile.code()).isEqualTo(2);
+        assertThat(noFile.err()).contains("needs both --dataset");
+        assertThat(concurrent.code()).isEqualTo(2);
+        assertThat(concurrent.err()).contains("--concurrency do not go with --dataset");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("no file", "download it first");
+    }
 }

@@ -61,6 +61,62 @@ final class EvalHome implements AutoCloseable {
         return new EvalHome(home, model, config);
     }
 
+    /**
+     * A home at {@code home} as an earlier run left it (created when missing): for a benchmark
+     * conversation whose finished stages are not done again.
+     */
+    static EvalHome reopen(Path home, LanguageModel model, MemoriesConfig config) {
+        try {
+            Files.createDirectories(home);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the eval home " + home, e);
+        }
+        return new EvalHome(home, model, config);
+    }
+
+    /** Places the pipeline's clock at {@code at}. */
+    void clockAt(Instant at) {
+        clock.set(at);
+    }
+
+    /** Records a benchmark session as it happened: from its start, a minute a turn. */
+    void record(SessionContext context, BenchmarkSet.Session past) {
+        Instant at = past.start();
+        clock.set(at);
+        try (RecordedSession session = engine.sessions().start(context)) {
+            for (BenchmarkSet.Turn turn : past.turns()) {
+                if (turn.user()) {
+                    session.userMessage(turn.text());
+                } else {
+                    session.assistantMessage(turn.text());
+                }
+                at = at.plusSeconds(60);
+                clock.set(at);
+            }
+        }
+    }
+
+    /** At {@code at}: Phase 1 until nothing more is claimed, counting its requests. */
+    Phase1Only runPhase1At(Instant at) {
+        clock.set(at);
+        int before = requests.get();
+        TokenUsage usage = TokenUsage.ZERO;
+        for (int i = 0; i < MAX_PHASE1_RUNS; i++) {
+            Phase1Report report = engine.admin().runPhase1("eval-probe");
+            usage = usage.plus(report.usage());
+            if (report.claimed() == 0) {
+                break;
+            }
+        }
+        return new Phase1Only(usage, requests.get() - before);
+    }
+
+    /** At {@code at}: Phase 2. */
+    Phase2Report runPhase2At(Instant at) {
+        clock.set(at);
+        return engine.admin().runPhase2();
+    }
+
     MemoryEngine engine() {
         return engine;
     }
@@ -102,17 +158,7 @@ final class EvalHome implements AutoCloseable {
 
     /** Later, with every session idle: Phase 1 until nothing more is claimed, counting its requests. */
     Phase1Only runPhase1() {
-        clock.set(FIRST_SESSION.plus(PIPELINE_DELAY));
-        int before = requests.get();
-        TokenUsage usage = TokenUsage.ZERO;
-        for (int i = 0; i < MAX_PHASE1_RUNS; i++) {
-            Phase1Report report = engine.admin().runPhase1("eval-probe");
-            usage = usage.plus(report.usage());
-            if (report.claimed() == 0) {
-                break;
-            }
-        }
-        return new Phase1Only(usage, requests.get() - before);
+        return runPhase1At(FIRST_SESSION.plus(PIPELINE_DELAY));
     }
 
     /**

@@ -2,25 +2,18 @@ package dev.mnemo.eval;
 
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.TokenUsage;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,58 +99,7 @@ public final class MemoryEval {
      * files first. The record is written before the first model call.
      */
     private void prepareRunDirectory() {
-        try {
-            Files.createDirectories(runDirectory);
-            if (fresh) {
-                deleteEarlierRun();
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot prepare the run directory " + runDirectory, e);
-        }
-        Optional<RunRecord> earlier = RunRecord.read(runDirectory);
-        if (earlier.isPresent()) {
-            if (!earlier.get().sameRunAs(record)) {
-                throw new EvalRunMismatchException(runDirectory, mismatch(earlier.get()));
-            }
-            LOG.info("eval: resuming the run of {} on {} in {}", record.describeModel(), record.describeScenarios(),
-                    runDirectory);
-            return;
-        }
-        if (RUN_FILES.stream().anyMatch(name -> Files.exists(runDirectory.resolve(name)))) {
-            throw new EvalRunMismatchException(runDirectory, "The run directory " + runDirectory + " holds an eval run"
-                    + " that recorded neither its model nor its scenario set (there is no " + RunRecord.FILE + ", as in a"
-                    + " run made before Mnemo kept one), so its answers may be another model's; this run is "
-                    + record.describeModel() + " on " + record.describeScenarios() + ".");
-        }
-        record.write(runDirectory);
-    }
-
-    private String mismatch(RunRecord earlier) {
-        String what = earlier.sameModelAs(record) ? "another scenario set"
-                : earlier.sameScenariosAs(record) ? "another model" : "another model and scenario set";
-        return "The run directory " + runDirectory + " holds a run of " + what + ": " + earlier.describeModel()
-                + " on " + earlier.describeScenarios() + "; this run is " + record.describeModel() + " on "
-                + record.describeScenarios() + ". Resuming would report the earlier run's answers as this one's.";
-    }
-
-    /** Deletes what an earlier run wrote; any other file in the directory stays. */
-    private void deleteEarlierRun() throws IOException {
-        boolean deleted = false;
-        for (String name : RUN_FILES) {
-            Path path = runDirectory.resolve(name);
-            if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            try (Stream<Path> walk = Files.walk(path)) {
-                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-            deleted = true;
-        }
-        if (deleted) {
-            LOG.info("eval: starting afresh; the earlier run in {} is discarded", runDirectory);
-        }
+        RunDirectory.prepare(runDirectory, record, RUN_FILES, fresh);
     }
 
     private record Outcomes(List<UserOutcome> users, List<CrossProjectOutcome> crossProject) {}

@@ -61,9 +61,18 @@ record RunRecord(String modelName, SortedMap<String, String> modelSettings, int 
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", ", " (", ")")));
     }
 
-    /** {@code scenario set v1 sha256:0123…}. */
+    /** {@code scenario set v1 sha256:0123…}, or for a benchmark run {@code locomo file sha256:0123…}. */
     String describeScenarios() {
-        return "scenario set v" + scenarioVersion + " " + scenarioFingerprint;
+        return benchmark() ? scenarioFingerprint : "scenario set v" + scenarioVersion + " " + scenarioFingerprint;
+    }
+
+    /** What the run read: a benchmark file (its fingerprint names the benchmark) or a scenario set. */
+    String inputNoun() {
+        return benchmark() ? "benchmark file" : "scenario set";
+    }
+
+    private boolean benchmark() {
+        return !scenarioFingerprint.startsWith("sha256:");
     }
 
     /** The record in {@code dir}, empty when there is none. */

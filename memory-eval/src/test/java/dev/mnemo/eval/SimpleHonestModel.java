@@ -51,6 +51,11 @@ class SimpleHonestModel implements LanguageModel {
     private final List<String> keywords;
     final AtomicInteger calls = new AtomicInteger();
 
+    /** Extraction keeps the lines holding any of {@code keywords} (lower case). */
+    SimpleHonestModel(List<String> keywords) {
+        this.keywords = List.copyOf(keywords);
+    }
+
     SimpleHonestModel(ScenarioSet set) {
         Stream<String> users = set.users().stream().flatMap(u -> Stream.of(u.preference().keyword(),
                 u.procedure().command(), u.shield().keyword(), u.correction().old(), u.correction().current(),

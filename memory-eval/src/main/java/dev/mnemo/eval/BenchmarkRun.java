@@ -1,0 +1,485 @@
+package dev.mnemo.eval;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.mnemo.MemoriesConfig;
+import dev.mnemo.MemorySession;
+import dev.mnemo.Phase2Report;
+import dev.mnemo.SessionContext;
+import dev.mnemo.llm.LanguageModel;
+import dev.mnemo.llm.ModelRequest;
+import dev.mnemo.llm.ModelResponse;
+import dev.mnemo.llm.TokenCounter;
+import dev.mnemo.llm.TokenUsage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a published benchmark ({@link Benchmark}) on the user's own model: each conversation's
+ * sessions are recorded in a fresh Mnemo home with the clock at each session's date, Phase 1
+ * extracts them as they go idle and Phase 2 consolidates, then every question is answered by the
+ * model with Mnemo's memory tools, with no memory, and with the whole conversation in the prompt
+ * (cut to the model's window when it does not fit), and a model judge grades each answer as the
+ * benchmark's protocol asks.
+ *
+ * <pre>{@code
+ * BenchmarkReport report = BenchmarkRun.builder()
+ *         .dataset(Benchmark.LOCOMO, Path.of("locomo10.json"))
+ *         .model(OpenAiLanguageModel.fromEnvironment(), "gpt-4.1-mini")
+ *         .runDirectory(Path.of("eval-runs/locomo-gpt-4.1-mini"))
+ *         .limit(1)
+ *         .build()
+ *         .run();     // also writes benchmark-report.json and benchmark-report.md
+ * }</pre>
+ *
+ * <p>Each conversation's stages (ingest, extract, consolidate, answer, judge) are checkpointed in
+ * {@code benchmark/<id>/} of the run directory: running again resumes after the last finished
+ * stage and redoes none before it. As with {@link MemoryEval}, the directory records which model,
+ * judge and benchmark file made its answers, and a run of another is refused with an
+ * {@link EvalRunMismatchException}.
+ */
+public final class BenchmarkRun {
+
+    /** The conditions, in report order. */
+    public static final List<String> CONDITIONS = List.of("mnemo", "no_memory", "full_context");
+    static final String FOLDER = "benchmark";
+    static final String JSON_REPORT = "benchmark-report.json";
+    static final String MARKDOWN_REPORT = "benchmark-report.md";
+    /** The folder of a separate judge's model log. */
+    static final String JUDGE_FOLDER = "judge";
+    /** What a run writes into its directory, and all that starting afresh deletes. */
+    private static final List<String> RUN_FILES = List.of(RunRecord.FILE, RecordingModel.LOG_FILE, JUDGE_FOLDER, FOLDER,
+            JSON_REPORT, MARKDOWN_REPORT);
+    /** Tokens of the window kept for the instructions, the question and the answer in the full-context baseline. */
+    static final int WINDOW_RESERVE = 4_000;
+    private static final int BENCHMARK_FORMAT = 1;
+
+    private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRun.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("EEEE d MMMM yyyy, HH:mm", Locale.ENGLISH)
+            .withZone(ZoneOffset.UTC);
+
+    private final Benchmark benchmark;
+    private final Path file;
+    private final LanguageModel model;
+    private final String modelName;
+    private final LanguageModel judgeModel;
+    private final String judgeName;
+    private final Path runDirectory;
+    private final int limit;
+    private final int questionLimit;
+    private final boolean fresh;
+    private final Map<String, String> modelSettings;
+
+    private BenchmarkRun(Builder b) {
+        this.benchmark = Objects.requireNonNull(b.benchmark, "dataset");
+        this.file = b.file;
+        this.model = Objects.requireNonNull(b.model, "model");
+        this.modelName = b.modelName;
+        this.judgeModel = b.judgeModel;
+        this.judgeName = b.judgeName == null ? b.modelName : b.judgeName;
+        this.runDirectory = Objects.requireNonNull(b.runDirectory, "runDirectory");
+        this.limit = b.limit;
+        this.questionLimit = b.questionLimit;
+        this.fresh = b.fresh;
+        this.modelSettings = b.modelSettings;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Runs (or resumes) the benchmark and writes its report files into the run directory.
+     *
+     * @throws EvalRunMismatchException when the directory holds a run of another model, judge or
+     *     benchmark file, and a fresh start was not asked for
+     * @throws IllegalArgumentException when the file is not the benchmark's published format
+     */
+    public BenchmarkReport run() {
+        long start = System.nanoTime();
+        BenchmarkSet all = benchmark.read(file);
+        BenchmarkSet set = all;
+        if (limit > 0) {
+            set = set.limit(limit);
+        }
+        if (questionLimit > 0) {
+            set = set.limitQuestions(questionLimit);
+        }
+        Map<String, String> settings = new TreeMap<>(modelSettings);
+        settings.put("judge_model", judgeName);
+        RunDirectory.prepare(runDirectory, new RunRecord(modelName, new TreeMap<>(settings), BENCHMARK_FORMAT,
+                benchmark.id() + " file " + all.fingerprint()), RUN_FILES, fresh);
+        RecordingModel recording = new RecordingModel(model, runDirectory);
+        LanguageModel judge = judgeModel != null ? new RecordingModel(judgeModel, judgeFolder())
+                : judgeName.equals(modelName) ? recording : new NamedModel(recording, judgeName);
+        List<ConversationOutcome> outcomes = new ArrayList<>();
+        for (BenchmarkSet.Conversation conversation : set.conversations()) {
+            outcomes.add(new ConversationStages(conversation, recording, new BenchmarkJudge(judge)).run());
+        }
+        BenchmarkReport report = summarise(set, outcomes, Duration.ofNanos(System.nanoTime() - start).toMillis());
+        BenchmarkReportFiles.write(runDirectory, report);
+        LOG.info("eval: {} on {} conversations with {}; report in {}", benchmark.id(), outcomes.size(), modelName,
+                runDirectory);
+        return report;
+    }
+
+    private Path judgeFolder() {
+        Path dir = runDirectory.resolve(JUDGE_FOLDER);
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + dir, e);
+        }
+    }
+
+    /** One answer in one condition. */
+    record Answer(String questionId, String category, boolean special, String condition, String text,
+            long tokens, long millis, boolean contextCut) {}
+
+    /** One answer and the judge's verdict. */
+    record Judged(Answer answer, boolean correct, String verdict, long judgeTokens) {}
+
+    /** What the ingest stage did. */
+    record Ingested(int sessions, int turns) {}
+
+    /** What one pipeline stage (extract, consolidate) spent. */
+    record Spent(long tokens, int requests, String outcome) {}
+
+    /** A stage's list of answers or verdicts, as its checkpoint file holds it. */
+    record Answers(List<Answer> answers) {}
+
+    /** The judge stage's checkpoint. */
+    record Verdicts(List<Judged> judged) {}
+
+    record ConversationOutcome(long pipelineTokens, List<Judged> judged) {}
+
+    /** One conversation's stages, each skipped when its checkpoint exists. */
+    private final class ConversationStages {
+        private final BenchmarkSet.Conversation conversation;
+        private final LanguageModel recording;
+        private final BenchmarkJudge judge;
+        private final Path dir;
+
+        ConversationStages(BenchmarkSet.Conversation conversation, LanguageModel recording, BenchmarkJudge judge) {
+            this.conversation = conversation;
+            this.recording = recording;
+            this.judge = judge;
+            this.dir = runDirectory.resolve(FOLDER).resolve(conversation.id().replaceAll("[^A-Za-z0-9._-]", "_"));
+        }
+
+        ConversationOutcome run() {
+            Optional<Verdicts> judged = read("judge", Verdicts.class);
+            Optional<Spent> extracted = read("extract", Spent.class);
+            Optional<Spent> consolidated = read("consolidate", Spent.class);
+            if (judged.isPresent() && extracted.isPresent() && consolidated.isPresent()) {
+                return new ConversationOutcome(extracted.get().tokens() + consolidated.get().tokens(),
+                        judged.get().judged());
+            }
+            MemoriesConfig config = MemoriesConfig.builder().maxRolloutsPerStartup(128).maxRolloutAgeDays(90)
+                    .maxUnusedDays(365).build();
+            boolean ingested = read("ingest", Ingested.class).isPresent();
+            try (EvalHome home = ingested ? EvalHome.reopen(dir.resolve("home"), recording, config)
+                    : EvalHome.fresh(dir.resolve("home"), recording, config)) {
+                if (!ingested) {
+                    int turns = 0;
+                    int index = 0;
+                    for (BenchmarkSet.Session session : conversation.sessions()) {
+                        // The index keeps thread ids apart even where a file repeats a session id.
+                        home.record(SessionContext.root(conversation.id() + "-session-" + ++index + "-" + session.id()),
+                                session);
+                        turns += session.turns().size();
+                    }
+                    write("ingest", new Ingested(conversation.sessions().size(), turns));
+                }
+                Spent extract = extracted.orElseGet(() -> write("extract", extract(home, config)));
+                Spent consolidate = consolidated.orElseGet(() -> {
+                    Phase2Report report = home.runPhase2At(pipelineEnd(config));
+                    return write("consolidate", new Spent(report.usage().totalTokens(), 0, report.outcome().name()));
+                });
+                Answers answers = read("answer", Answers.class).orElseGet(() -> write("answer", answer(home, config)));
+                Verdicts verdicts = judged.orElseGet(() -> write("judge", judge(answers)));
+                return new ConversationOutcome(extract.tokens() + consolidate.tokens(), verdicts.judged());
+            }
+        }
+
+        /** Phase 1 a little after each session goes idle, so each is extracted while young enough. */
+        private Spent extract(EvalHome home, MemoriesConfig config) {
+            TokenUsage usage = TokenUsage.ZERO;
+            int requests = 0;
+            Duration idle = Duration.ofHours(config.minRolloutIdleHours() + 1L);
+            for (Instant end : new TreeSet<>(conversation.sessions().stream().map(BenchmarkSet.Session::end).toList())) {
+                EvalHome.Phase1Only run = home.runPhase1At(end.plus(idle));
+                usage = usage.plus(run.usage());
+                requests += run.requests();
+            }
+            return new Spent(usage.totalTokens(), requests, "");
+        }
+
+        private Instant pipelineEnd(MemoriesConfig config) {
+            return conversation.sessions().stream().map(BenchmarkSet.Session::end).max(Comparator.naturalOrder())
+                    .orElse(conversation.askedAt()).plus(Duration.ofHours(config.minRolloutIdleHours() + 2L));
+        }
+
+        private Answers answer(EvalHome home, MemoriesConfig config) {
+            Answering answering = new Answering(recording, conversation.id());
+            Instant pipelineEnd = pipelineEnd(config);
+            home.clockAt(conversation.askedAt().isAfter(pipelineEnd) ? conversation.askedAt() : pipelineEnd);
+            String instructions = instructions();
+            FullContext full = fullContext();
+            List<Answer> answers = new ArrayList<>();
+            for (BenchmarkSet.Question q : conversation.questions()) {
+                for (String condition : CONDITIONS) {
+                    long start = System.nanoTime();
+                    Answering.Answer answer = switch (condition) {
+                        case "mnemo" -> {
+                            SessionContext context = new SessionContext("eval-question-" + q.id(), "app", true, false,
+                                    Optional.empty());
+                            try (MemorySession session = home.engine().openSession(context)) {
+                                yield answering.withMemory(session, instructions, q.question());
+                            }
+                        }
+                        case "no_memory" -> answering.without(instructions, q.question());
+                        default -> answering.without(instructions + "\n\n" + full.text(), q.question());
+                    };
+                    answers.add(new Answer(q.id(), q.category(), q.special(), condition, answer.text(),
+                            answer.usage().totalTokens(), Duration.ofNanos(System.nanoTime() - start).toMillis(),
+                            condition.equals("full_context") && full.cut()));
+                }
+            }
+            return new Answers(answers);
+        }
+
+        private String instructions() {
+            return "You are a chat assistant who has talked with the user many times before. Answer the user's question"
+                    + " about those earlier conversations briefly: the fact, name, date or number asked for, in one short"
+                    + " sentence. Work out relative dates from when things were said. Now is "
+                    + DAY.format(conversation.askedAt()) + ". If the earlier conversations do not tell, say that you do"
+                    + " not know rather than guessing.";
+        }
+
+        /** The whole conversation, oldest sessions left out while it does not fit the model's window. */
+        private FullContext fullContext() {
+            List<String> sessions = new ArrayList<>(conversation.transcripts());
+            OptionalInt window = model.contextWindowTokens();
+            TokenCounter counter = model.tokenCounter();
+            int dropped = 0;
+            if (window.isPresent()) {
+                int budget = Math.max(1, window.getAsInt() - WINDOW_RESERVE);
+                while (sessions.size() > 1 && counter.count(String.join("\n", sessions)) > budget) {
+                    sessions.remove(0);
+                    dropped++;
+                }
+                if (counter.count(sessions.get(0)) > budget) {
+                    String only = sessions.get(0);
+                    int keep = Math.max(0, only.length() - budget * 4);
+                    sessions.set(0, only.substring(keep));
+                    dropped++;
+                }
+            }
+            String note = dropped == 0 ? "" : "[Note: the whole conversation does not fit the model's window; the oldest"
+                    + " part (" + dropped + " of " + conversation.sessions().size() + " sessions, in whole or in part)"
+                    + " is left out.]\n";
+            return new FullContext("The earlier conversations, oldest first:\n========= TRANSCRIPTS BEGIN =========\n"
+                    + note + String.join("\n", sessions) + "========= TRANSCRIPTS END =========", dropped > 0);
+        }
+
+        private Verdicts judge(Answers answers) {
+            Map<String, BenchmarkSet.Question> questions = new TreeMap<>();
+            conversation.questions().forEach(q -> questions.put(q.id(), q));
+            List<Judged> judged = new ArrayList<>();
+            for (Answer answer : answers.answers()) {
+                BenchmarkJudge.Verdict verdict = judge.grade(benchmark, questions.get(answer.questionId()), answer.text());
+                judged.add(new Judged(answer, verdict.correct(), verdict.reply(), verdict.usage().totalTokens()));
+            }
+            return new Verdicts(judged);
+        }
+
+        private <T> Optional<T> read(String stage, Class<T> type) {
+            Path path = dir.resolve(stage + ".json");
+            if (!Files.isRegularFile(path)) {
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(JSON.readValue(path.toFile(), type));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the checkpoint " + path + "; delete it to redo that stage", e);
+            }
+        }
+
+        private <T> T write(String stage, T value) {
+            Path path = dir.resolve(stage + ".json");
+            try {
+                Files.createDirectories(dir);
+                Path tmp = dir.resolve(stage + ".json.tmp");
+                JSON.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), value);
+                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the checkpoint " + path, e);
+            }
+            LOG.info("eval: {} {} done", conversation.id(), stage);
+            return value;
+        }
+    }
+
+    private record FullContext(String text, boolean cut) {}
+
+    private BenchmarkReport summarise(BenchmarkSet set, List<ConversationOutcome> outcomes, long millis) {
+        List<Judged> all = outcomes.stream().flatMap(o -> o.judged().stream()).toList();
+        List<BenchmarkReport.ConditionFigures> figures = new ArrayList<>();
+        for (String condition : CONDITIONS) {
+            List<Judged> of = all.stream().filter(j -> j.answer().condition().equals(condition)).toList();
+            List<Judged> scored = benchmark == Benchmark.LOCOMO ? of.stream().filter(j -> !j.answer().special()).toList()
+                    : of;
+            Map<String, BenchmarkReport.CategoryFigures> categories = new TreeMap<>();
+            for (String category : new TreeSet<>(scored.stream().map(j -> j.answer().category()).toList())) {
+                categories.put(category, figures(scored.stream().filter(j -> j.answer().category().equals(category))
+                        .toList()));
+            }
+            BenchmarkReport.CategoryFigures overall = figures(scored);
+            long tokens = of.stream().mapToLong(j -> j.answer().tokens()).sum();
+            figures.add(new BenchmarkReport.ConditionFigures(condition, overall.questions(), overall.correct(),
+                    overall.accuracy(), categories, figures(of.stream().filter(j -> j.answer().special()).toList()),
+                    of.isEmpty() ? Double.NaN : (double) tokens / of.size(),
+                    p95(of.stream().map(j -> j.answer().millis()).toList()),
+                    (int) of.stream().filter(j -> j.answer().contextCut()).count()));
+        }
+        int questions = set.conversations().stream().mapToInt(c -> c.questions().size()).sum();
+        return new BenchmarkReport(benchmark.id(), modelName, judgeName, outcomes.size(), questions,
+                outcomes.stream().mapToLong(ConversationOutcome::pipelineTokens).sum(),
+                all.stream().mapToLong(Judged::judgeTokens).sum(), figures, millis);
+    }
+
+    private static BenchmarkReport.CategoryFigures figures(List<Judged> judged) {
+        return BenchmarkReport.CategoryFigures.of(judged.size(), (int) judged.stream().filter(Judged::correct).count());
+    }
+
+    /** The nearest-rank 95th percentile; 0 for none. */
+    static long p95(List<Long> values) {
+        if (values.isEmpty()) {
+            return 0;
+        }
+        List<Long> sorted = values.stream().sorted().toList();
+        return sorted.get((int) Math.ceil(0.95 * sorted.size()) - 1);
+    }
+
+    /** The same endpoint asked for another model by name: the judge, when only its name is given. */
+    private record NamedModel(LanguageModel model, String name) implements LanguageModel {
+        @Override
+        public ModelResponse respond(ModelRequest request) {
+            return model.respond(request.toBuilder().model(name).build());
+        }
+    }
+
+    /** Configures a {@link BenchmarkRun}. */
+    public static final class Builder {
+        private Benchmark benchmark;
+        private Path file;
+        private LanguageModel model;
+        private String modelName;
+        private LanguageModel judgeModel;
+        private String judgeName;
+        private Path runDirectory;
+        private int limit;
+        private int questionLimit;
+        private boolean fresh;
+        private Map<String, String> modelSettings = Map.of();
+
+        private Builder() {}
+
+        /** The benchmark and the published file the user downloaded. */
+        public Builder dataset(Benchmark benchmark, Path file) {
+            this.benchmark = Objects.requireNonNull(benchmark, "benchmark");
+            this.file = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /** The model that extracts, consolidates and answers, and its name (recorded in the run directory). */
+        public Builder model(LanguageModel model, String name) {
+            this.model = Objects.requireNonNull(model, "model");
+            if (Objects.requireNonNull(name, "name").isBlank()) {
+                throw new IllegalArgumentException("the model name is blank; name the model the report is about");
+            }
+            this.modelName = name;
+            return this;
+        }
+
+        /** What else tells the model apart (endpoint, API…), as {@link MemoryEval.Builder#modelSettings}. */
+        public Builder modelSettings(Map<String, String> settings) {
+            this.modelSettings = Map.copyOf(settings);
+            return this;
+        }
+
+        /** The judge: the answering model's endpoint asked for {@code name} instead. Default: the answering model. */
+        public Builder judgeModel(String name) {
+            if (Objects.requireNonNull(name, "name").isBlank()) {
+                throw new IllegalArgumentException("the judge model name is blank");
+            }
+            this.judgeName = name;
+            return this;
+        }
+
+        /** A judge of its own, under {@code name}. */
+        public Builder judge(LanguageModel judge, String name) {
+            this.judgeModel = Objects.requireNonNull(judge, "judge");
+            return judgeModel(name);
+        }
+
+        public Builder runDirectory(Path dir) {
+            this.runDirectory = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /** Only the first {@code n} conversations (LongMemEval: questions), a smoke subset. Default: all. */
+        public Builder limit(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("limit must be at least 1, was " + n);
+            }
+            this.limit = n;
+            return this;
+        }
+
+        /** Only the first {@code n} questions of each conversation (LoCoMo has about 200 each). Default: all. */
+        public Builder questionLimit(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("question limit must be at least 1, was " + n);
+            }
+            this.questionLimit = n;
+            return this;
+        }
+
+        /** Discards an earlier run in the directory instead of resuming it (or refusing it). */
+        public Builder fresh(boolean fresh) {
+            this.fresh = fresh;
+            return this;
+        }
+
+        public BenchmarkRun build() {
+            if (modelName == null) {
+                throw new IllegalStateException("no model: call model(LanguageModel, String)");
+            }
+            if (benchmark == null) {
+                throw new IllegalStateException("no dataset: call dataset(Benchmark, Path)");
+            }
+            return new BenchmarkRun(this);
+        }
+    }
+}
