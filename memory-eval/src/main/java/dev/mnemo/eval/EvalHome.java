@@ -186,28 +186,13 @@ final class EvalHome implements AutoCloseable {
     }
 
     /** The model, counting the requests it answers. */
-    private record CountingModel(LanguageModel model, java.util.concurrent.atomic.AtomicInteger requests)
-            implements LanguageModel {
+    private record CountingModel(LanguageModel delegate, java.util.concurrent.atomic.AtomicInteger requests)
+            implements dev.mnemo.llm.ForwardingLanguageModel {
         @Override
         public dev.mnemo.llm.ModelResponse respond(dev.mnemo.llm.ModelRequest request) {
-            dev.mnemo.llm.ModelResponse response = model.respond(request);
+            dev.mnemo.llm.ModelResponse response = delegate.respond(request);
             requests.incrementAndGet();
             return response;
-        }
-
-        @Override
-        public java.util.Optional<dev.mnemo.llm.RateLimitSnapshot> rateLimits() {
-            return model.rateLimits();
-        }
-
-        @Override
-        public java.util.OptionalInt contextWindowTokens() {
-            return model.contextWindowTokens();
-        }
-
-        @Override
-        public dev.mnemo.llm.TokenCounter tokenCounter() {
-            return model.tokenCounter();
         }
     }
 }

@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.llm.FinishReason;
+import dev.mnemo.llm.ForwardingLanguageModel;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
-import dev.mnemo.llm.RateLimitSnapshot;
 import dev.mnemo.llm.TokenUsage;
 import dev.mnemo.llm.ToolCall;
 import dev.mnemo.llm.ToolSpec;
@@ -26,8 +26,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -35,7 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * in the run directory, and a request already answered there (same content, same purpose) is
  * answered from the log — which makes a run resumable and a re-run cheap.
  */
-final class RecordingModel implements LanguageModel {
+final class RecordingModel implements ForwardingLanguageModel {
 
     static final String LOG_FILE = "model-log.jsonl";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,6 +49,11 @@ final class RecordingModel implements LanguageModel {
     }
 
     @Override
+    public LanguageModel delegate() {
+        return model;
+    }
+
+    @Override
     public ModelResponse respond(ModelRequest request) {
         ObjectNode requestJson = requestJson(request);
         String key = sha256(requestJson.toString());
@@ -62,21 +65,6 @@ final class RecordingModel implements LanguageModel {
         answered.put(key, response);
         append(key, requestJson, response);
         return response;
-    }
-
-    @Override
-    public Optional<RateLimitSnapshot> rateLimits() {
-        return model.rateLimits();
-    }
-
-    @Override
-    public OptionalInt contextWindowTokens() {
-        return model.contextWindowTokens();
-    }
-
-    @Override
-    public dev.mnemo.llm.TokenCounter tokenCounter() {
-        return model.tokenCounter();
     }
 
     private void load() {

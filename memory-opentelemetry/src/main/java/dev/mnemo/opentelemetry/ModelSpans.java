@@ -1,11 +1,10 @@
 package dev.mnemo.opentelemetry;
 
+import dev.mnemo.llm.ForwardingLanguageModel;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelException;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
-import dev.mnemo.llm.RateLimitSnapshot;
-import dev.mnemo.llm.TokenCounter;
 import dev.mnemo.llm.TokenUsage;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
  * The {@link LanguageModel} {@link MnemoTelemetry#languageModel} returns: every call of the wrapped
@@ -31,7 +29,7 @@ import java.util.OptionalInt;
  * context and current while the model works), with the {@code gen_ai.client.operation.duration}
  * and {@code gen_ai.client.token.usage} metrics. Every other method is the wrapped model's.
  */
-final class ModelSpans implements LanguageModel {
+final class ModelSpans implements ForwardingLanguageModel {
 
     private final LanguageModel model;
     private final Optional<String> provider;
@@ -53,6 +51,11 @@ final class ModelSpans implements LanguageModel {
         var meter = GenAi.meter(openTelemetry);
         this.duration = GenAi.operationDuration(meter);
         this.tokens = GenAi.tokenUsage(meter);
+    }
+
+    @Override
+    public LanguageModel delegate() {
+        return model;
     }
 
     @Override
@@ -114,21 +117,6 @@ final class ModelSpans implements LanguageModel {
 
     private static double seconds(long startedNanos) {
         return (System.nanoTime() - startedNanos) / 1e9;
-    }
-
-    @Override
-    public Optional<RateLimitSnapshot> rateLimits() {
-        return model.rateLimits();
-    }
-
-    @Override
-    public OptionalInt contextWindowTokens() {
-        return model.contextWindowTokens();
-    }
-
-    @Override
-    public TokenCounter tokenCounter() {
-        return model.tokenCounter();
     }
 
     @Override

@@ -1,15 +1,14 @@
 package dev.mnemo.internal.engine;
 
+import dev.mnemo.llm.ForwardingLanguageModel;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
-import dev.mnemo.llm.RateLimitSnapshot;
 import dev.mnemo.spi.MemoryEventListener;
-import java.util.Optional;
-import java.util.OptionalInt;
 
 /** The pipeline's model, telling the listeners of each call it answered and what the call spent. */
-record ReportingModel(LanguageModel model, String phase, MemoryEventListener listener) implements LanguageModel {
+record ReportingModel(LanguageModel delegate, String phase, MemoryEventListener listener)
+        implements ForwardingLanguageModel {
 
     /** {@code model} reporting its calls as {@code phase}; null stays null (no model configured). */
     static LanguageModel of(LanguageModel model, String phase, MemoryEventListener listener) {
@@ -18,28 +17,13 @@ record ReportingModel(LanguageModel model, String phase, MemoryEventListener lis
 
     @Override
     public ModelResponse respond(ModelRequest request) {
-        ModelResponse response = model.respond(request);
+        ModelResponse response = delegate.respond(request);
         listener.modelCalled(phase, response.usage());
         return response;
     }
 
     @Override
-    public Optional<RateLimitSnapshot> rateLimits() {
-        return model.rateLimits();
-    }
-
-    @Override
-    public OptionalInt contextWindowTokens() {
-        return model.contextWindowTokens();
-    }
-
-    @Override
-    public dev.mnemo.llm.TokenCounter tokenCounter() {
-        return model.tokenCounter();
-    }
-
-    @Override
     public String toString() {
-        return model.toString();
+        return delegate.toString();
     }
 }
