@@ -23,12 +23,14 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +67,10 @@ final class Phase2Attempt {
     private boolean changing;
     /** The files changed against the baseline, as last counted. */
     private int filesChanged;
+    /** The paths the synced inputs changed against the baseline (step 5). */
+    private Set<String> syncedChanges = Set.of();
+    /** The folder as the agent got it, to count its edits; null when it could not be read. */
+    private FolderFingerprint beforeAgent;
 
     Phase2Attempt(Phase2Runner.Dependencies deps, Executor workers, Forgetting forgetting, JobClaim claim,
             BackgroundOperations operations) {
@@ -128,6 +134,7 @@ final class Phase2Attempt {
             return fail(Phase2FailureReason.FAILED_WORKSPACE_STATUS, e);
         }
         filesChanged = diff.changes().size();
+        syncedChanges = diff.changes().stream().map(WorkspaceDiff.Change::path).collect(Collectors.toSet());
         boolean artifactsValid = Artifacts.valid(root);
         if (diff.isEmpty() && artifactsValid) {
             return succeed(Phase2Outcome.NO_WORKSPACE_CHANGES, watermark, selection);
@@ -145,6 +152,7 @@ final class Phase2Attempt {
             return fail(Phase2FailureReason.FAILED_WORKSPACE_DIFF_FILE, e);
         }
         // 7. The agent, awaited, with the lease kept alive.
+        beforeAgent = fingerprint();
         step("agent_spawned");
         ConsolidationAgentResult result;
         try (Heartbeat heartbeat = Heartbeat.start(deps.store(), token, JOB_LEASE, HEARTBEAT, deps.clock(),
@@ -338,15 +346,29 @@ final class Phase2Attempt {
     }
 
     /**
-     * What the consolidation changed, against the baseline, once the agent is done: the synced
-     * inputs and the agent's edits together. A workspace that cannot say keeps the count of the
-     * synced inputs' changes.
+     * What the consolidation changed, against the baseline, once the agent is done: the paths the
+     * synced inputs changed and those the agent changed, together. Counted from the folder alone:
+     * asking the workspace for its diff here could refresh it (a fleet workspace takes in notes added
+     * meanwhile), and the commit would then take notes this consolidation never saw. A folder that
+     * cannot be read keeps the count of the synced inputs' changes.
      */
     private void countFilesChanged() {
+        FolderFingerprint after = fingerprint();
+        if (beforeAgent == null || after == null) {
+            return;
+        }
+        Set<String> changed = new HashSet<>(syncedChanges);
+        changed.addAll(beforeAgent.changedIn(after));
+        changed.remove(WorkspaceDiffFile.FILENAME);
+        filesChanged = changed.size();
+    }
+
+    private FolderFingerprint fingerprint() {
         try {
-            filesChanged = deps.workspace().diff().changes().size();
-        } catch (RuntimeException e) {
-            LOG.debug("memory phase-2: cannot count the files the consolidation changed ({})", e.toString());
+            return FolderFingerprint.of(root);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("memory phase-2: cannot read the folder to count the files changed ({})", e.toString());
+            return null;
         }
     }
 
