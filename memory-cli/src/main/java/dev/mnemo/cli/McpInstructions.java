@@ -3,71 +3,188 @@ package dev.mnemo.cli;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryException;
 import dev.mnemo.MemoryTools;
+import dev.mnemo.ProjectKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The MCP server's {@code instructions}: the read path an agent built on Mnemo gets in its developer
- * instructions, for a model handed the memory tools (every step names a tool, every path is relative
- * to the memory folder, this machine's paths are taken out), with the summary capped by the home's
- * {@code summary_token_limit}. Codex makes them the description of the server's tool namespace, so
- * the model reads the summary before its first tool call; other clients show them too.
+ * The MCP server's {@code instructions}: the memory itself first, then the least guidance a model
+ * handed the memory tools needs, the whole within what MCP clients keep of a server's instructions.
  *
- * <p>Two sections differ from an agent's: an MCP client reads no citation block, so the model is
- * told citations are not expected; and without {@code --allow-notes} there is no note tool, so a
- * change to memory is left to the user.
+ * <p>Order: one lead sentence; the notes not yet consolidated and the summaries of the session's
+ * scopes, as an agent built on Mnemo gets them (the project {@code --project} named, then the
+ * global memory; without a project, the global summary and the index of projects with memory),
+ * each summary capped by the home's {@code summary_token_limit}; then the guidance (which tool for
+ * what, paths relative to the memory folder, no citation block, read-only or the note tool). A
+ * client that cuts the instructions thus cuts guidance last and the summary's start never.
+ *
+ * <p>{@value #CLIENT_LIMIT} characters (UTF-16 code units, as both clients count) is the least
+ * any documented client keeps: Claude Code 2.1.332 cuts at 4,096; Codex CLI 0.171.0, which makes
+ * the instructions the description of the server's tool namespace, documents no limit. When the
+ * memory is longer than the room the guidance leaves, it is cut at a line boundary and a marker
+ * says where the rest is ({@code memory_summary.md}, read with {@code memories_read}); the notes
+ * get at most a third of the room when the summary needs the rest.
  *
  * <p>Rendered once, when the server starts (MCP sends instructions once, in the {@code initialize}
- * answer): for the project {@code --project} named, its summary and the global one; else the global
- * summary and the one-line index of the projects that have memory. Without a summary, or with
- * {@code use_memories = false}, a short text still says what the folder is and how to use the
- * tools. Reading the home never creates or writes anything.
+ * answer). Reading the home never creates or writes anything.
  */
 final class McpInstructions {
 
-    static final String CITING_HEADING = "### Citing memory";
-    static final String CHANGING_HEADING = "### Changing what is remembered";
+    /** The most characters of a server's instructions every documented client keeps (Claude Code 2.1.332). */
+    static final int CLIENT_LIMIT = 4_096;
 
-    static final String NO_CITATIONS = CITING_HEADING + "\n\n"
-            + "Citations are not expected here: this memory folder is served over MCP and no citation block is"
-            + " read. When an answer relies on memory, say so in plain words and name the files it came from.\n\n";
+    /** The lines between which {@link MemoryTools#instructionsForFolder} places the memory itself. */
+    private static final String SUMMARY_BEGINS = "========= MEMORY_SUMMARY BEGINS =========\n";
+    private static final String SUMMARY_ENDS = "\n========= MEMORY_SUMMARY ENDS =========";
+    /** How the memory section names its parts. */
+    private static final String NOTES_HEADING = "## Recent notes";
+    private static final String PROJECTS_INDEX = "Projects with memory of their own";
+    private static final String NOTES_FOLDER = "extensions/ad_hoc/notes/";
 
-    private static final String READ_ONLY_CHANGES = CHANGING_HEADING + "\n\n"
-            + "This memory is read-only here: do not try to change it. When the user asks to remember, forget or"
-            + " correct something, tell them to run `mnemo note \"...\"` (or to start the server with"
-            + " --allow-notes).\n\n";
-
-    /** Without a summary: what the folder is and how to use the tools, in a few lines. */
-    private static final String WITHOUT_SUMMARY = "## Memory\n\n"
-            + "A Mnemo memory folder holding what earlier sessions learned, served read-only over MCP; it has no"
-            + " summary yet. MEMORY.md is the searchable handbook, skills/ holds reusable procedures and"
-            + " rollout_summaries/ one recap per earlier session. Before work that may depend on earlier"
-            + " decisions, search it with `" + MemoryTools.SEARCH + "` and read what a match points to with `"
-            + MemoryTools.READ + "` (`" + MemoryTools.LIST + "` shows a folder); paths are relative to the memory"
-            + " folder. Citations are not expected.";
+    static final String LEAD = "Mnemo memory: what earlier sessions with this user learned, served by this MCP"
+            + " server. The memory comes first; how to use the `memories_*` tools follows it.";
+    static final String LEAD_WITHOUT_SUMMARY = "Mnemo memory: what earlier sessions with this user learned, served"
+            + " by this MCP server. It has no summary yet.";
 
     private McpInstructions() {}
 
     /**
-     * The instructions for the memory folder of {@code home}.
+     * The instructions for the memory folder of {@code home}, within {@link #CLIENT_LIMIT}.
      *
      * @param allowNotes whether the note tool is served (else changes are left to the user)
-     * @param project the project whose summary to carry beside the global one, if any
+     * @param project the project whose memory to carry beside the global one, if any
      */
     static String render(Path home, boolean allowNotes, Optional<String> project) {
-        if (!Files.isDirectory(home)) {
-            return WITHOUT_SUMMARY;
-        }
+        return render(home, allowNotes, project, CLIENT_LIMIT);
+    }
+
+    /** {@link #render(Path, boolean, Optional)} within {@code limit} characters. */
+    static String render(Path home, boolean allowNotes, Optional<String> project, int limit) {
         Path memoryRoot = home.resolve("memories");
+        Optional<String> slug = project.map(ProjectKeys::slug);
+        String memory = Files.isDirectory(home) ? memorySection(home, memoryRoot, project) : "";
+        String guidance = guidance(allowNotes, slug, Files.isDirectory(memoryRoot.resolve(ProjectKeys.FOLDER)));
+        if (memory.isEmpty()) {
+            return LEAD_WITHOUT_SUMMARY + "\n\n" + guidance;
+        }
+        int room = limit - LEAD.length() - guidance.length() - 4;
+        return LEAD + "\n\n" + fit(memory, room, limit, slug) + "\n\n" + guidance;
+    }
+
+    /**
+     * The notes and summaries an agent gets for this scope, as the memory tools render them, or
+     * {@code ""} when there are none (or {@code use_memories} is off).
+     */
+    private static String memorySection(Path home, Path memoryRoot, Optional<String> project) {
         MemoriesConfig config = config(home);
         String forTools = project.map(key -> MemoryTools.instructionsForFolder(memoryRoot, config, key))
                 .orElseGet(() -> MemoryTools.instructionsForFolder(memoryRoot, config));
-        if (forTools.isEmpty()) {
-            return WITHOUT_SUMMARY;
+        int begins = forTools.indexOf(SUMMARY_BEGINS);
+        int ends = forTools.lastIndexOf(SUMMARY_ENDS);
+        if (begins < 0 || ends < begins + SUMMARY_BEGINS.length()) {
+            return "";
         }
-        String text = replaceSection(forTools, CITING_HEADING, NO_CITATIONS);
-        return allowNotes ? text : replaceSection(text, CHANGING_HEADING, READ_ONLY_CHANGES);
+        String section = forTools.substring(begins + SUMMARY_BEGINS.length(), ends).strip();
+        if (project.isPresent()) {
+            return section; // the project's and the global summary carry their own headings
+        }
+        String[] parts = splitNotes(section);
+        String rest = parts[1];
+        if (!rest.isEmpty() && !rest.startsWith(PROJECTS_INDEX)) {
+            rest = "## Memory summary (memory_summary.md)\n\n" + rest;
+        }
+        return parts[0].isEmpty() ? rest : rest.isEmpty() ? parts[0] : parts[0] + "\n\n" + rest;
+    }
+
+    /** The notes block the section starts with (or {@code ""}) and what follows it. */
+    private static String[] splitNotes(String section) {
+        if (!section.startsWith(NOTES_HEADING)) {
+            return new String[] {"", section};
+        }
+        int body = section.indexOf("\n\n");
+        int end = body < 0 ? -1 : section.indexOf("\n\n", body + 2);
+        return end < 0 ? new String[] {section, ""} : new String[] {section.substring(0, end), section.substring(end + 2)};
+    }
+
+    /**
+     * The memory section within {@code room} characters: whole when it fits; else the notes within
+     * a third of the room (or what the summaries leave) and the summaries in the rest, each cut at a
+     * line boundary with a marker.
+     */
+    static String fit(String memory, int room, int limit, Optional<String> slug) {
+        if (memory.length() <= room) {
+            return memory;
+        }
+        String summaryMarker = "[Cut here: MCP clients keep " + String.format("%,d", limit) + " characters of these"
+                + " instructions. Read the rest with `" + MemoryTools.READ + "`: "
+                + slug.map(s -> "`" + ProjectKeys.FOLDER + "/" + s + "/memory_summary.md`, then ").orElse("")
+                + "`memory_summary.md`.]";
+        String[] parts = splitNotes(memory);
+        if (parts[0].isEmpty()) {
+            return cutAtLine(memory, room, summaryMarker);
+        }
+        String notesMarker = "- (more notes under `" + NOTES_FOLDER + "`; read them with `" + MemoryTools.READ + "`)";
+        int notesRoom = Math.min(parts[0].length(), Math.max(room / 3, room - parts[1].length() - 2));
+        String notes = cutAtLine(parts[0], notesRoom, notesMarker);
+        return parts[1].isEmpty() ? notes : notes + "\n\n" + cutAtLine(parts[1], room - notes.length() - 2, summaryMarker);
+    }
+
+    /**
+     * {@code text} within {@code room} characters: whole, or its longest run of whole lines that
+     * leaves room for {@code marker} on a line of its own; a first line longer than that is cut
+     * between characters (never inside a surrogate pair) and ends with an ellipsis.
+     */
+    static String cutAtLine(String text, int room, String marker) {
+        if (text.length() <= room) {
+            return text;
+        }
+        int keep = room - marker.length() - 1;
+        if (keep < 2) {
+            return marker.length() <= room ? marker : "";
+        }
+        int newline = text.lastIndexOf('\n', keep);
+        String head;
+        if (newline > 0) {
+            head = text.substring(0, newline).stripTrailing();
+        } else {
+            int end = keep - 1;
+            if (Character.isLowSurrogate(text.charAt(end)) && Character.isHighSurrogate(text.charAt(end - 1))) {
+                end--;
+            }
+            head = text.substring(0, end) + "…";
+        }
+        return head + "\n" + marker;
+    }
+
+    /** How to use the tools, in as few words as work. */
+    static String guidance(boolean allowNotes, Optional<String> slug, boolean projectsFolder) {
+        StringBuilder out = new StringBuilder("## Using this memory\n\n")
+                .append("- Before work that may rest on earlier decisions, conventions or fixes, look in memory:")
+                .append(" search with `").append(MemoryTools.SEARCH).append("` (MEMORY.md is the handbook), then")
+                .append(" open what a match points to (`skills/`, `rollout_summaries/`) with `").append(MemoryTools.READ)
+                .append("`; `").append(MemoryTools.LIST).append("` shows a folder. A few searches are enough; skip")
+                .append(" memory for requests that stand on their own.\n")
+                .append("- Paths are relative to the memory folder.");
+        if (slug.isPresent()) {
+            out.append(" This session's project is `").append(ProjectKeys.FOLDER).append('/').append(slug.get())
+                    .append("/`: search its MEMORY.md first, then the global one; never apply another project's")
+                    .append(" memory here.");
+        } else if (projectsFolder) {
+            out.append(" `").append(ProjectKeys.FOLDER).append("/<name>/` holds one project's memory each: use it")
+                    .append(" only for a task plainly about that project.");
+        }
+        out.append("\n- Memory can be out of date: say when an answer rests on it, and check what is cheap to check.\n")
+                .append("- Citations are not expected: no citation block is read here. Name the memory files you")
+                .append(" used in plain words.\n");
+        if (allowNotes) {
+            out.append("- Change memory only when the user asks: show them the note, and once they agree write one")
+                    .append(" small note per change with `").append(MemoryTools.ADD_AD_HOC_NOTE).append("`.");
+        } else {
+            out.append("- Memory is read-only here. When the user asks to remember, forget or correct something,")
+                    .append(" tell them to run `mnemo note \"...\"`.");
+        }
+        return out.toString();
     }
 
     /** The home's settings; its defaults when its config cannot be read, said on standard error. */
@@ -78,19 +195,5 @@ final class McpInstructions {
             System.err.println("mnemo mcp: " + e.getMessage() + "; the instructions use the default settings");
             return MemoriesConfig.defaults();
         }
-    }
-
-    /**
-     * {@code text} with the {@code ### heading} section (up to the next {@code ###} heading) replaced
-     * by {@code section}; when the heading is missing, {@code section} comes first, so what it says
-     * is never lost.
-     */
-    static String replaceSection(String text, String heading, String section) {
-        int start = text.indexOf(heading + "\n");
-        if (start < 0) {
-            return section + text;
-        }
-        int next = text.indexOf("\n### ", start + heading.length());
-        return text.substring(0, start) + section + (next < 0 ? "" : text.substring(next + 1));
     }
 }

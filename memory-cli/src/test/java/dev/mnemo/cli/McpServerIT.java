@@ -80,8 +80,9 @@ class McpServerIT {
     void initialize_instructionsCarryTheReadPathAndTheSummary_withoutCitationsOrNotes() {
         String instructions = client.getCurrentInitializationResult().instructions();
 
-        assertThat(instructions).contains("builds use gradle 8", "MEMORY_SUMMARY BEGINS", "memories_search",
-                "memories_read", "Citations are not expected");
+        assertThat(instructions).startsWith(McpInstructions.LEAD).contains("builds use gradle 8",
+                "## Memory summary (memory_summary.md)", "memories_search", "memories_read", "Citations are not expected");
+        assertThat(instructions.length()).isLessThanOrEqualTo(McpInstructions.CLIENT_LIMIT);
         assertThat(instructions).doesNotContain("<oai-mem-citation>", "memories_add_ad_hoc_note", home.toString());
     }
 
