@@ -87,7 +87,7 @@ class McpServerIT {
     }
 
     @Test
-    void listTools_servesTheReadToolsWithTheMemoryToolsSchemas() throws Exception {
+    void listTools_servesTheReadToolsWithTheMemoryToolsSchemas_theReadToolAlsoTakingACharOffset() throws Exception {
         Map<String, McpSchema.Tool> served = client.listTools().tools().stream()
                 .collect(Collectors.toMap(McpSchema.Tool::name, Function.identity()));
         Map<String, ToolSpec> specs = MemoryTools.forFolder(home.resolve("memories")).specs().stream()
@@ -98,9 +98,16 @@ class McpServerIT {
             ToolSpec spec = specs.get(tool.name());
             assertThat(tool.description()).isEqualTo(spec.description());
             JsonNode schema = JSON.valueToTree(tool.inputSchema());
-            assertThat(schema).isEqualTo(JSON.readTree(spec.parametersJsonSchema()));
+            JsonNode expected = JSON.readTree(spec.parametersJsonSchema());
+            if (tool.name().equals("memories_read")) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) expected.path("properties")).putObject("char_offset")
+                        .put("type", "integer").put("minimum", 0).put("description", OutputBudget.CHAR_OFFSET_DESCRIPTION);
+            }
+            assertThat(schema).isEqualTo(expected);
             assertThat(tool.annotations().readOnlyHint()).isTrue();
         }
+        assertThat(JSON.valueToTree(served.get("memories_read").inputSchema()).path("properties").has("char_offset"))
+                .isTrue();
     }
 
     @Test
