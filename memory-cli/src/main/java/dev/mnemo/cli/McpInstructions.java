@@ -19,7 +19,7 @@ import java.util.Optional;
  * what, paths relative to the memory folder, no citation block, read-only or the note tool). A
  * client that cuts the instructions thus cuts guidance last and the summary's start never.
  *
- * <p>{@value #CLIENT_LIMIT} characters (UTF-16 code units, as both clients count) is the least
+ * <p>{@value #CLIENT_LIMIT} characters (UTF-16 code units, as Claude Code counts them) is the least
  * any documented client keeps: Claude Code 2.1.332 cuts at 4,096; Codex CLI 0.171.0, which makes
  * the instructions the description of the server's tool namespace, documents no limit. When the
  * memory is longer than the room the guidance leaves, it is cut at a line boundary and a marker

@@ -130,6 +130,22 @@ class McpServerIT {
     }
 
     @Test
+    void call_search_aMegabyteQueryOrTwentyThousandQueries_answerWithinTheDefaultBudget() throws Exception {
+        List<String> many = new java.util.ArrayList<>(List.of("gradle"));
+        for (int i = 0; i < 20_000; i++) {
+            many.add("query-" + i);
+        }
+        for (List<String> queries : List.of(List.of("q".repeat(1_000_000)), many)) {
+            CallToolResult result = client.callTool(new CallToolRequest("memories_search", Map.of("queries", queries)));
+
+            assertThat(result.isError()).isFalse();
+            assertThat(text(result).getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                    .isLessThanOrEqualTo(OutputBudget.DEFAULT_MAX_TOKENS * 4);
+            assertThat(JSON.readTree(text(result)).path("queries").toString()).contains("…[");
+        }
+    }
+
+    @Test
     void call_search_findsTheLineInTheMemoryFile() throws Exception {
         CallToolResult result = client.callTool(new CallToolRequest("memories_search",
                 Map.of("queries", List.of("gradlew"))));
