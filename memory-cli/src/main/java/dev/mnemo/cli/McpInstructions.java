@@ -17,14 +17,16 @@ import java.util.Optional;
  * global memory; without a project, the global summary and the index of projects with memory),
  * each summary capped by the home's {@code summary_token_limit}; then the guidance (which tool for
  * what, paths relative to the memory folder, no citation block, read-only or the note tool). A
- * client that cuts the instructions thus cuts guidance last and the summary's start never.
+ * client that keeps less than this text still keeps the summary's start (and the lead names the
+ * tools).
  *
  * <p>{@value #CLIENT_LIMIT} characters (UTF-16 code units, as Claude Code counts them) is the least
  * any documented client keeps: Claude Code 2.1.332 cuts at 4,096; Codex CLI 0.171.0, which makes
- * the instructions the description of the server's tool namespace, documents no limit. When the
- * memory is longer than the room the guidance leaves, it is cut at a line boundary and a marker
- * says where the rest is ({@code memory_summary.md}, read with {@code memories_read}); the notes
- * get at most a third of the room when the summary needs the rest.
+ * the instructions the description of the server's tool namespace, documents no limit and passed
+ * 480,019 characters whole to a scripted model. When the memory is longer than the room the
+ * guidance leaves, it is cut at a line boundary and a marker says where the rest is
+ * ({@code memory_summary.md}, read with {@code memories_read}); the notes get at most a third of
+ * the room when the summary needs the rest.
  *
  * <p>Rendered once, when the server starts (MCP sends instructions once, in the {@code initialize}
  * answer). Reading the home never creates or writes anything.
@@ -43,7 +45,8 @@ final class McpInstructions {
     private static final String NOTES_FOLDER = "extensions/ad_hoc/notes/";
 
     static final String LEAD = "Mnemo memory: what earlier sessions with this user learned, served by this MCP"
-            + " server. The memory comes first; how to use the `memories_*` tools follows it.";
+            + " server. The memory comes first; `" + MemoryTools.SEARCH + "` and `" + MemoryTools.READ + "` find and"
+            + " open more of it (how: at the end).";
     static final String LEAD_WITHOUT_SUMMARY = "Mnemo memory: what earlier sessions with this user learned, served"
             + " by this MCP server. It has no summary yet.";
 
