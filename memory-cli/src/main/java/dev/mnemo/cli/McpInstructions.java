@@ -4,9 +4,14 @@ import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryException;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.ProjectKeys;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The MCP server's {@code instructions}: the memory itself first, then the least guidance a model
@@ -25,8 +30,9 @@ import java.util.Optional;
  * the instructions the description of the server's tool namespace, documents no limit and passed
  * 480,019 characters whole to a scripted model. When the memory is longer than the room the
  * guidance leaves, it is cut at a line boundary and a marker says where the rest is
- * ({@code memory_summary.md}, read with {@code memories_read}); the notes get at most a third of
- * the room when the summary needs the rest.
+ * ({@code memory_summary.md}, read with {@code memories_read}, and the {@code line_offset} to read
+ * on from when the lines shown are the file's own); the notes get at most a third of the room when
+ * the summary needs the rest.
  *
  * <p>Rendered once, when the server starts (MCP sends instructions once, in the {@code initialize}
  * answer). Reading the home never creates or writes anything.
@@ -43,6 +49,10 @@ final class McpInstructions {
     private static final String NOTES_HEADING = "## Recent notes";
     private static final String PROJECTS_INDEX = "Projects with memory of their own";
     private static final String NOTES_FOLDER = "extensions/ad_hoc/notes/";
+    private static final String SUMMARY_FILE = "memory_summary.md";
+    /** The headings the summaries come under: the project's, the global one in a project, ours without one. */
+    private static final String SUMMARY_HEADING = "## Memory ";
+    private static final String PROJECT_HEADING = "## Memory of this project";
 
     static final String LEAD = "Mnemo memory: what earlier sessions with this user learned, served by this MCP"
             + " server. The memory comes first; `" + MemoryTools.SEARCH + "` and `" + MemoryTools.READ + "` find and"
@@ -72,7 +82,7 @@ final class McpInstructions {
             return LEAD_WITHOUT_SUMMARY + "\n\n" + guidance;
         }
         int room = limit - LEAD.length() - guidance.length() - 4;
-        return LEAD + "\n\n" + fit(memory, room, limit, slug) + "\n\n" + guidance;
+        return LEAD + "\n\n" + fit(memory, room, limit, memoryRoot, slug) + "\n\n" + guidance;
     }
 
     /**
@@ -95,7 +105,7 @@ final class McpInstructions {
         String[] parts = splitNotes(section);
         String rest = parts[1];
         if (!rest.isEmpty() && !rest.startsWith(PROJECTS_INDEX)) {
-            rest = "## Memory summary (memory_summary.md)\n\n" + rest;
+            rest = SUMMARY_HEADING + "summary (" + SUMMARY_FILE + ")\n\n" + rest;
         }
         return parts[0].isEmpty() ? rest : rest.isEmpty() ? parts[0] : parts[0] + "\n\n" + rest;
     }
@@ -115,22 +125,86 @@ final class McpInstructions {
      * a third of the room (or what the summaries leave) and the summaries in the rest, each cut at a
      * line boundary with a marker.
      */
-    static String fit(String memory, int room, int limit, Optional<String> slug) {
+    static String fit(String memory, int room, int limit, Path memoryRoot, Optional<String> slug) {
         if (memory.length() <= room) {
             return memory;
         }
-        String summaryMarker = "[Cut here: MCP clients keep " + String.format("%,d", limit) + " characters of these"
-                + " instructions. Read the rest with `" + MemoryTools.READ + "`: "
-                + slug.map(s -> "`" + ProjectKeys.FOLDER + "/" + s + "/memory_summary.md`, then ").orElse("")
-                + "`memory_summary.md`.]";
         String[] parts = splitNotes(memory);
         if (parts[0].isEmpty()) {
-            return cutAtLine(memory, room, summaryMarker);
+            return cutSummaries(memory, room, limit, memoryRoot, slug);
         }
         String notesMarker = "- (more notes under `" + NOTES_FOLDER + "`; read them with `" + MemoryTools.READ + "`)";
         int notesRoom = Math.min(parts[0].length(), Math.max(room / 3, room - parts[1].length() - 2));
         String notes = cutAtLine(parts[0], notesRoom, notesMarker);
-        return parts[1].isEmpty() ? notes : notes + "\n\n" + cutAtLine(parts[1], room - notes.length() - 2, summaryMarker);
+        return parts[1].isEmpty() ? notes
+                : notes + "\n\n" + cutSummaries(parts[1], room - notes.length() - 2, limit, memoryRoot, slug);
+    }
+
+    /**
+     * The summaries within {@code room}, cut at a line boundary with a marker naming the file to
+     * read on, and the line to read on from when the kept lines are that file's lines.
+     */
+    private static String cutSummaries(String summaries, int room, int limit, Path memoryRoot, Optional<String> slug) {
+        String longest = summaryMarker(limit, slug.map(McpInstructions::projectSummary), OptionalInt.of(9_999_999), slug);
+        String cut = cutAtLine(summaries, room, longest);
+        if (!cut.endsWith("\n" + longest)) {
+            return cut;
+        }
+        String kept = cut.substring(0, cut.length() - longest.length() - 1);
+        int heading = kept.startsWith(SUMMARY_HEADING) ? 0 : kept.lastIndexOf("\n" + SUMMARY_HEADING) + 1;
+        int headingEnd = heading > 0 || kept.startsWith(SUMMARY_HEADING) ? kept.indexOf("\n\n", heading) : -1;
+        if (headingEnd < 0) {
+            return kept + "\n" + summaryMarker(limit, Optional.empty(), OptionalInt.empty(), slug);
+        }
+        boolean inProject = kept.startsWith(PROJECT_HEADING, heading) && slug.isPresent();
+        String file = inProject ? projectSummary(slug.get()) : SUMMARY_FILE;
+        OptionalInt next = nextLine(memoryRoot.resolve(file), kept.substring(headingEnd + 2));
+        return kept + "\n" + summaryMarker(limit, next.isPresent() ? Optional.of(file) : Optional.empty(), next,
+                inProject ? slug : Optional.empty());
+    }
+
+    /**
+     * The marker in place of the summaries cut away: it names {@code from} (with {@code line}, the
+     * {@code line_offset} to read on from, when known), then the global summary when the cut is in
+     * the project's ({@code slug}); with neither, the summaries of the scope.
+     */
+    private static String summaryMarker(int limit, Optional<String> from, OptionalInt line, Optional<String> slug) {
+        StringBuilder out = new StringBuilder("[Cut here: MCP clients keep ").append(String.format("%,d", limit))
+                .append(" characters of these instructions. Read the rest with `").append(MemoryTools.READ).append("`: ");
+        String first = from.orElse(slug.map(McpInstructions::projectSummary).orElse(SUMMARY_FILE));
+        out.append('`').append(first).append('`');
+        line.ifPresent(n -> out.append(" from line_offset ").append(n));
+        if (!first.equals(SUMMARY_FILE)) {
+            out.append(", then `").append(SUMMARY_FILE).append('`');
+        }
+        return out.append(".]").toString();
+    }
+
+    private static String projectSummary(String slug) {
+        return ProjectKeys.FOLDER + "/" + slug + "/" + SUMMARY_FILE;
+    }
+
+    /**
+     * The {@code line_offset} in {@code file} of the line after the last of {@code kept}, when the
+     * file holds {@code kept}'s last two lines there (the summary is shown stripped of leading blank
+     * lines, and cut, scrubbed or capped text would not match).
+     */
+    private static OptionalInt nextLine(Path file, String kept) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException | UncheckedIOException e) {
+            return OptionalInt.empty();
+        }
+        String[] shown = kept.split("\n", -1);
+        int leading = 0;
+        while (leading < lines.size() && lines.get(leading).isBlank()) {
+            leading++;
+        }
+        int last = leading + shown.length - 1;
+        boolean same = last + 1 < lines.size() && lines.get(last).equals(shown[shown.length - 1])
+                && (shown.length == 1 || lines.get(last - 1).equals(shown[shown.length - 2]));
+        return same ? OptionalInt.of(last + 2) : OptionalInt.empty();
     }
 
     /**

@@ -74,6 +74,22 @@ class McpInstructionsTest {
         String lastKept = beforeMarker.substring(beforeMarker.lastIndexOf('\n') + 1);
         assertThat(lastKept).matches("- remembered fact number \\d+, worth a line of its own");
         assertThat(text).endsWith(McpInstructions.guidance(false, Optional.empty(), false));
+        assertThat(nextSummaryLine(home.resolve("memories/memory_summary.md"), text)).isPositive();
+    }
+
+    /**
+     * The {@code line_offset} the marker names, checked: the line before it is the last one shown,
+     * and the line it names is not shown.
+     */
+    private static int nextSummaryLine(Path file, String text) throws Exception {
+        java.util.regex.Matcher marker = java.util.regex.Pattern.compile("from line_offset (\\d+)").matcher(text);
+        assertThat(marker.find()).as("a line_offset in the marker").isTrue();
+        int next = Integer.parseInt(marker.group(1));
+        List<String> lines = Files.readAllLines(file);
+        List<String> shown = text.lines().toList();
+        assertThat(shown).contains(lines.get(next - 2)).doesNotContain(lines.get(next - 1));
+        assertThat(shown.get(shown.indexOf(lines.get(next - 2)) + 1)).startsWith("[Cut here");
+        return next;
     }
 
     @Test
@@ -91,6 +107,18 @@ class McpInstructionsTest {
                 FIRST_LINE, "[Cut here");
         assertThat(text.indexOf("## Recent notes")).isLessThan(text.indexOf(FIRST_LINE));
         assertThat(text).contains("memories_add_ad_hoc_note").doesNotContain("mnemo note", "read-only here");
+        assertThat(nextSummaryLine(home.resolve("memories/memory_summary.md"), text)).isPositive();
+    }
+
+    @Test
+    void summaryWithLeadingBlankLines_theMarkersLineOffsetCountsThem() throws Exception {
+        Path home = homeWithSummary(5_000);
+        Path file = home.resolve("memories/memory_summary.md");
+        Files.writeString(file, "\n\n   \n" + Files.readString(file));
+
+        String text = McpInstructions.render(home, false, Optional.empty());
+
+        assertThat(nextSummaryLine(file, text)).isGreaterThan(3);
     }
 
     @Test
@@ -126,8 +154,9 @@ class McpInstructionsTest {
         String cut = McpInstructions.render(home, false, Optional.of("acme/web"));
 
         assertThat(cut.length()).isLessThanOrEqualTo(McpInstructions.CLIENT_LIMIT);
-        assertThat(cut).contains("PROJECT-FIRST-LINE", "`projects/" + slug + "/memory_summary.md`, then"
-                + " `memory_summary.md`");
+        assertThat(cut).contains("PROJECT-FIRST-LINE", "`projects/" + slug + "/memory_summary.md` from line_offset ",
+                ", then `memory_summary.md`.]").doesNotContain(ProjectMemories.GLOBAL_FACT);
+        assertThat(nextSummaryLine(memories.resolve("projects/" + slug + "/memory_summary.md"), cut)).isPositive();
     }
 
     @Test
