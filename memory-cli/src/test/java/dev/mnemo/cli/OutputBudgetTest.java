@@ -81,7 +81,7 @@ class OutputBudgetTest {
         return List.of(
                 new String[] {MemoryTools.SEARCH, searchOf(List.of(megabyte), "")},
                 new String[] {MemoryTools.SEARCH, searchOf(List.of("NEEDLE", megabyte), "")},
-                new String[] {MemoryTools.SEARCH, searchOf(manyQueries, ",\"path\":\"rollout_summaries\"")},
+                new String[] {MemoryTools.SEARCH, searchOf(manyQueries, ",\"path\":\"memory_summary.md\"")},
                 new String[] {MemoryTools.SEARCH, searchOf(List.of("NEEDLE"), "")},
                 new String[] {MemoryTools.SEARCH, searchOf(List.of("NEEDLE"), ",\"path\":\"huge-line.md\"")},
                 new String[] {MemoryTools.SEARCH, searchOf(List.of("gradle"), ",\"context_lines\":40")},
