@@ -181,8 +181,9 @@ final class McpMemoryServer {
 
     private SyncToolSpecification tool(ToolSpec spec) {
         boolean writes = ADD_NOTE_TOOL.equals(spec.name());
-        McpSchema.Tool tool = McpSchema.Tool.builder(spec.name(), mapper,
-                        writes ? withoutStartTime(spec.parametersJsonSchema()) : spec.parametersJsonSchema())
+        McpSchema.Tool tool = McpSchema.Tool.builder(spec.name(), mapper, writes
+                        ? withoutStartTime(spec.parametersJsonSchema())
+                        : budget.servedSchema(spec.name(), spec.parametersJsonSchema()))
                 .description(writes ? spec.description() + NOTE_CONFIRMATION : spec.description())
                 .annotations(new McpSchema.ToolAnnotations.Builder().readOnlyHint(!writes).destructiveHint(false)
                         .idempotentHint(!writes).openWorldHint(false).build())

@@ -70,6 +70,24 @@ class McpMemoryServerTest {
         assertThat(Files.exists(dir.resolve("home/memories/extensions"))).isFalse();
     }
 
+    @Test
+    void read_aLineLongerThanTheBudget_isCut_andCharOffsetReadsOnThroughTheServer() throws Exception {
+        McpMemoryServer server = server(false);
+        String line = "é".repeat(6_000) + "z".repeat(6_000);
+        Files.writeString(dir.resolve("home/memories/long.md"), line + "\n");
+
+        CallToolResult first = server.call("memories_read", Map.of("path", "long.md"));
+        int next = answer(first).path("next_char_offset").asInt();
+        CallToolResult second = server.call("memories_read", Map.of("path", "long.md", "char_offset", next));
+
+        assertThat(first.isError()).isFalse();
+        assertThat(next).isPositive();
+        assertThat(McpServerIT.text(first).length()).isLessThanOrEqualTo(OutputBudget.DEFAULT_MAX_TOKENS * 4);
+        assertThat(second.isError()).isFalse();
+        assertThat(answer(second).path("char_offset").asInt()).isEqualTo(next);
+        assertThat(line.substring(next)).startsWith(answer(second).path("content").asText().substring(0, 100));
+    }
+
     private static JsonNode answer(CallToolResult result) throws Exception {
         return JSON.readTree(McpServerIT.text(result));
     }

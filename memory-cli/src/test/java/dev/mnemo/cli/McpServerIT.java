@@ -80,13 +80,14 @@ class McpServerIT {
     void initialize_instructionsCarryTheReadPathAndTheSummary_withoutCitationsOrNotes() {
         String instructions = client.getCurrentInitializationResult().instructions();
 
-        assertThat(instructions).contains("builds use gradle 8", "MEMORY_SUMMARY BEGINS", "memories_search",
-                "memories_read", "Citations are not expected");
+        assertThat(instructions).startsWith(McpInstructions.LEAD).contains("builds use gradle 8",
+                "## Memory summary (memory_summary.md)", "memories_search", "memories_read", "Citations are not expected");
+        assertThat(instructions.length()).isLessThanOrEqualTo(McpInstructions.CLIENT_LIMIT);
         assertThat(instructions).doesNotContain("<oai-mem-citation>", "memories_add_ad_hoc_note", home.toString());
     }
 
     @Test
-    void listTools_servesTheReadToolsWithTheMemoryToolsSchemas() throws Exception {
+    void listTools_servesTheReadToolsWithTheMemoryToolsSchemas_theReadToolAlsoTakingACharOffset() throws Exception {
         Map<String, McpSchema.Tool> served = client.listTools().tools().stream()
                 .collect(Collectors.toMap(McpSchema.Tool::name, Function.identity()));
         Map<String, ToolSpec> specs = MemoryTools.forFolder(home.resolve("memories")).specs().stream()
@@ -97,9 +98,16 @@ class McpServerIT {
             ToolSpec spec = specs.get(tool.name());
             assertThat(tool.description()).isEqualTo(spec.description());
             JsonNode schema = JSON.valueToTree(tool.inputSchema());
-            assertThat(schema).isEqualTo(JSON.readTree(spec.parametersJsonSchema()));
+            JsonNode expected = JSON.readTree(spec.parametersJsonSchema());
+            if (tool.name().equals("memories_read")) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) expected.path("properties")).putObject("char_offset")
+                        .put("type", "integer").put("minimum", 0).put("description", OutputBudget.CHAR_OFFSET_DESCRIPTION);
+            }
+            assertThat(schema).isEqualTo(expected);
             assertThat(tool.annotations().readOnlyHint()).isTrue();
         }
+        assertThat(JSON.valueToTree(served.get("memories_read").inputSchema()).path("properties").has("char_offset"))
+                .isTrue();
     }
 
     @Test
@@ -118,6 +126,22 @@ class McpServerIT {
             assertThat(result.isError()).as(call.name()).isFalse();
             assertThat(text(result)).as(call.name())
                     .isEqualTo(tools.call(call.name(), JSON.valueToTree(call.arguments()).toString()));
+        }
+    }
+
+    @Test
+    void call_search_aMegabyteQueryOrTwentyThousandQueries_answerWithinTheDefaultBudget() throws Exception {
+        List<String> many = new java.util.ArrayList<>(List.of("gradle"));
+        for (int i = 0; i < 20_000; i++) {
+            many.add("query-" + i);
+        }
+        for (List<String> queries : List.of(List.of("q".repeat(1_000_000)), many)) {
+            CallToolResult result = client.callTool(new CallToolRequest("memories_search", Map.of("queries", queries)));
+
+            assertThat(result.isError()).isFalse();
+            assertThat(text(result).getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                    .isLessThanOrEqualTo(OutputBudget.DEFAULT_MAX_TOKENS * 4);
+            assertThat(JSON.readTree(text(result)).path("queries").toString()).contains("…[");
         }
     }
 
