@@ -55,7 +55,9 @@ class McpClaudeCodeIT {
     void theModelsFirstRequest_carriesTheWholeMemorySummary() throws Exception {
         Path claude = claude();
         Path home = ParallelToolCalls.plantHome(dir.resolve("home"));
-        try (ScriptedModelServer model = ScriptedModelServer.start(McpClaudeCodeIT::answer)) {
+        try (ScriptedModelServer model = ScriptedModelServer.start(request -> isMessages(request)
+                ? message(request.body().path("model").asText(), List.of(text("Noted.")), "end_turn")
+                : answer(request))) {
             ParallelToolCalls.Session session = ParallelToolCalls.run(dir, 1, 1, ParallelToolCalls.SESSION_TIMEOUT,
                     (n, sessionDir) -> print(claude, model, home, sessionDir, ParallelToolCalls.prompt(n))).get(0);
             Request first = model.requests().stream().filter(McpClaudeCodeIT::isMessages)

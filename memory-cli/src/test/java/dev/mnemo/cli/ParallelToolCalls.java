@@ -236,7 +236,9 @@ final class ParallelToolCalls {
                     .findFirst();
             if (!session.ended()) {
                 problems.add("session " + n + " had not ended after " + session.took().toSeconds() + " s (killed);"
-                        + (carried.isPresent() ? " the model got some answers" : " no answer reached the model")
+                        + (carried.isPresent() ? " the model got some answers"
+                                : " no answer reached the model (a client sends them once it has all, so one lost"
+                                        + " answer leaves it waiting)")
                         + "; client stderr tail: " + tail(session.stderr()));
             } else if (session.exitCode() != 0) {
                 problems.add("session " + n + " exited with " + session.exitCode() + "; stderr tail: "
