@@ -1,205 +1,201 @@
 package dev.mnemo.cli;
 
+import static dev.mnemo.testkit.ProjectMemories.NPM_FACT;
+import static dev.mnemo.testkit.ProjectMemories.PNPM_FACT;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import dev.mnemo.ProjectKeys;
+import dev.mnemo.cli.ScriptedModelServer.Reply;
+import dev.mnemo.cli.ScriptedModelServer.Request;
+import dev.mnemo.testkit.ProjectMemories;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.assertj.core.api.SoftAssertions;
+import org.eclipse.jgit.api.Git;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real Codex CLI (npm {@code @openai/codex@0.171.0}, installed into {@code target/codex} by the
- * build) with {@code mnemo mcp} registered by the {@code [mcp_servers.mnemo]} table of docs/mcp.md as
- * written (only the paths replaced), against an in-process Responses API server that scripts the
- * model: on the first turn it searches memory, then reads a path outside the memory folder, then
- * answers. Skipped, saying why, when the build could not install Codex (no npm).
+ * The real Codex CLI ({@link CodexCli}) with {@code mnemo mcp} registered by the
+ * {@code [mcp_servers.mnemo]} table of docs/mcp.md as written (only the paths replaced, and
+ * arguments added after {@code mcp} where a test needs them), against an in-process Responses API
+ * server that scripts the model. Skipped, saying why, when the build could not install Codex (no npm).
  */
-@Timeout(240)
+@Timeout(400)
 class McpCodexCliIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SUMMARY_MARKER = "SUMMARY-MARKER-7f3a";
     private static final String HANDBOOK_MARKER = "HANDBOOK-MARKER-91c2";
     private static final String REFUSAL = "must stay within the memories root";
+    private static final String ID_PREFIX = "call_";
 
     @TempDir
     Path dir;
 
-    private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
-
     @Test
     void firstTurn_seesTheToolsAndTheSummary_searchesMemory_andGoesOnAfterAHostilePathIsRefused() throws Exception {
-        Path codex = Path.of(System.getProperty("basedir", ".")).resolve("target/codex/node_modules/.bin/codex");
-        assumeTrue(Files.isExecutable(codex), "the Codex CLI is not installed in " + codex
-                + " (the build installs it with npm; without npm this test is skipped)");
+        Path codex = CodexCli.binary();
         Path home = MnemoJar.homeWithMemories(dir.resolve("home"));
         Files.writeString(home.resolve("memories/memory_summary.md"), "# Summary\n- " + SUMMARY_MARKER
                 + ": builds use gradle 8\n");
         Files.writeString(home.resolve("memories/MEMORY.md"), "# Handbook\n- " + HANDBOOK_MARKER
                 + ": run ./gradlew check before pushing\n");
 
-        HttpServer model = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        model.createContext("/", this::answer);
-        model.start();
-        try {
-            Path codexHome = Files.createDirectories(dir.resolve("codex-home"));
-            Files.writeString(codexHome.resolve("config.toml"), config(model.getAddress().getPort(), home));
-            Process process = codex(codex, codexHome);
+        try (ScriptedModelServer model = ScriptedModelServer.start(McpCodexCliIT::searchThenHostileRead)) {
+            Path codexHome = CodexCli.configure(dir.resolve("codex-home"), model, home);
+            Process process = CodexCli.exec(codex, codexHome, dir, Files.createDirectories(dir.resolve("work")),
+                    "What must I run before pushing? Check memory.")
+                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                    .redirectError(dir.resolve("codex-stderr.txt").toFile())
+                    .start();
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(process.waitFor(180, TimeUnit.SECONDS)).isTrue();
             String err = Files.readString(dir.resolve("codex-stderr.txt"));
+            List<Request> requests = model.requests().stream().filter(CodexCli::isResponses).toList();
 
             assertThat(process.exitValue()).as("codex exec (stderr: %s)", err).isZero();
             assertThat(requests).as("requests to the model; codex stdout: %s", out).hasSizeGreaterThanOrEqualTo(3);
-            JsonNode first = requests.get(0);
+            JsonNode first = requests.get(0).body();
             assertThat(first.toString()).contains("memories_search");
             assertThat(descriptionsContaining(first, SUMMARY_MARKER)).as("a tool or namespace description holding"
                     + " the summary").isNotEmpty().allMatch(d -> d.toString().contains("memories_search")
                             || d.toString().contains("mcp__mnemo"));
-            assertThat(output(requests, "call_search")).contains(HANDBOOK_MARKER);
-            assertThat(output(requests, "call_hostile")).contains(REFUSAL);
+            assertThat(CodexCli.output(requests, "call_search")).contains(HANDBOOK_MARKER);
+            assertThat(CodexCli.output(requests, "call_hostile")).contains(REFUSAL);
             assertThat(out).contains("Memory says to run the check first.");
-        } finally {
-            model.stop(0);
         }
     }
 
-    private Process codex(Path codex, Path codexHome) throws IOException {
-        Path work = Files.createDirectories(dir.resolve("work"));
-        ProcessBuilder builder = new ProcessBuilder(codex.toString(), "exec", "--json", "--skip-git-repo-check",
-                "What must I run before pushing? Check memory.")
-                .directory(work.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                .redirectError(dir.resolve("codex-stderr.txt").toFile());
-        Map<String, String> env = builder.environment();
-        env.keySet().removeIf(key -> key.startsWith("OPENAI_") || key.startsWith("CODEX_") || key.startsWith("MNEMO_"));
-        env.put("CODEX_HOME", codexHome.toString());
-        env.put("HOME", dir.toString());
-        env.put("MOCK_MODEL_KEY", "test-key");
-        env.put("PATH", Path.of(MnemoJar.javaHome(), "bin") + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
-        return builder.start();
-    }
-
-    /** Codex's config: the scripted provider, and the documented table with this build's paths. */
-    private static String config(int port, Path home) throws IOException {
-        return "model = \"scripted-model\"\n"
-                + "model_provider = \"scripted\"\n"
-                + "approval_policy = \"never\"\n"
-                + "sandbox_mode = \"read-only\"\n\n"
-                + "[model_providers.scripted]\n"
-                + "name = \"scripted\"\n"
-                + "base_url = \"http://127.0.0.1:" + port + "/v1\"\n"
-                + "wire_api = \"responses\"\n"
-                + "env_key = \"MOCK_MODEL_KEY\"\n"
-                + "request_max_retries = 0\n"
-                + "stream_max_retries = 0\n\n"
-                + documentedTable().replace("/opt/mnemo/", MnemoJar.jar().getParent() + "/")
-                        .replace("/home/me/.mnemo", home.toString()) + "\n";
-    }
-
-    /** The first {@code [mcp_servers.mnemo]} TOML block of docs/mcp.md. */
-    static String documentedTable() throws IOException {
-        Path doc = Path.of(System.getProperty("basedir", ".")).resolve("../docs/mcp.md");
-        Matcher block = Pattern.compile("```toml\n(\\[mcp_servers\\.mnemo].*?)```", Pattern.DOTALL)
-                .matcher(Files.readString(doc));
-        assertThat(block.find()).as("a [mcp_servers.mnemo] table in " + doc).isTrue();
-        return block.group(1);
-    }
-
-    // ---- the scripted model --------------------------------------------------------------------
-
-    private void answer(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            if (!exchange.getRequestMethod().equals("POST") || !exchange.getRequestURI().getPath().endsWith("/responses")) {
-                exchange.sendResponseHeaders(404, -1);
-                return;
-            }
-            JsonNode request = JSON.readTree(exchange.getRequestBody());
-            requests.add(request);
-            List<String> events = new ArrayList<>();
-            if (output(List.of(request), "call_hostile") != null) {
-                events.addAll(message("Memory says to run the check first."));
-            } else if (output(List.of(request), "call_search") != null) {
-                events.addAll(functionCall("call_hostile", "memories_read", "{\"path\":\"../config.toml\"}"));
-            } else {
-                events.addAll(functionCall("call_search", "memories_search",
-                        "{\"queries\":[\"" + HANDBOOK_MARKER + "\"]}"));
-            }
-            StringBuilder body = new StringBuilder();
-            body.append(event("response.created", JSON.createObjectNode().put("type", "response.created")
-                    .set("response", JSON.createObjectNode().put("id", "resp_" + requests.size()))));
-            events.forEach(body::append);
-            ObjectNode completed = JSON.createObjectNode().put("type", "response.completed");
-            ObjectNode response = completed.putObject("response").put("id", "resp_" + requests.size());
-            response.putObject("usage").put("input_tokens", 10).put("output_tokens", 5).put("total_tokens", 15);
-            body.append(event("response.completed", completed));
-            byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
-            exchange.sendResponseHeaders(200, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
+    @Test
+    void eightParallelCallsInOneResponse_allAnswersReachTheModel_andEverySessionEnds_in20Sessions() throws Exception {
+        Path codex = CodexCli.binary();
+        Path home = ParallelToolCalls.plantHome(dir.resolve("home"));
+        try (ScriptedModelServer model = ScriptedModelServer.start(McpCodexCliIT::parallelBatch)) {
+            ParallelToolCalls.assertEveryAnswerArrives(dir, model, new ParallelToolCalls.Client(ID_PREFIX,
+                    CodexCli::isResponses, CodexCli::outputs), (n, sessionDir) -> CodexCli.exec(codex,
+                            CodexCli.configure(sessionDir.resolve("codex-home"), model, home), sessionDir,
+                            Files.createDirectories(sessionDir.resolve("work")), ParallelToolCalls.prompt(n)));
         }
     }
 
-    private static List<String> functionCall(String callId, String tool, String arguments) {
-        ObjectNode item = JSON.createObjectNode().put("type", "function_call").put("id", "fc_" + callId)
-                .put("call_id", callId).put("name", tool).put("namespace", "mcp__mnemo").put("arguments", arguments);
-        return List.of(
-                event("response.output_item.added", JSON.createObjectNode().put("type", "response.output_item.added")
-                        .put("output_index", 0).set("item", item)),
-                event("response.output_item.done", JSON.createObjectNode().put("type", "response.output_item.done")
-                        .put("output_index", 0).set("item", item)));
-    }
+    @Test
+    void aSessionInProjectA_neverReceivesProjectBsLines_unlessACallAsksForAllProjects() throws Exception {
+        Path codex = CodexCli.binary();
+        Path repoA = Files.createDirectories(dir.resolve("src/web"));
+        Path repoB = Files.createDirectories(dir.resolve("src/api"));
+        Git.init().setDirectory(repoA.toFile()).call().close();
+        Git.init().setDirectory(repoB.toFile()).call().close();
+        String projectB = ProjectKeys.forDirectory(repoB);
+        Path home = dir.resolve("home");
+        ProjectMemories.plant(home, ProjectKeys.forDirectory(repoA), projectB);
+        String folderB = ProjectKeys.FOLDER + "/" + ProjectKeys.slug(projectB) + "/";
 
-    private static List<String> message(String text) {
-        ObjectNode item = JSON.createObjectNode().put("type", "message").put("id", "msg_1").put("role", "assistant");
-        item.putArray("content").addObject().put("type", "output_text").put("text", text);
-        ObjectNode empty = item.deepCopy();
-        empty.putArray("content");
-        return List.of(
-                event("response.output_item.added", JSON.createObjectNode().put("type", "response.output_item.added")
-                        .put("output_index", 0).set("item", empty)),
-                event("response.output_text.delta", JSON.createObjectNode().put("type", "response.output_text.delta")
-                        .put("item_id", "msg_1").put("output_index", 0).put("content_index", 0).put("delta", text)),
-                event("response.output_item.done", JSON.createObjectNode().put("type", "response.output_item.done")
-                        .put("output_index", 0).set("item", item)));
-    }
+        try (ScriptedModelServer model = ScriptedModelServer.start(request -> projectProbe(request, folderB))) {
+            Path codexHome = CodexCli.configure(dir.resolve("codex-home"), model, home, projectFromCwdArgs(repoA));
+            Process process = CodexCli.exec(codex, codexHome, dir, repoA, "How do I install dependencies here?")
+                    .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                    .redirectOutput(dir.resolve("codex-stdout.txt").toFile())
+                    .redirectError(dir.resolve("codex-stderr.txt").toFile())
+                    .start();
+            assertThat(process.waitFor(ParallelToolCalls.SESSION_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("codex exec ended").isTrue();
+            List<Request> requests = model.requests().stream().filter(CodexCli::isResponses).toList();
+            String err = Files.readString(dir.resolve("codex-stderr.txt"));
 
-    private static String event(String name, JsonNode data) {
-        return "event: " + name + "\ndata: " + data + "\n\n";
-    }
-
-    /** The output Codex sent back for {@code callId} in any of {@code sent}, as text; null when none. */
-    private static String output(List<JsonNode> sent, String callId) {
-        for (JsonNode request : sent) {
-            for (JsonNode item : request.path("input")) {
-                if (item.path("type").asText().equals("function_call_output") && item.path("call_id").asText()
-                        .equals(callId)) {
-                    return item.path("output").toString();
-                }
+            assertThat(process.exitValue()).as("codex exec (stderr: %s)", err).isZero();
+            SoftAssertions softly = new SoftAssertions();
+            softly.assertThat(CodexCli.output(requests, "call_own")).as("the project's own memory").contains(PNPM_FACT);
+            for (String call : List.of("call_own", "call_other_word", "call_read_other", "call_read_other_summary")) {
+                softly.assertThat(CodexCli.output(requests, call)).as("the output of %s", call).isNotNull()
+                        .doesNotContain(NPM_FACT);
             }
+            softly.assertThat(CodexCli.output(requests, "call_all")).as("a search that asks for every project")
+                    .contains(NPM_FACT);
+            softly.assertAll();
         }
-        return null;
+    }
+
+    /**
+     * The server's arguments that put it in the project of its working directory, which Codex
+     * passes on: {@code --project-from-cwd}, or {@code --project DIR} on a build without that option.
+     */
+    private static String[] projectFromCwdArgs(Path repo) {
+        boolean fromCwd = MnemoCli.commandLine(new MnemoCli()).getSubcommands().get("mcp").getCommandSpec()
+                .findOption("--project-from-cwd") != null;
+        if (!fromCwd) {
+            System.err.println("McpCodexCliIT: mnemo mcp has no --project-from-cwd here; naming the project with"
+                    + " --project " + repo);
+        }
+        return fromCwd ? new String[] {"--project-from-cwd"} : new String[] {"--project", repo.toString()};
+    }
+
+    // ---- the scripted models -------------------------------------------------------------------
+
+    /** Searches memory, then reads a path outside the memory folder, then answers. */
+    private static Reply searchThenHostileRead(Request request) {
+        if (!CodexCli.isResponses(request)) {
+            return Reply.notFound();
+        }
+        if (CodexCli.outputs(request).containsKey("call_hostile")) {
+            return CodexCli.stream(CodexCli.message("Memory says to run the check first."));
+        }
+        if (CodexCli.outputs(request).containsKey("call_search")) {
+            return CodexCli.stream(CodexCli.functionCall(0, "call_hostile", "memories_read",
+                    "{\"path\":\"../config.toml\"}"));
+        }
+        return CodexCli.stream(CodexCli.functionCall(0, "call_search", "memories_search",
+                "{\"queries\":[\"" + HANDBOOK_MARKER + "\"]}"));
+    }
+
+    /** In a tagged session: the batch of parallel calls, then, once answers came back, the last words. */
+    private static Reply parallelBatch(Request request) {
+        OptionalInt session = ParallelToolCalls.sessionOf(request);
+        if (!CodexCli.isResponses(request)) {
+            return Reply.notFound();
+        }
+        if (session.isEmpty()) {
+            return CodexCli.stream(CodexCli.message("Nothing to do."));
+        }
+        int n = session.getAsInt();
+        if (ParallelToolCalls.carriesAnswers(CodexCli.outputs(request), ID_PREFIX, n)) {
+            return CodexCli.stream(CodexCli.message(ParallelToolCalls.lastWords(n)));
+        }
+        List<String> items = new ArrayList<>();
+        for (ParallelToolCalls.Call call : ParallelToolCalls.calls()) {
+            items.addAll(CodexCli.functionCall(call.index(), ParallelToolCalls.callId(ID_PREFIX, n, call.index()),
+                    call.tool(), call.arguments().toString()));
+        }
+        return CodexCli.stream(items);
+    }
+
+    /**
+     * Every way a call could reach the other project's lines, in one response: a search for words both
+     * projects hold, a search for the other's word, reads of the other's files; and a search that
+     * asks for every project, which may.
+     */
+    private static Reply projectProbe(Request request, String folderB) {
+        if (!CodexCli.isResponses(request)) {
+            return Reply.notFound();
+        }
+        if (CodexCli.outputs(request).containsKey("call_own")) {
+            return CodexCli.stream(CodexCli.message("This project installs dependencies with pnpm."));
+        }
+        List<String> items = new ArrayList<>();
+        items.addAll(CodexCli.functionCall(0, "call_own", "memories_search", "{\"queries\":[\"installs dependencies\"]}"));
+        items.addAll(CodexCli.functionCall(1, "call_other_word", "memories_search", "{\"queries\":[\"with npm\"]}"));
+        items.addAll(CodexCli.functionCall(2, "call_read_other", "memories_read",
+                "{\"path\":\"" + folderB + "MEMORY.md\"}"));
+        items.addAll(CodexCli.functionCall(3, "call_read_other_summary", "memories_read",
+                "{\"path\":\"" + folderB + "memory_summary.md\"}"));
+        items.addAll(CodexCli.functionCall(4, "call_all", "memories_search",
+                "{\"queries\":[\"installs dependencies\"],\"scope\":\"all\"}"));
+        return CodexCli.stream(items);
     }
 
     /** Every object under {@code node} whose {@code description} holds {@code text}. */
