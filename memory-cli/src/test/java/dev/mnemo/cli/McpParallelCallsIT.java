@@ -39,7 +39,7 @@ class McpParallelCallsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** How long one call may wait for its answer before it counts as lost. */
-    private static final long CALL_LIMIT_SECONDS = 30;
+    private static final long CALL_LIMIT_SECONDS = 20;
     private static final String CALL_LIMIT = CALL_LIMIT_SECONDS + " s";
 
     @TempDir
@@ -202,6 +202,7 @@ class McpParallelCallsIT {
         /** {@code calls} tool calls from {@code threads} client threads, each waiting for its answer. */
         Outcome run(int threads, int calls) throws InterruptedException {
             AtomicLong nextId = new AtomicLong(100);
+            AtomicBoolean lostOne = new AtomicBoolean(); // then no new calls: the test fails in one CALL_LIMIT
             AtomicInteger answered = new AtomicInteger();
             List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
             List<Thread> clients = new ArrayList<>();
@@ -209,7 +210,7 @@ class McpParallelCallsIT {
             for (int t = 0; t < threads; t++) {
                 Thread client = new Thread(() -> {
                     long id;
-                    while ((id = nextId.getAndIncrement()) < 100 + calls) {
+                    while (!lostOne.get() && (id = nextId.getAndIncrement()) < 100 + calls) {
                         int kind = (int) (id % CALLS.length);
                         try {
                             JsonNode answer = call(id, toolCall(id, kind));
@@ -221,6 +222,7 @@ class McpParallelCallsIT {
                                 answered.incrementAndGet();
                             }
                         } catch (TimeoutException e) {
+                            lostOne.set(true);
                             problems.add("call " + id + " (" + CALLS[kind][0] + ") had no answer within " + CALL_LIMIT);
                         } catch (Exception e) {
                             problems.add("call " + id + " failed: " + e);
@@ -235,7 +237,20 @@ class McpParallelCallsIT {
             }
             List<String> all = new ArrayList<>(problems);
             all.addAll(unexpected);
+            if (!all.isEmpty()) {
+                all.add("the server's standard error: " + errorLines());
+            }
             return new Outcome(answered.get(), all, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        }
+
+        /** The server's log lines at WARN and above, the first few. */
+        private String errorLines() {
+            try {
+                return Files.readAllLines(stderr).stream().filter(line -> line.contains("ERROR") || line.contains("WARN"))
+                        .limit(5).toList().toString();
+            } catch (IOException e) {
+                return e.toString();
+            }
         }
 
         static String toolCall(long id, int kind) {
