@@ -90,8 +90,9 @@ final class McpScope {
      * <p>The waiting calls are not let go all at once: each waits for its own turn, in the order it
      * arrived, and is let go by the call before it as that one leaves (the asking call lets go the
      * first). A client's first turn often sends many calls together; released by one signal, they
-     * would all run and answer in the same instant. In turn, they reach the tools in the order the
-     * client sent them. Calls that arrive once the roots are known do not wait at all.
+     * would all wake, run and answer in the same instant; let go in turn, they reach the tools in the
+     * order they arrived. (Answers sent at once are safe anyway: {@link StdioTransport} queues them.)
+     * Calls that arrive once the roots are known do not wait at all.
      *
      * @return the call's turn: 0 when it did not wait, else 1 for the first call let go, 2 for the next...
      */
