@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -85,11 +84,11 @@ final class McpCommand implements Callable<Integer> {
         StdioGuard stdio = new StdioGuard(System.in, protocol, mapper, json);
         McpMemoryServer.Settings settings =
                 new McpMemoryServer.Settings(home, allowNotes, maxOutputTokens, Installation.version(), projectKey);
-        McpSyncServer server = new McpMemoryServer(settings, Clock.systemUTC(), json, mapper).start(new StdioServerTransportProvider(mapper, stdio.input(), stdio.output()));
+        McpSyncServer server = new McpMemoryServer(settings, Clock.systemUTC(), json, mapper).start(new StdioTransport(mapper, stdio.input(), stdio.output()));
         try {
             stdio.awaitEnd();
         } finally {
-            server.close();
+            server.closeGracefully(); // what was queued is written before the exit
         }
         return 0;
     }

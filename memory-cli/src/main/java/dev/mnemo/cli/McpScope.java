@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,8 +41,14 @@ final class McpScope {
     private final Path memoryRoot;
     private final boolean fixed;
     private Scoped current;
-    /** Done once the client's roots were first asked for (or first changed); null before. */
-    private CompletableFuture<Void> firstRoots;
+    /** Whether a tool call is asking the client for its roots, or did. */
+    private boolean asking;
+    /** Whether the roots were asked for and answered (or timed out), or changed: tool calls no longer wait. */
+    private boolean rootsKnown;
+    /** The calls waiting for the roots, in the order they arrived. */
+    private final ArrayDeque<CompletableFuture<Integer>> waiting = new ArrayDeque<>();
+    /** How many waiting calls were let go. */
+    private int released;
     private long changes;
     private Consumer<Optional<String>> listener = project -> {};
 
@@ -77,32 +84,60 @@ final class McpScope {
     /**
      * Before a tool call: the first time, and only without {@code --project}, asks a client that
      * declared the roots capability for its roots and scopes the tools to them. Calls made while
-     * the client is being asked wait for its answer (at most {@link #ROOTS_TIMEOUT}), so no call of
-     * the first turn is served before its project is known.
+     * the client is being asked wait for its answer (at most {@link #ROOTS_TIMEOUT}, the SDK's
+     * timeout of the request), so no call of the first turn is served before its project is known.
+     *
+     * <p>The waiting calls are not let go all at once: each waits for its own turn, in the order it
+     * arrived, and is let go by the call before it as that one leaves (the asking call lets go the
+     * first). A client's first turn often sends many calls together; released by one signal, they
+     * would all wake, run and answer in the same instant; let go in turn, they reach the tools in the
+     * order they arrived. (Answers sent at once are safe anyway: {@link StdioTransport} queues them.)
+     * Calls that arrive once the roots are known do not wait at all.
+     *
+     * @return the call's turn: 0 when it did not wait, else 1 for the first call let go, 2 for the next...
      */
-    void beforeToolCall(McpSyncServerExchange exchange) {
-        CompletableFuture<Void> asked;
-        boolean asking = false;
-        long seen;
+    int beforeToolCall(McpSyncServerExchange exchange) {
+        CompletableFuture<Integer> turn;
+        long seen = 0;
         synchronized (this) {
-            if (fixed) {
-                return;
+            if (fixed || rootsKnown) {
+                return 0;
             }
-            if (firstRoots == null) {
-                firstRoots = new CompletableFuture<>();
+            if (asking) {
+                turn = new CompletableFuture<>();
+                waiting.add(turn);
+            } else {
                 asking = true;
+                turn = null;
+                seen = changes;
             }
-            asked = firstRoots;
-            seen = changes;
         }
-        if (!asking) {
-            asked.join();
-            return;
-        }
+        int position = 0;
         try {
-            askForRoots(exchange, seen);
+            if (turn == null) {
+                askForRoots(exchange, seen);
+            } else {
+                position = turn.join(); // completed by the call before this one; the first ask is bounded
+            }
         } finally {
-            asked.complete(null);
+            letNextGo(turn == null);
+        }
+        return position;
+    }
+
+    /** Lets the longest-waiting call go; {@code rootsAnswered} marks the end of the asking call. */
+    private void letNextGo(boolean rootsAnswered) {
+        CompletableFuture<Integer> next;
+        int position;
+        synchronized (this) {
+            if (rootsAnswered) {
+                rootsKnown = true;
+            }
+            next = waiting.poll();
+            position = next == null ? released : ++released;
+        }
+        if (next != null) {
+            next.complete(position);
         }
     }
 
@@ -131,8 +166,9 @@ final class McpScope {
         if (fixed) {
             return;
         }
-        if (firstRoots == null) {
-            firstRoots = CompletableFuture.completedFuture(null);
+        if (!asking) {
+            asking = true;
+            rootsKnown = true;
         }
         changes++;
         apply(roots);

@@ -19,13 +19,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The stdio streams handed to the MCP SDK's transport, with two repairs. The SDK ends the session
- * at the first line it cannot read as a JSON-RPC message; here such a line is answered with a
- * JSON-RPC error (parse error, or invalid request) and never reaches the SDK. And the SDK drops the
- * answers still in flight when its input ends; here the end of input is held back until every
- * request read so far has been answered, so {@code printf '...' | mnemo mcp} prints every answer
- * (what the server itself asks the client, such as {@code roots/list}, is no answer and is not
- * counted as one).
+ * The stdio streams handed to the MCP transport ({@link StdioTransport}), with two repairs. The SDK's
+ * transport ended the session at the first line it could not read as a JSON-RPC message; here such
+ * a line is answered with a JSON-RPC error (parse error, or invalid request) and never reaches the
+ * transport. And the transport closes the session when its input ends, refusing the answers still
+ * in flight; here the end of input is held back until every request read so far has been answered
+ * (or the output failed), so {@code printf '...' | mnemo mcp} prints every answer (what the server
+ * itself asks the client, such as {@code roots/list}, is no answer and is not counted as one).
  *
  * <p>This is no protocol layer: valid messages pass through unchanged, and the SDK answers them.
  */
@@ -42,6 +42,7 @@ final class StdioGuard {
     private final Object lock = new Object();
     private long owed;     // answers owed: requests passed on plus the errors written here
     private long written;  // answers written to the output
+    private boolean broken; // the output failed: no answer owed can come any more
 
     StdioGuard(InputStream in, OutputStream out, McpJsonMapper mapper, ObjectMapper json) {
         this.reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
@@ -50,12 +51,12 @@ final class StdioGuard {
         this.json = json;
     }
 
-    /** What the SDK reads: the valid messages, one per line. */
+    /** What the transport reads: the valid messages, one per line. */
     InputStream input() {
         return new GuardedInput();
     }
 
-    /** What the SDK writes to; it (and this guard) write a message and its newline while holding this object's lock. */
+    /** What the transport writes to; it (and this guard) write a message and its newline while holding this object's lock. */
     OutputStream output() {
         return output;
     }
@@ -65,30 +66,20 @@ final class StdioGuard {
         ended.await();
     }
 
-    /** The next line the SDK may read, or null at the end of input. */
+    /** The next line the transport may read, or null at the end of input. */
     private String nextMessage() throws IOException {
-        String line;
-        while ((line = reader.readLine()) != null) {
-            if (line.isBlank()) {
-                continue;
-            }
-            McpSchema.JSONRPCMessage message;
-            try {
-                message = McpSchema.deserializeJsonRpcMessage(mapper, line);
-            } catch (IOException | RuntimeException e) {
-                reject(line);
-                continue;
-            }
-            if (message instanceof McpSchema.JSONRPCRequest) {
-                synchronized (lock) {
-                    owed++;
-                }
-            }
-            return line;
+        StdioTransport.Line line = StdioTransport.nextMessage(reader, mapper, this::reject);
+        if (line == null) {
+            drain();
+            ended.countDown();
+            return null;
         }
-        drain();
-        ended.countDown();
-        return null;
+        if (line.message() instanceof McpSchema.JSONRPCRequest) {
+            synchronized (lock) {
+                owed++;
+            }
+        }
+        return line.text();
     }
 
     /** Answers a line that is not a JSON-RPC message: -32700 when it is not JSON, -32600 when it is. */
@@ -122,8 +113,9 @@ final class StdioGuard {
     }
 
     /**
-     * Waits, bounded, until every answer owed has been written. An interrupt of the reading thread
-     * (the SDK's scheduler may interrupt it once input ends) does not cut the wait short: the
+     * Waits, bounded, until every answer owed has been written, or the output failed (then no more
+     * can be). An interrupt of the reading thread
+     * (a scheduler may interrupt it once input ends) does not cut the wait short: the
      * answers still come, and the interrupt is passed on afterwards.
      */
     private void drain() {
@@ -131,7 +123,7 @@ final class StdioGuard {
         boolean interrupted = false;
         synchronized (lock) {
             long left;
-            while (written < owed && (left = deadline - System.nanoTime()) > 0) {
+            while (written < owed && !broken && (left = deadline - System.nanoTime()) > 0) {
                 try {
                     TimeUnit.NANOSECONDS.timedWait(lock, left);
                 } catch (InterruptedException e) {
@@ -144,7 +136,7 @@ final class StdioGuard {
         }
     }
 
-    /** Serves the valid lines byte by byte to the SDK's reader. */
+    /** Serves the valid lines byte by byte to the transport's reader. */
     private final class GuardedInput extends InputStream {
         private byte[] line = new byte[0];
         private int position;
@@ -208,8 +200,8 @@ final class StdioGuard {
     }
 
     /**
-     * The real output. Each newline ends one message (the SDK escapes newlines inside messages); an
-     * answer counts as written once flushed. Writers hold this object's lock, as the SDK does.
+     * The real output. Each newline ends one message (the transport escapes newlines inside messages); an
+     * answer counts as written once flushed. Writers hold this object's lock, as the transport does.
      */
     private final class CountingOutput extends OutputStream {
         /** How much of a message is kept to tell an answer from a message the server sends. */
@@ -225,13 +217,21 @@ final class StdioGuard {
 
         @Override
         public synchronized void write(int b) throws IOException {
-            out.write(b);
+            try {
+                out.write(b);
+            } catch (IOException e) {
+                throw failed(e);
+            }
             see(b);
         }
 
         @Override
         public synchronized void write(byte[] bytes, int offset, int length) throws IOException {
-            out.write(bytes, offset, length);
+            try {
+                out.write(bytes, offset, length);
+            } catch (IOException e) {
+                throw failed(e);
+            }
             for (int i = offset; i < offset + length; i++) {
                 see(bytes[i]);
             }
@@ -249,9 +249,22 @@ final class StdioGuard {
             }
         }
 
+        /** Marks the output broken, so the end of input waits for no answer; returns {@code e}. */
+        private IOException failed(IOException e) {
+            synchronized (lock) {
+                broken = true;
+                lock.notifyAll();
+            }
+            return e;
+        }
+
         @Override
         public synchronized void flush() throws IOException {
-            out.flush();
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw failed(e);
+            }
             if (unflushed > 0) {
                 synchronized (lock) {
                     written += unflushed;

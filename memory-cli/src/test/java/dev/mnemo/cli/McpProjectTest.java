@@ -16,7 +16,6 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import java.io.IOException;
@@ -87,7 +86,7 @@ class McpProjectTest {
         SocketClientTransport transport = new SocketClientTransport(MAPPER);
         StdioGuard stdio = new StdioGuard(transport.serverSide().getInputStream(),
                 transport.serverSide().getOutputStream(), MAPPER, JSON);
-        server = memory.start(new StdioServerTransportProvider(MAPPER, stdio.input(), stdio.output()));
+        server = memory.start(new StdioTransport(MAPPER, stdio.input(), stdio.output()));
         McpClient.SyncSpec spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30))
                 .clientInfo(new McpSchema.Implementation("roots-client", "1"));
         if (roots != null) {

@@ -11,6 +11,7 @@ import io.modelcontextprotocol.spec.McpLoggableSession;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -76,6 +77,15 @@ class McpScopeTest {
         }
     }
 
+    /** Starts {@code thread} and returns once it is parked (waiting for the roots, or its turn). */
+    private static Thread startParked(Thread thread) {
+        thread.start();
+        while (thread.isAlive() && thread.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        return thread;
+    }
+
     @Test
     void aToolCallWhileTheFirstAsksForRoots_waitsForThem_andTheClientIsAskedOnce() throws Exception {
         Path repo = Files.createDirectories(dir.resolve("web"));
@@ -90,16 +100,56 @@ class McpScopeTest {
 
         first.start();
         assertThat(client.asked.await(10, TimeUnit.SECONDS)).isTrue();
-        second.start();
-        while (second.isAlive() && second.getState() != Thread.State.WAITING) { // parked until the roots arrive
-            Thread.onSpinWait();
-        }
+        startParked(second); // parked until the roots arrive
         client.answer.complete(new McpSchema.ListRootsResult(List.of(
                 new McpSchema.Root(repo.toUri().toString(), "web")), null));
         first.join();
         second.join();
 
         assertThat(secondSaw.get()).contains(ProjectKeys.forDirectory(repo));
+        assertThat(client.rootsRequests).hasValue(1);
+    }
+
+    @Test
+    void callsWaitingForTheRoots_areLetGoOneByOne_inTheOrderTheyArrived() throws Exception {
+        McpScope scope = McpScope.of(dir.resolve("memories"), Optional.empty());
+        Client client = new Client();
+        Thread first = new Thread(() -> scope.beforeToolCall(client.exchange()));
+        first.start();
+        assertThat(client.asked.await(10, TimeUnit.SECONDS)).isTrue();
+        int waiters = 6;
+        int[] turns = new int[waiters];
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < waiters; i++) {
+            int arrival = i;
+            threads.add(startParked(new Thread(() -> turns[arrival] = scope.beforeToolCall(client.exchange()))));
+        }
+
+        client.answer.complete(new McpSchema.ListRootsResult(List.of(), null));
+        first.join();
+        for (Thread waiter : threads) {
+            waiter.join();
+        }
+
+        assertThat(turns).containsExactly(1, 2, 3, 4, 5, 6);
+        assertThat(scope.beforeToolCall(client.exchange())).isZero();
+        assertThat(client.rootsRequests).hasValue(1);
+    }
+
+    @Test
+    void aFailedRootsAnswer_leavesTheToolsGlobal_andTheWaitingCallsGo() throws Exception {
+        McpScope scope = McpScope.of(dir.resolve("memories"), Optional.empty());
+        Client client = new Client();
+        Thread first = new Thread(() -> scope.beforeToolCall(client.exchange()));
+        first.start();
+        assertThat(client.asked.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread second = startParked(new Thread(() -> scope.beforeToolCall(client.exchange())));
+
+        client.answer.completeExceptionally(new IllegalStateException("the client went away"));
+        first.join();
+        second.join();
+
+        assertThat(scope.project()).isEmpty();
         assertThat(client.rootsRequests).hasValue(1);
     }
 
