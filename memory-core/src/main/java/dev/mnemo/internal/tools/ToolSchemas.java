@@ -16,12 +16,12 @@ final class ToolSchemas {
 
     private static final String SCOPE_DESCRIPTION = "`project`: this session's project and global memory only;"
             + " `all` (default): the whole folder, this session's project first.";
-    private static final String CONFINED_SCOPE_DESCRIPTION = "`project` (default): this session's project and"
-            + " global memory only; `all`: the whole folder, this session's project first. Use `all` only when you"
-            + " really need another project's memory.";
+    private static final String CONFINED_SCOPE_DESCRIPTION = "`project` (default in a project): this session's"
+            + " project and global memory only; `all`: the whole folder, this session's project first (the default"
+            + " outside any project). In a project, use `all` only when you really need another project's memory.";
     private static final String CONFINED_READ_SCOPE_DESCRIPTION = "`project` (default): a file of this session's"
-            + " project or of the global memory; `all`: any file, also another project's. Use `all` only when you"
-            + " really need another project's memory.";
+            + " project or of the global memory (outside any project, any file); `all`: any file, also another"
+            + " project's. Use `all` only when you really need another project's memory.";
 
     private final ObjectMapper json;
 

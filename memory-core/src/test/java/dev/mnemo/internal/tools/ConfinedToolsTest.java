@@ -109,7 +109,7 @@ class ConfinedToolsTest extends TwoProjectsFixture {
         assertThat(readScope.path("description").asText()).contains("`project` (default)");
         for (String name : List.of(LocalMemoryTools.SEARCH, LocalMemoryTools.LIST)) {
             assertThat(JSON.readTree(confined.get(name).parametersJsonSchema()).path("properties").path("scope")
-                    .path("description").asText()).as(name).contains("`project` (default)");
+                    .path("description").asText()).as(name).contains("`project` (default in a project)");
             assertThat(JSON.readTree(plain.get(name).parametersJsonSchema()).path("properties").path("scope")
                     .path("description").asText()).as(name).contains("`all` (default)");
         }
