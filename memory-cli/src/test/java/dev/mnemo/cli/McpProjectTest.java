@@ -263,12 +263,10 @@ class McpProjectTest {
 
     @Test
     void projectFromCwd_withProject_isAUsageErrorNamingBoth() {
-        McpCommand command = new McpCommand();
-        command.projectFromCwd = true;
-        command.project = OTHER;
+        MnemoCliTest.Result r = MnemoCliTest.run(dir, null, "--home", home.toString(), "mcp", "--project", OTHER,
+                "--project-from-cwd");
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> command.projectKey(repo))
-                .isInstanceOf(MnemoCli.UsageProblem.class)
-                .hasMessageContaining("--project and --project-from-cwd");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--project and --project-from-cwd");
     }
 }
