@@ -32,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -131,29 +132,43 @@ final class McpMemoryServer {
         List<SyncToolSpecification> toolSpecs = servedTools().stream().map(this::tool).toList();
         Optional<String> project = scope.project();
         List<SyncResourceSpecification> resources = resourceFiles(project).stream().map(this::resource).toList();
-        McpSyncServer[] built = new McpSyncServer[1];
-        ResourceWatcher watcher = new ResourceWatcher(watchInterval, file -> built[0].notifyResourcesUpdated(
+        AtomicReference<McpSyncServer> built = new AtomicReference<>();
+        ResourceWatcher watcher = new ResourceWatcher(watchInterval, file -> built.get().notifyResourcesUpdated(
                 new McpSchema.ResourcesUpdatedNotification(RESOURCE_PREFIX + file)));
-        built[0] = McpServer.sync(new UnknownToolAnswers(transport, this::unknownTool, watcher::close))
-                .serverInfo(McpSchema.Implementation.builder("mnemo", settings.version()).title("Mnemo")
-                        .description("Long-term memory for AI agents: the memory folder of " + home).build())
-                .instructions(McpInstructions.render(home, settings.allowNotes(), settings.project()))
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, true).build())
-                .jsonMapper(mapper)
-                .jsonSchemaValidator(new DefaultJsonSchemaValidator(json))
-                // The memory tools check their own arguments, with the messages their models know.
-                .validateToolInputs(false)
-                .tools(toolSpecs)
-                .resources(resources)
-                .rootsChangeHandler((exchange, roots) -> scope.rootsChanged(roots))
-                .requestTimeout(McpScope.ROOTS_TIMEOUT)
-                .build();
+        // On the watcher's thread, after any poll: the resources follow the project the scope serves now.
+        Runnable followProject = () -> {
+            McpSyncServer server = built.get();
+            if (server != null) {
+                Optional<String> now = scope.project();
+                servedResources(server, now);
+                watcher.watchOnly(watched(now));
+            }
+        };
+        scope.onChange(changed -> watcher.execute(followProject));
+        McpSyncServer server;
+        try {
+            server = McpServer.sync(new UnknownToolAnswers(transport, this::unknownTool, watcher::close))
+                    .serverInfo(McpSchema.Implementation.builder("mnemo", settings.version()).title("Mnemo")
+                            .description("Long-term memory for AI agents: the memory folder of " + home).build())
+                    .instructions(McpInstructions.render(home, settings.allowNotes(), settings.project()))
+                    .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, true).build())
+                    .jsonMapper(mapper)
+                    .jsonSchemaValidator(new DefaultJsonSchemaValidator(json))
+                    // The memory tools check their own arguments, with the messages their models know.
+                    .validateToolInputs(false)
+                    .tools(toolSpecs)
+                    .resources(resources)
+                    .rootsChangeHandler((exchange, roots) -> scope.rootsChanged(roots))
+                    .requestTimeout(McpScope.ROOTS_TIMEOUT)
+                    .build();
+        } catch (RuntimeException e) {
+            watcher.close();
+            throw e;
+        }
         watcher.watchOnly(watched(project));
-        scope.onChange(changed -> watcher.execute(() -> {
-            servedResources(built[0], changed);
-            watcher.watchOnly(watched(changed));
-        }));
-        return built[0];
+        built.set(server);
+        watcher.execute(followProject); // in case the client's roots brought a project while the server was built
+        return server;
     }
 
     /**
