@@ -1,11 +1,13 @@
 package dev.mnemo.cli;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoryTools;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Structured output for {@value MemoryTools#SEARCH} and {@value MemoryTools#LIST}: the
@@ -15,6 +17,10 @@ import java.util.Optional;
  * {@code additionalProperties: false}): the pages an output budget makes may add a field.
  */
 final class McpToolOutput {
+
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+    /** The tools with structured output. */
+    private static final Set<String> STRUCTURED = Set.of(MemoryTools.SEARCH, MemoryTools.LIST);
 
     private final ObjectMapper json;
 
@@ -37,14 +43,11 @@ final class McpToolOutput {
      * for a tool without an output schema.
      */
     Optional<Map<String, Object>> content(String tool, JsonNode answer) {
-        if (schema(tool).isEmpty() || !answer.isObject()) {
+        if (!STRUCTURED.contains(tool) || !answer.isObject()) {
             return Optional.empty();
         }
         return Optional.of(json.convertValue(answer, MAP));
     }
-
-    private static final com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>> MAP =
-            new com.fasterxml.jackson.core.type.TypeReference<>() {};
 
     private ObjectNode searchSchema() {
         ObjectNode schema = object("A page of matches, best first: this session's project before the rest.");

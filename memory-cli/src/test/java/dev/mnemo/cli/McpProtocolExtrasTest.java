@@ -172,9 +172,9 @@ class McpProtocolExtrasTest {
         mcp.client.subscribeResource(new McpSchema.SubscribeRequest("mnemo://memories/memory_summary.md"));
         mcp.client.subscribeResource(new McpSchema.SubscribeRequest(projectSummary));
 
-        Files.writeString(memories.resolve("memory_summary.md"), "v2\nThe user now prefers squash merges.\n");
+        ResourceWatcherTest.replace(memories.resolve("memory_summary.md"), "v2\nThe user now prefers squash merges.\n");
         String first = updated.poll(30, TimeUnit.SECONDS);
-        Files.writeString(memories.resolve("projects/" + ProjectKeys.slug(WEB) + "/memory_summary.md"),
+        ResourceWatcherTest.replace(memories.resolve("projects/" + ProjectKeys.slug(WEB) + "/memory_summary.md"),
                 "v2\nThis repository moved to bun.\n");
         String second = updated.poll(30, TimeUnit.SECONDS);
 
