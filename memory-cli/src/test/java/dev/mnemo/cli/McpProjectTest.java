@@ -262,6 +262,14 @@ class McpProjectTest {
     }
 
     @Test
+    void projectFromCwd_isInTheHelp() {
+        MnemoCliTest.Result r = MnemoCliTest.run(dir, null, "mcp", "--help");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("--project-from-cwd", "Not with --project.");
+    }
+
+    @Test
     void projectFromCwd_withProject_isAUsageErrorNamingBoth() {
         MnemoCliTest.Result r = MnemoCliTest.run(dir, null, "--home", home.toString(), "mcp", "--project", OTHER,
                 "--project-from-cwd");
