@@ -67,6 +67,22 @@ public interface MemoryTools {
         throw new UnsupportedOperationException(getClass().getName() + " has no project scopes");
     }
 
+    /**
+     * These tools for a session kept to one project, for callers that must not see another
+     * project's memory by accident (such as {@code mnemo mcp} in a project): as
+     * {@link #inProject(String)}, except that {@value #SEARCH} and {@value #LIST} default to
+     * {@code "scope": "project"} (the project and the global memory only), and {@value #READ} takes a
+     * {@code scope} too and refuses a file of another project (or one that mixes every project's raw
+     * memories) unless the call says {@code "scope": "all"}; the refusal tells the model so. The
+     * tools an engine hands its agents keep {@link #inProject(String)}'s defaults.
+     *
+     * @param projectKey the project, as {@link ProjectKeys} describes it
+     * @throws UnsupportedOperationException for tools that know nothing of projects (the default)
+     */
+    default MemoryTools confinedToProject(String projectKey) {
+        throw new UnsupportedOperationException(getClass().getName() + " has no project scopes");
+    }
+
     /** JSON-schema definitions to hand to a model. */
     List<ToolSpec> specs();
 

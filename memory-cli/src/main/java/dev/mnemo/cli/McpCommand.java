@@ -23,8 +23,10 @@ import picocli.CommandLine.ParentCommand;
 /**
  * {@code mnemo mcp}: serves the home's memory folder to MCP clients (Claude Code, Codex CLI,
  * Cursor...) over stdio until the client closes the input; then exits 0. Read-only unless
- * {@code --allow-notes}; never creates the home. In the project {@code --project} names, else in
- * the project of the client's roots when it sends them (see {@link McpScope}).
+ * {@code --allow-notes}; never creates the home. In the project {@code --project} names (or
+ * {@code --project-from-cwd}: the repository the server is started in), else in the project of the
+ * client's roots when it sends them (see {@link McpScope}); in a project, the tools keep to it and
+ * the global memory unless a call says {@code scope: all}.
  *
  * <p>Standard output carries the protocol and nothing else: anything else that prints to
  * {@code System.out} lands on standard error, as do the logs (WARN and above unless {@code -v}).
@@ -51,9 +53,16 @@ final class McpCommand implements Callable<Integer> {
                     + " next_cursor or next_line_offset. At least " + OutputBudget.MIN_MAX_TOKENS + ".")
     int maxOutputTokens = OutputBudget.DEFAULT_MAX_TOKENS;
 
-    @Option(names = "--project", paramLabel = "DIR|KEY", description = ProjectOption.DESCRIPTION + " Without it,"
-            + " the tools serve the project of the client's first file:// root when the client sends roots.")
+    @Option(names = "--project", paramLabel = "DIR|KEY", description = ProjectOption.DESCRIPTION + " Without it"
+            + " (or --project-from-cwd), the tools serve the project of the client's first file:// root when the"
+            + " client sends roots.")
     String project;
+
+    @Option(names = "--project-from-cwd", description = "The project is the git repository around the server's"
+            + " working directory (worktrees share their main repository's project; outside a repository, the"
+            + " directory itself): for clients that start the server in the project and send no roots, such as"
+            + " Codex CLI. Not with --project.")
+    boolean projectFromCwd;
 
     /** Removes {@link #INAPPLICABLE_OPTIONS} from the {@code mcp} command that {@code spec} describes. */
     static void dropInapplicableOptions(CommandSpec spec) {
@@ -71,7 +80,7 @@ final class McpCommand implements Callable<Integer> {
             throw new MnemoCli.UsageProblem("--max-output-tokens must be at least " + OutputBudget.MIN_MAX_TOKENS
                     + ", was " + maxOutputTokens);
         }
-        Optional<String> projectKey = Optional.ofNullable(project).map(ProjectOption::key);
+        Optional<String> projectKey = projectKey(Path.of("").toAbsolutePath());
         OutputStream protocol = takeStandardOutput();
         configureLogging(root.verbose);
         Path home = root.resolveHome();
@@ -91,6 +100,24 @@ final class McpCommand implements Callable<Integer> {
             server.closeGracefully(); // what was queued is written before the exit
         }
         return 0;
+    }
+
+    /**
+     * The project {@code --project} or {@code --project-from-cwd} names, the latter for the server
+     * working in {@code cwd}; empty for neither.
+     *
+     * @throws MnemoCli.UsageProblem when both are given
+     */
+    Optional<String> projectKey(Path cwd) {
+        if (project != null && projectFromCwd) {
+            throw new MnemoCli.UsageProblem("--project and --project-from-cwd both name the project; give one of"
+                    + " them (--project DIR|KEY for a fixed project, --project-from-cwd for the repository the"
+                    + " server is started in)");
+        }
+        if (projectFromCwd) {
+            return Optional.of(ProjectOption.ofWorkingDirectory(cwd));
+        }
+        return Optional.ofNullable(project).map(ProjectOption::key);
     }
 
     /** The real standard output, for the protocol alone; {@code System.out} becomes standard error. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.MemoryTools;
+import dev.mnemo.ProjectKeys;
 import dev.mnemo.llm.ToolSpec;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
@@ -22,13 +23,16 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,16 +40,21 @@ import java.util.regex.Pattern;
 /**
  * The memory folder of a Mnemo home as an MCP server, built on the MCP Java SDK. It only
  * translates: the tools, their schemas, path rules, limits and error texts are those of
- * {@link MemoryTools}; a tool's JSON error becomes a tool result marked {@code isError}. The two
- * resources are read through the same read tool. Three additions, for what MCP clients do: the
+ * {@link MemoryTools}; a tool's JSON error becomes a tool result marked {@code isError}, and so
+ * does a call of a tool the server does not serve ({@link UnknownToolAnswers}). Search and list
+ * also answer with structured output ({@link McpToolOutput}). The resources, the summary and
+ * handbook of the global memory and of the session's project, are read through the same read tool;
+ * a client may subscribe to them and is told when a consolidation rewrote one
+ * ({@link ResourceWatcher}). Three additions, for what MCP clients do: the
  * {@linkplain McpInstructions instructions} carry the memory summary; answers come in pages that
  * fit the {@linkplain OutputBudget output budget}; and the note tool, served only with
  * {@code --allow-notes}, asks the model to confirm each note with the user and stamps the file
  * name with the time of the call.
  *
- * <p>The tools serve the {@linkplain McpScope project} of {@code --project}, else of the client's
- * roots, beside the global memory; the instructions carry that project's summary only when
- * {@code --project} named it (they go out before the client's roots can be asked for).
+ * <p>The tools serve the {@linkplain McpScope project} of {@code --project} (or
+ * {@code --project-from-cwd}), else of the client's roots, beside the global memory, and keep to
+ * them unless a call says {@code scope: all}; the instructions carry that project's summary only
+ * when the command line named it (they go out before the client's roots can be asked for).
  *
  * <p>A home that does not exist is never created: every call then answers with a tool error
  * saying so, and the server keeps serving (the home may appear later).
@@ -93,8 +102,16 @@ final class McpMemoryServer {
     private final Clock clock;
     private final ObjectMapper json;
     private final McpJsonMapper mapper;
+    private final McpToolOutput toolOutput;
+    /** How often the resources' files are looked at, for subscribed clients. */
+    private final Duration watchInterval;
 
     McpMemoryServer(Settings settings, Clock clock, ObjectMapper json, McpJsonMapper mapper) {
+        this(settings, clock, json, mapper, ResourceWatcher.DEFAULT_INTERVAL);
+    }
+
+    /** A server that looks at its resources' files every {@code watchInterval}, for subscribed clients. */
+    McpMemoryServer(Settings settings, Clock clock, ObjectMapper json, McpJsonMapper mapper, Duration watchInterval) {
         this.home = settings.home();
         this.memoryRoot = home.resolve("memories");
         this.scope = McpScope.of(memoryRoot, settings.project());
@@ -103,29 +120,110 @@ final class McpMemoryServer {
         this.clock = clock;
         this.json = json;
         this.mapper = mapper;
+        this.toolOutput = new McpToolOutput(json);
+        this.watchInterval = watchInterval;
     }
 
-    /** Builds the server on {@code transport}; it serves until the transport's input ends. */
+    /**
+     * Builds the server on {@code transport}; it serves until the transport's input ends. Closing the
+     * server stops the watching of its resources.
+     */
     McpSyncServer start(McpServerTransportProvider transport) {
-        List<SyncToolSpecification> toolSpecs = scope.tools().specs().stream()
+        List<SyncToolSpecification> toolSpecs = servedTools().stream().map(this::tool).toList();
+        Optional<String> project = scope.project();
+        List<SyncResourceSpecification> resources = resourceFiles(project).stream().map(this::resource).toList();
+        AtomicReference<McpSyncServer> built = new AtomicReference<>();
+        ResourceWatcher watcher = new ResourceWatcher(watchInterval, file -> built.get().notifyResourcesUpdated(
+                new McpSchema.ResourcesUpdatedNotification(RESOURCE_PREFIX + file)));
+        // On the watcher's thread, after any poll: the resources follow the project the scope serves now.
+        Runnable followProject = () -> {
+            McpSyncServer server = built.get();
+            if (server != null) {
+                Optional<String> now = scope.project();
+                servedResources(server, now);
+                watcher.watchOnly(watched(now));
+            }
+        };
+        scope.onChange(changed -> watcher.execute(followProject));
+        McpSyncServer server;
+        try {
+            server = McpServer.sync(new UnknownToolAnswers(transport, this::unknownTool, watcher::close))
+                    .serverInfo(McpSchema.Implementation.builder("mnemo", settings.version()).title("Mnemo")
+                            .description("Long-term memory for AI agents: the memory folder of " + home).build())
+                    .instructions(McpInstructions.render(home, settings.allowNotes(), settings.project()))
+                    .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(true, true).build())
+                    .jsonMapper(mapper)
+                    .jsonSchemaValidator(new DefaultJsonSchemaValidator(json))
+                    // The memory tools check their own arguments, with the messages their models know.
+                    .validateToolInputs(false)
+                    .tools(toolSpecs)
+                    .resources(resources)
+                    .rootsChangeHandler((exchange, roots) -> scope.rootsChanged(roots))
+                    .requestTimeout(McpScope.ROOTS_TIMEOUT)
+                    .build();
+        } catch (RuntimeException e) {
+            watcher.close();
+            throw e;
+        }
+        watcher.watchOnly(watched(project));
+        built.set(server);
+        watcher.execute(followProject); // in case the client's roots brought a project while the server was built
+        return server;
+    }
+
+    /**
+     * The specs of the tools served: the memory tools, without the note tool unless
+     * {@code --allow-notes}, as they are {@linkplain MemoryTools#confinedToProject confined} to a
+     * project (the read tool takes a scope) whether a project is known yet or not: the client lists
+     * them once, and its roots may bring a project later. The specs do not depend on which project.
+     */
+    private List<ToolSpec> servedTools() {
+        return MemoryTools.forFolder(memoryRoot).confinedToProject(scope.project().orElse("specs")).specs().stream()
                 .filter(spec -> settings.allowNotes() || !ADD_NOTE_TOOL.equals(spec.name()))
-                .map(this::tool)
                 .toList();
-        List<SyncResourceSpecification> resources = RESOURCE_FILES.stream().map(this::resource).toList();
-        return McpServer.sync(transport)
-                .serverInfo(McpSchema.Implementation.builder("mnemo", settings.version()).title("Mnemo")
-                        .description("Long-term memory for AI agents: the memory folder of " + home).build())
-                .instructions(McpInstructions.render(home, settings.allowNotes(), settings.project()))
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).build())
-                .jsonMapper(mapper)
-                .jsonSchemaValidator(new DefaultJsonSchemaValidator(json))
-                // The memory tools check their own arguments, with the messages their models know.
-                .validateToolInputs(false)
-                .tools(toolSpecs)
-                .resources(resources)
-                .rootsChangeHandler((exchange, roots) -> scope.rootsChanged(roots))
-                .requestTimeout(McpScope.ROOTS_TIMEOUT)
-                .build();
+    }
+
+    /**
+     * The answer to a call of a tool the server does not serve: a tool error naming those it does,
+     * and why the note tool is not one of them when that is the one called.
+     */
+    CallToolResult unknownTool(String name) {
+        List<String> served = servedTools().stream().map(ToolSpec::name).toList();
+        String message = "unknown tool '" + name + "'; this server's tools are " + String.join(", ", served)
+                + (ADD_NOTE_TOOL.equals(name) ? " (" + ADD_NOTE_TOOL + " is served only when the server was started"
+                        + " with --allow-notes)" : "");
+        return CallToolResult.builder().addTextContent(json.createObjectNode().put("error", message).toString())
+                .isError(true).build();
+    }
+
+    /**
+     * The files served as resources, relative to the memory folder: the global summary and
+     * handbook, and those of {@code project} when there is one.
+     */
+    static List<String> resourceFiles(Optional<String> project) {
+        List<String> files = new ArrayList<>(RESOURCE_FILES);
+        project.map(ProjectKeys::slug).ifPresent(slug -> RESOURCE_FILES.forEach(
+                file -> files.add(ProjectKeys.FOLDER + "/" + slug + "/" + file)));
+        return files;
+    }
+
+    private Map<String, Path> watched(Optional<String> project) {
+        Map<String, Path> files = new LinkedHashMap<>();
+        resourceFiles(project).forEach(file -> files.put(file, memoryRoot.resolve(file)));
+        return files;
+    }
+
+    /** Makes {@code server}'s resources those of {@code project}; the SDK tells the client the list changed. */
+    private void servedResources(McpSyncServer server, Optional<String> project) {
+        List<String> wanted = resourceFiles(project);
+        for (McpSchema.Resource served : server.listResources()) {
+            if (!wanted.contains(served.uri().substring(RESOURCE_PREFIX.length()))) {
+                server.removeResource(served.uri());
+            }
+        }
+        List<String> present = server.listResources().stream().map(McpSchema.Resource::uri).toList();
+        wanted.stream().filter(file -> !present.contains(RESOURCE_PREFIX + file))
+                .forEach(file -> server.addResource(resource(file)));
     }
 
     /** The project the tools serve now, if any. */
@@ -149,9 +247,32 @@ final class McpMemoryServer {
         } else if (ADD_NOTE_TOOL.equals(name)) {
             answer = addNote(arguments);
         } else {
-            answer = budget.fit(name, toJson(arguments), args -> scope.tools().call(name, args));
+            answer = budget.fit(name, toJson(withoutReadScopeOutsideProjects(name, arguments)),
+                    args -> scope.tools().call(name, args));
         }
-        return CallToolResult.builder().addTextContent(answer).isError(isError(answer)).build();
+        CallToolResult.Builder result = CallToolResult.builder().addTextContent(answer).isError(isError(answer));
+        if (!isError(answer)) {
+            toolOutput.content(name, parse(answer)).ifPresent(result::structuredContent);
+        }
+        return result.build();
+    }
+
+    /**
+     * The arguments of a call, but for a read outside any project without its {@code scope}: the
+     * read tool's schema offers one for sessions in a project, and outside one every file is served.
+     */
+    private Map<String, Object> withoutReadScopeOutsideProjects(String name, Map<String, Object> arguments) {
+        if (!READ_TOOL.equals(name) || arguments == null || !arguments.containsKey("scope")
+                || scope.project().isPresent()) {
+            return arguments;
+        }
+        Object value = arguments.get("scope");
+        if (!"all".equals(value) && !"project".equals(value)) {
+            return arguments; // the read tool refuses it, naming the field
+        }
+        Map<String, Object> without = new LinkedHashMap<>(arguments);
+        without.remove("scope");
+        return without;
     }
 
     /**
@@ -181,14 +302,14 @@ final class McpMemoryServer {
 
     private SyncToolSpecification tool(ToolSpec spec) {
         boolean writes = ADD_NOTE_TOOL.equals(spec.name());
-        McpSchema.Tool tool = McpSchema.Tool.builder(spec.name(), mapper, writes
+        McpSchema.Tool.Builder tool = McpSchema.Tool.builder(spec.name(), mapper, writes
                         ? withoutStartTime(spec.parametersJsonSchema())
                         : budget.servedSchema(spec.name(), spec.parametersJsonSchema()))
                 .description(writes ? spec.description() + NOTE_CONFIRMATION : spec.description())
                 .annotations(new McpSchema.ToolAnnotations.Builder().readOnlyHint(!writes).destructiveHint(false)
-                        .idempotentHint(!writes).openWorldHint(false).build())
-                .build();
-        return new SyncToolSpecification(tool, (exchange, request) -> {
+                        .idempotentHint(!writes).openWorldHint(false).build());
+        toolOutput.schema(spec.name()).ifPresent(tool::outputSchema);
+        return new SyncToolSpecification(tool.build(), (exchange, request) -> {
             scope.beforeToolCall(exchange);
             return call(request.name(), request.arguments());
         });
@@ -210,9 +331,11 @@ final class McpMemoryServer {
 
     private SyncResourceSpecification resource(String file) {
         String uri = RESOURCE_PREFIX + file;
+        String whose = file.startsWith(ProjectKeys.FOLDER + "/") ? " of this session's project" : " of the global memory";
         McpSchema.Resource resource = McpSchema.Resource.builder(uri, file)
-                .description(file.equals("MEMORY.md") ? "The memory handbook: what past sessions taught, grep-able."
-                        : "The memory summary: the short overview agents get in their instructions.")
+                .description(file.endsWith("MEMORY.md") ? "The memory handbook" + whose
+                        + ": what past sessions taught, grep-able."
+                        : "The memory summary" + whose + ": the short overview agents get in their instructions.")
                 .mimeType("text/markdown")
                 .build();
         return new SyncResourceSpecification(resource, (exchange, request) -> read(uri, file));

@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The project {@code mnemo mcp} serves, and the memory tools bound to it: the one {@code --project}
- * named, for the whole session; else the project of the client's first {@code file://} root, for a
- * client that declares the {@code roots} capability; else none (global memory only).
+ * (or {@code --project-from-cwd}) named, for the whole session; else the project of the client's
+ * first {@code file://} root, for a client that declares the {@code roots} capability; else none
+ * (global memory only). The tools are {@linkplain MemoryTools#confinedToProject confined} to the
+ * project: another project's files only when a call says {@code scope: all}.
  *
  * <p>MCP sends the instructions in the {@code initialize} answer, before a server may ask the
  * client anything, so roots can only scope the tools: the first tool call asks the client for its
@@ -50,7 +52,7 @@ final class McpScope {
     /** How many waiting calls were let go. */
     private int released;
     private long changes;
-    private Consumer<Optional<String>> listener = project -> {};
+    private final List<Consumer<Optional<String>>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private McpScope(Path memoryRoot, Optional<String> project, boolean fixed) {
         this.memoryRoot = memoryRoot;
@@ -66,9 +68,12 @@ final class McpScope {
         return new McpScope(memoryRoot, project, project.isPresent());
     }
 
-    /** Tells {@code listener} each project the tools are scoped to from now on (empty: global memory only). */
-    synchronized void onChange(Consumer<Optional<String>> listener) {
-        this.listener = Objects.requireNonNull(listener, "listener");
+    /**
+     * Tells {@code listener}, beside those told already, each project the tools are scoped to from
+     * now on (empty: global memory only), while the scope changes: it should not block.
+     */
+    void onChange(Consumer<Optional<String>> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /** The project served now, if any. */
@@ -195,12 +200,12 @@ final class McpScope {
             LOG.info("The memory tools now serve {}", project.map(key -> "the project " + key + " (from the client's"
                     + " roots) and the global memory").orElse("the global memory (no file:// root)"));
             current = scoped(project);
-            listener.accept(project);
+            listeners.forEach(listener -> listener.accept(project));
         }
     }
 
     private Scoped scoped(Optional<String> project) {
         MemoryTools folder = MemoryTools.forFolder(memoryRoot);
-        return new Scoped(project, project.map(folder::inProject).orElse(folder));
+        return new Scoped(project, project.map(folder::confinedToProject).orElse(folder));
     }
 }

@@ -39,4 +39,13 @@ final class ProjectOption {
         }
         return dirOrKey.strip();
     }
+
+    /**
+     * The project of {@code --project-from-cwd}: the git repository around {@code cwd}, where every
+     * worktree gives its main repository's key ({@link ProjectKeys#forDirectory}); outside any
+     * repository, {@code cwd} itself.
+     */
+    static String ofWorkingDirectory(Path cwd) {
+        return ProjectKeys.forDirectory(cwd);
+    }
 }

@@ -70,7 +70,7 @@ class McpServerIT {
         assertThat(init.serverInfo().version()).isEqualTo(MnemoCli.version()).isNotEqualTo("unknown");
         assertThat(init.capabilities().tools()).isNotNull();
         assertThat(init.capabilities().resources()).isNotNull();
-        assertThat(init.capabilities().resources().subscribe()).isFalse();
+        assertThat(init.capabilities().resources().subscribe()).isTrue();
         assertThat(init.capabilities().prompts()).isNull();
         assertThat(init.capabilities().completions()).isNull();
         assertThat(init.instructions()).contains("MEMORY.md");
@@ -90,8 +90,8 @@ class McpServerIT {
     void listTools_servesTheReadToolsWithTheMemoryToolsSchemas_theReadToolAlsoTakingACharOffset() throws Exception {
         Map<String, McpSchema.Tool> served = client.listTools().tools().stream()
                 .collect(Collectors.toMap(McpSchema.Tool::name, Function.identity()));
-        Map<String, ToolSpec> specs = MemoryTools.forFolder(home.resolve("memories")).specs().stream()
-                .collect(Collectors.toMap(ToolSpec::name, Function.identity()));
+        Map<String, ToolSpec> specs = MemoryTools.forFolder(home.resolve("memories")).confinedToProject("any").specs()
+                .stream().collect(Collectors.toMap(ToolSpec::name, Function.identity()));
 
         assertThat(served).containsOnlyKeys("memories_list", "memories_read", "memories_search");
         for (McpSchema.Tool tool : served.values()) {
@@ -184,20 +184,22 @@ class McpServerIT {
     }
 
     @Test
-    void call_unknownTool_returnsJsonRpcErrorAndKeepsServing() {
-        assertThatThrownBy(() -> client.callTool(new CallToolRequest("memories_delete", Map.of())))
-                .isInstanceOf(McpError.class)
-                .satisfies(e -> assertThat(((McpError) e).getJsonRpcError().code())
-                        .isEqualTo(McpSchema.ErrorCodes.INVALID_PARAMS));
+    void call_unknownTool_returnsAToolErrorNamingTheToolsAndKeepsServing() {
+        CallToolResult unknown = client.callTool(new CallToolRequest("memories_delete", Map.of()));
 
+        assertThat(unknown.isError()).isTrue();
+        assertThat(text(unknown)).contains("unknown tool 'memories_delete'", "memories_list, memories_read,"
+                + " memories_search");
         assertThat(client.callTool(new CallToolRequest("memories_list", Map.of())).isError()).isFalse();
     }
 
     @Test
     void call_noteToolWithoutAllowNotes_isNotServed() {
-        assertThatThrownBy(() -> client.callTool(new CallToolRequest("memories_add_ad_hoc_note",
-                Map.of("filename", "2026-12-01T08-00-00-x.md", "note", "remember x"))))
-                .isInstanceOf(McpError.class);
+        CallToolResult note = client.callTool(new CallToolRequest("memories_add_ad_hoc_note",
+                Map.of("filename", "2026-12-01T08-00-00-x.md", "note", "remember x")));
+
+        assertThat(note.isError()).isTrue();
+        assertThat(text(note)).contains("--allow-notes");
         assertThat(home.resolve("memories/extensions")).doesNotExist();
     }
 
@@ -228,7 +230,18 @@ class McpServerIT {
 
     /** {@link #connect(Path, String...)} with a client {@code client} configures further (its roots, say). */
     static McpSyncClient connect(Path home, UnaryOperator<McpClient.SyncSpec> client, String... mcpArgs) {
-        List<String> command = MnemoJar.command(home, concat("mcp", mcpArgs));
+        return connect(MnemoJar.command(home, concat("mcp", mcpArgs)), client);
+    }
+
+    /** {@link #connect(Path, String...)} for a server started in the working directory {@code cwd}. */
+    static McpSyncClient connectIn(Path cwd, Path home, String... mcpArgs) {
+        List<String> command = new java.util.ArrayList<>(List.of("sh", "-c", "cd \"$0\" && exec \"$@\"",
+                cwd.toString()));
+        command.addAll(MnemoJar.command(home, concat("mcp", mcpArgs)));
+        return connect(command, UnaryOperator.identity());
+    }
+
+    private static McpSyncClient connect(List<String> command, UnaryOperator<McpClient.SyncSpec> client) {
         ServerParameters server = ServerParameters.builder(command.get(0)).args(command.subList(1, command.size()))
                 .build();
         McpSyncClient connected = client.apply(McpClient.sync(new StdioClientTransport(server,

@@ -79,6 +79,27 @@ class McpServerOptionsIT {
     }
 
     @Test
+    void projectFromCwd_theRepositoryTheServerIsStartedIn_isTheProject_andOtherProjectsStayOut() throws Exception {
+        Path repo = Files.createDirectories(dir.resolve("src/web"));
+        Git.init().setDirectory(repo.toFile()).call().close();
+        Path home = dir.resolve("home");
+        ProjectMemories.plant(home, ProjectKeys.forDirectory(repo), "acme/api");
+        McpSyncClient client = McpServerIT.connectIn(Files.createDirectories(repo.resolve("packages/ui")), home,
+                "--project-from-cwd");
+        try {
+            String found = McpServerIT.text(client.callTool(new CallToolRequest("memories_search",
+                    Map.of("queries", List.of("installs dependencies")))));
+
+            assertThat(client.getCurrentInitializationResult().instructions())
+                    .contains(ProjectMemories.PNPM_FACT, ProjectMemories.GLOBAL_FACT)
+                    .doesNotContain(ProjectMemories.NPM_FACT);
+            assertThat(found).contains(ProjectMemories.PNPM_FACT).doesNotContain(ProjectMemories.NPM_FACT);
+        } finally {
+            client.close();
+        }
+    }
+
+    @Test
     void roots_aClientsFirstFileRoot_scopesTheToolsOfTheServerProcess() throws Exception {
         Path repo = Files.createDirectories(dir.resolve("src/web"));
         Git.init().setDirectory(repo.toFile()).call().close();

@@ -191,5 +191,10 @@ final class EngineReadPath {
         public ReadingTools inProject(String projectKey) {
             return refreshing(local.inProject(projectKey));
         }
+
+        @Override
+        public ReadingTools confinedToProject(String projectKey) {
+            return refreshing(local.confinedToProject(projectKey));
+        }
     }
 }

@@ -30,14 +30,17 @@ final class FolderTools {
         this.search = new MemorySearch(paths);
     }
 
-    /** The {@value LocalMemoryTools#LIST} tool, for a session in {@code projectSlug} (if any). */
-    ObjectNode list(String argumentsJson, Optional<String> projectSlug) {
+    /**
+     * The {@value LocalMemoryTools#LIST} tool, for a session in {@code projectSlug} (if any);
+     * {@code confined}: the scope defaults to the project (see {@link ToolScope}).
+     */
+    ObjectNode list(String argumentsJson, Optional<String> projectSlug, boolean confined) {
         ToolArguments args = ToolArguments.parse(ToolJson.MAPPER, argumentsJson,
                 List.of("path", "cursor", "max_results", "scope"));
         Optional<String> path = args.optionalString("path");
         Optional<String> cursor = args.optionalString("cursor");
         int maxResults = clamp(args.optionalCount("max_results"), LocalMemoryTools.MAX_LIST_RESULTS);
-        ToolScope projects = ToolScope.of(projectSlug, args.optionalString("scope"));
+        ToolScope projects = ToolScope.of(projectSlug, args.optionalString("scope"), defaultScope(confined));
 
         MemoryPaths.Scoped scope = paths.resolve(path);
         if (projects.hidesPath(scope.display())) {
@@ -65,10 +68,15 @@ final class FolderTools {
         return result;
     }
 
-    /** The {@value LocalMemoryTools#READ} tool. */
-    ObjectNode read(String argumentsJson) {
-        ToolArguments args = ToolArguments.parse(ToolJson.MAPPER, argumentsJson,
-                List.of("path", "line_offset", "max_lines"));
+    /**
+     * The {@value LocalMemoryTools#READ} tool; {@code confined} to {@code projectSlug}, it takes a
+     * {@code scope} and, unless that is {@value ToolScope#ALL}, refuses a file the project scope hides.
+     */
+    ObjectNode read(String argumentsJson, Optional<String> projectSlug, boolean confined) {
+        ToolArguments args = ToolArguments.parse(ToolJson.MAPPER, argumentsJson, confined
+                ? List.of("path", "line_offset", "max_lines", "scope") : List.of("path", "line_offset", "max_lines"));
+        ToolScope projects = confined ? ToolScope.of(projectSlug, args.optionalString("scope"), ToolScope.PROJECT)
+                : ToolScope.of(projectSlug, Optional.of(ToolScope.ALL));
         String path = args.requiredString("path");
         int lineOffset = args.optionalCount("line_offset").orElse(1);
         Optional<Integer> maxLines = args.optionalCount("max_lines");
@@ -79,12 +87,18 @@ final class FolderTools {
             throw new ToolFailure("max_lines must be a positive integer");
         }
         MemoryPaths.Scoped scope = paths.resolve(Optional.of(path));
+        if (projects.hidesPath(scope.display())) {
+            throw outsideProject(path);
+        }
         BasicFileAttributes attributes = existing(scope, Optional.of(path));
         if (!attributes.isRegularFile()) {
             throw new ToolFailure("path '" + path + "' is not a file");
         }
         String text = MemorySearch.readUtf8(scope.file()).orElseThrow(
                 () -> new ToolFailure("I/O error while reading memories: " + scope.display() + " is not valid UTF-8"));
+        if (projects.hidesFile(scope.display(), text)) {
+            throw outsideProject(path);
+        }
         int start = 0;
         for (int line = 1; line < lineOffset; line++) {
             int newline = text.indexOf('\n', start);
@@ -112,8 +126,11 @@ final class FolderTools {
         return result;
     }
 
-    /** The {@value LocalMemoryTools#SEARCH} tool, for a session in {@code projectSlug} (if any). */
-    ObjectNode search(String argumentsJson, Optional<String> projectSlug) {
+    /**
+     * The {@value LocalMemoryTools#SEARCH} tool, for a session in {@code projectSlug} (if any);
+     * {@code confined}: the scope defaults to the project.
+     */
+    ObjectNode search(String argumentsJson, Optional<String> projectSlug, boolean confined) {
         ToolArguments args = ToolArguments.parse(ToolJson.MAPPER, argumentsJson, List.of("queries", "match_mode",
                 "path", "cursor", "context_lines", "case_sensitive", "normalized", "max_results", "scope"));
         List<String> queries = args.requiredStringList("queries").stream().map(String::strip).toList();
@@ -125,7 +142,7 @@ final class FolderTools {
         boolean caseSensitive = args.optionalBoolean("case_sensitive").orElse(true);
         boolean normalized = args.optionalBoolean("normalized").orElse(false);
         int maxResults = clamp(args.optionalCount("max_results"), LocalMemoryTools.MAX_SEARCH_RESULTS);
-        ToolScope projects = ToolScope.of(projectSlug, args.optionalString("scope"));
+        ToolScope projects = ToolScope.of(projectSlug, args.optionalString("scope"), defaultScope(confined));
         if (queries.isEmpty() || queries.stream().anyMatch(String::isEmpty)) {
             throw new ToolFailure(LocalMemoryTools.EMPTY_QUERY);
         }
@@ -187,6 +204,17 @@ final class FolderTools {
             node.put("type", mode instanceof MemorySearch.AllOnSameLine ? "all_on_same_line" : "any");
         }
         return node;
+    }
+
+    private static String defaultScope(boolean confined) {
+        return confined ? ToolScope.PROJECT : ToolScope.ALL;
+    }
+
+    /** The refusal of a read the project scope hides: the model learns how to ask for it anyway. */
+    private static ToolFailure outsideProject(String path) {
+        return new ToolFailure("'" + path + "' belongs to another project (or mixes every project's memory); this"
+                + " session sees its own project's memory and the global memory. Only if you really need another"
+                + " project's memory, call again with \"scope\": \"" + ToolScope.ALL + "\".");
     }
 
     /** Attributes of an existing, non-symlink scope; the root is checked too when it is the scope. */

@@ -66,6 +66,8 @@ public final class LocalMemoryTools implements MemoryTools {
     private final Clock clock;
     /** The slug of the session's project, when these tools are bound to one ({@link #inProject}). */
     private final Optional<String> projectSlug;
+    /** Whether they are confined to that project ({@link #confinedToProject}). */
+    private final boolean confined;
 
     /**
      * Tools whose ad-hoc notes pass through the built-in {@link DefaultSecretRedactor}.
@@ -128,17 +130,19 @@ public final class LocalMemoryTools implements MemoryTools {
         this.folder = new FolderTools(root);
         this.notes = new AdHocNotes(root, Objects.requireNonNull(redactor, "redactor"));
         this.projectSlug = Optional.empty();
+        this.confined = false;
     }
 
-    /** The same tools bound to a project and a conversation. */
-    private LocalMemoryTools(LocalMemoryTools tools, Optional<String> projectSlug, Optional<String> conversation,
-            BooleanSupplier externalContext) {
+    /** The same tools bound to a project (confined to it or not) and a conversation. */
+    private LocalMemoryTools(LocalMemoryTools tools, Optional<String> projectSlug, boolean confined,
+            Optional<String> conversation, BooleanSupplier externalContext) {
         this.noteAdded = tools.noteAdded;
         this.gate = tools.gate;
         this.clock = tools.clock;
         this.folder = tools.folder;
         this.notes = tools.notes;
         this.projectSlug = projectSlug;
+        this.confined = confined;
         this.conversation = conversation;
         this.externalContext = externalContext;
     }
@@ -151,7 +155,7 @@ public final class LocalMemoryTools implements MemoryTools {
      * @param externalContext asked at each note: has the conversation seen external context?
      */
     public LocalMemoryTools inConversation(String threadId, BooleanSupplier externalContext) {
-        return new LocalMemoryTools(this, projectSlug, Optional.of(Objects.requireNonNull(threadId, "threadId")),
+        return new LocalMemoryTools(this, projectSlug, confined, Optional.of(Objects.requireNonNull(threadId, "threadId")),
                 Objects.requireNonNull(externalContext, "externalContext"));
     }
 
@@ -230,21 +234,29 @@ public final class LocalMemoryTools implements MemoryTools {
 
     @Override
     public LocalMemoryTools inProject(String projectKey) {
-        return new LocalMemoryTools(this, Optional.of(ProjectKeys.slug(projectKey)), conversation, externalContext);
+        return new LocalMemoryTools(this, Optional.of(ProjectKeys.slug(projectKey)), false, conversation,
+                externalContext);
+    }
+
+    @Override
+    public LocalMemoryTools confinedToProject(String projectKey) {
+        return new LocalMemoryTools(this, Optional.of(ProjectKeys.slug(projectKey)), true, conversation,
+                externalContext);
     }
 
     @Override
     public List<ToolSpec> specs() {
-        return ToolJson.SCHEMAS.specs(LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC).format(NOTE_TIMESTAMP));
+        return ToolJson.SCHEMAS.specs(LocalDateTime.ofInstant(clock.instant(), ZoneOffset.UTC).format(NOTE_TIMESTAMP),
+                confined);
     }
 
     @Override
     public String call(String toolName, String argumentsJson) {
         try {
             ObjectNode result = switch (String.valueOf(toolName)) {
-                case LIST -> folder.list(argumentsJson, projectSlug);
-                case READ -> folder.read(argumentsJson);
-                case SEARCH -> folder.search(argumentsJson, projectSlug);
+                case LIST -> folder.list(argumentsJson, projectSlug, confined);
+                case READ -> folder.read(argumentsJson, projectSlug, confined);
+                case SEARCH -> folder.search(argumentsJson, projectSlug, confined);
                 case ADD_AD_HOC_NOTE -> addAdHocNote(argumentsJson);
                 default -> throw new ToolFailure("unknown tool '" + toolName + "'; the memory tools are " + LIST
                         + ", " + READ + ", " + SEARCH + " and " + ADD_AD_HOC_NOTE);

@@ -16,6 +16,12 @@ final class ToolSchemas {
 
     private static final String SCOPE_DESCRIPTION = "`project`: this session's project and global memory only;"
             + " `all` (default): the whole folder, this session's project first.";
+    private static final String CONFINED_SCOPE_DESCRIPTION = "`project` (default in a project): this session's"
+            + " project and global memory only; `all`: the whole folder, this session's project first (the default"
+            + " outside any project). In a project, use `all` only when you really need another project's memory.";
+    private static final String CONFINED_READ_SCOPE_DESCRIPTION = "`project` (default): a file of this session's"
+            + " project or of the global memory (outside any project, any file); `all`: any file, also another"
+            + " project's. Use `all` only when you really need another project's memory.";
 
     private final ObjectMapper json;
 
@@ -25,7 +31,15 @@ final class ToolSchemas {
 
     /** The specs in Codex's registration order: add note, list, read, search. */
     List<ToolSpec> specs(String nowTimestamp) {
-        return List.of(addAdHocNote(nowTimestamp), list(), read(), search());
+        return specs(nowTimestamp, false);
+    }
+
+    /**
+     * The specs; {@code confined}: of tools confined to their project, whose list and search
+     * default to scope {@code project} and whose read takes a scope too.
+     */
+    List<ToolSpec> specs(String nowTimestamp, boolean confined) {
+        return List.of(addAdHocNote(nowTimestamp), list(confined), read(confined), search(confined));
     }
 
     private ToolSpec addAdHocNote(String nowTimestamp) {
@@ -48,30 +62,33 @@ final class ToolSchemas {
                 schema);
     }
 
-    private ToolSpec list() {
+    private ToolSpec list(boolean confined) {
         ObjectNode schema = object();
         ObjectNode properties = schema.putObject("properties");
         string(properties, "path", "Folder (or file) relative to the memory root; omit for the root.");
         string(properties, "cursor", "The next_cursor of the previous page.");
         count(properties, "max_results", 1, "Entries per page, at most " + LocalMemoryTools.MAX_LIST_RESULTS + ".");
-        scope(properties, SCOPE_DESCRIPTION, "project", "all");
+        scope(properties, confined ? CONFINED_SCOPE_DESCRIPTION : SCOPE_DESCRIPTION, "project", "all");
         return spec(LocalMemoryTools.LIST,
                 "List the files and folders directly inside a folder of the memory store (not recursive).", schema);
     }
 
-    private ToolSpec read() {
+    private ToolSpec read(boolean confined) {
         ObjectNode schema = object();
         ObjectNode properties = schema.putObject("properties");
         string(properties, "path", "File relative to the memory root, e.g. MEMORY.md.");
         count(properties, "line_offset", 1, "First line to return, counting from 1 (default 1).");
         count(properties, "max_lines", 1, "Return at most this many lines.");
+        if (confined) {
+            scope(properties, CONFINED_READ_SCOPE_DESCRIPTION, "project", "all");
+        }
         schema.putArray("required").add("path");
         return spec(LocalMemoryTools.READ,
                 "Read a memory file by its path relative to the memory root, optionally from a 1-based line and"
                         + " for a limited number of lines.", schema);
     }
 
-    private ToolSpec search() {
+    private ToolSpec search(boolean confined) {
         ObjectNode schema = object();
         ObjectNode properties = schema.putObject("properties");
         ObjectNode queries = properties.putObject("queries");
@@ -94,7 +111,7 @@ final class ToolSchemas {
         bool(properties, "normalized", "Compare only letters and digits, so 'cold resume' finds 'cold-resume'"
                 + " (default false).");
         count(properties, "max_results", 1, "Matches per page, at most " + LocalMemoryTools.MAX_SEARCH_RESULTS + ".");
-        scope(properties, SCOPE_DESCRIPTION, "project", "all");
+        scope(properties, confined ? CONFINED_SCOPE_DESCRIPTION : SCOPE_DESCRIPTION, "project", "all");
         schema.putArray("required").add("queries");
         return spec(LocalMemoryTools.SEARCH,
                 "Search memory files for substrings, optionally ignoring case and separators, or requiring all"

@@ -12,7 +12,9 @@ import java.util.Optional;
  * <p>A file belongs to a project when it lies under {@code projects/<slug>/}, or when it is a
  * rollout recap or an ad-hoc note whose header names {@code projects/<slug>/}; every other file is
  * global. With {@code "scope": "project"} a call sees the session's project and global memory only;
- * with {@code "all"} (the default) the whole folder, the session's project first.
+ * with {@code "all"} the whole folder, the session's project first. Which is the default depends on
+ * the tools: {@code "all"}, or {@code "project"} for tools confined to their project, where a read
+ * is refused the files this scope hides.
  */
 final class ToolScope {
 
@@ -39,7 +41,15 @@ final class ToolScope {
 
     /** The scope of a call: its {@code scope} argument read for a session in {@code sessionSlug}. */
     static ToolScope of(Optional<String> sessionSlug, Optional<String> scope) {
-        String value = scope.orElse(ALL);
+        return of(sessionSlug, scope, ALL);
+    }
+
+    /**
+     * The scope of a call whose {@code scope} argument, when left out, is {@code defaultScope}
+     * ({@value #ALL}, or {@value #PROJECT} for tools confined to their project).
+     */
+    static ToolScope of(Optional<String> sessionSlug, Optional<String> scope, String defaultScope) {
+        String value = scope.orElse(defaultScope);
         return switch (value) {
             case ALL -> new ToolScope(sessionSlug, false);
             case PROJECT -> new ToolScope(sessionSlug, true);

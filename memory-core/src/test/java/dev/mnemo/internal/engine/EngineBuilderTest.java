@@ -140,6 +140,24 @@ class EngineBuilderTest {
         }
     }
 
+    @Test
+    void tools_confinedToProject_keepToIt_whileToolsInAProjectStillSearchTheWholeFolder() throws Exception {
+        Path memories = Files.createDirectories(dir.resolve("memories"));
+        for (String key : List.of("/src/app", "/src/web")) {
+            Path folder = Files.createDirectories(memories.resolve("projects").resolve(dev.mnemo.ProjectKeys.slug(key)));
+            Files.writeString(folder.resolve("MEMORY.md"), "- the build of " + key + "\n");
+        }
+        try (MemoryEngine engine = builder(Map.of(), services(StoreA.class, WorkspaceA.class)).home(dir).build()) {
+            String confined = engine.tools().confinedToProject("/src/app").call(MemoryTools.SEARCH,
+                    "{\"queries\":[\"the build\"]}");
+            String inProject = engine.tools().inProject("/src/app").call(MemoryTools.SEARCH,
+                    "{\"queries\":[\"the build\"]}");
+
+            assertThat(confined).contains("/src/app").doesNotContain("/src/web");
+            assertThat(inProject).contains("/src/app", "/src/web");
+        }
+    }
+
     // ---- test providers ---------------------------------------------------------------------------
 
     static final List<Path> CLOSED = new CopyOnWriteArrayList<>();

@@ -3,12 +3,10 @@ package dev.mnemo.internal.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.mnemo.ProjectKeys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,33 +15,12 @@ import org.junit.jupiter.api.Test;
  * The memory tools of a session in a project (issue 29): {@code scope} on search and list, the
  * session's project first, notes filed under the project unless global.
  */
-class ScopedToolsTest extends ToolsFixture {
-
-    private static final String APP = "/work/src/app";
-    private static final String WEB = "/work/src/web";
-    private String appSlug;
-    private String webSlug;
+class ScopedToolsTest extends TwoProjectsFixture {
 
     @BeforeEach
-    void plantTwoProjects() {
-        appSlug = ProjectKeys.slug(APP);
-        webSlug = ProjectKeys.slug(WEB);
-        write("MEMORY.md", "- the user likes short answers about the build\n");
-        write("projects/" + appSlug + "/MEMORY.md", "- the app build uses pnpm\n");
-        write("projects/" + webSlug + "/MEMORY.md", "- the web build uses npm\n");
-        write("rollout_summaries/2026-11-01T10-00-00-aaaa-web.md",
-                "thread_id: t-web\ncwd: /work/src/web\nproject: projects/" + webSlug + "/\n\nthe web build broke\n");
+    void plantTheAppsRecap() {
         write("rollout_summaries/2026-11-02T10-00-00-bbbb-app.md",
                 "thread_id: t-app\ncwd: /work/src/app\nproject: projects/" + appSlug + "/\n\nthe app build broke\n");
-    }
-
-    private List<String> searchPaths(LocalMemoryTools scoped, String arguments) {
-        tools = scoped;
-        List<String> paths = new ArrayList<>();
-        for (JsonNode match : ok(LocalMemoryTools.SEARCH, arguments).get("matches")) {
-            paths.add(match.get("path").asText());
-        }
-        return paths;
     }
 
     @Test
