@@ -59,6 +59,14 @@ class Pipeline implements AutoCloseable {
         return new Pipeline(home, config, null, null, new FaultyStore(), null, otherModel);
     }
 
+    /**
+     * How long closing waits for the engine's background work. Long enough for a consolidation that
+     * a forget started to finish on a loaded two-core machine (with 200 ms it could still be writing
+     * the memory folder after the test, and the temporary folder could not be deleted); a test whose
+     * work is held on purpose pays it once.
+     */
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
+
     private Pipeline(Path home, MemoriesConfig config, ConsolidationAgent agent, MemoryEventListener listener,
             FaultyStore faults, java.util.concurrent.ExecutorService executor, dev.mnemo.llm.LanguageModel otherModel) {
         this.home = home;
@@ -66,7 +74,7 @@ class Pipeline implements AutoCloseable {
         this.workspace = GitMemoryWorkspace.open(home.resolve("memories"), clock);
         MemoryEngine.Builder builder = MemoryEngine.builder().home(home).config(config)
                 .model(otherModel == null ? model : otherModel).clock(clock)
-                .store(faults.around(store)).workspace(workspace).closeTimeout(Duration.ofMillis(200));
+                .store(faults.around(store)).workspace(workspace).closeTimeout(CLOSE_TIMEOUT);
         if (agent != null) {
             builder.consolidationAgent(agent);
         }
