@@ -34,12 +34,23 @@ public record ContextOverflow(OptionalLong windowTokens, OptionalLong requestTok
             "request \\((\\d[\\d,]*) tokens\\) exceeds the available context size \\((\\d[\\d,]*) tokens\\)");
     private static final Pattern ANTHROPIC = Pattern.compile("(\\d[\\d,]*) tokens > (\\d[\\d,]*) maximum");
 
+    /**
+     * Checks the components.
+     *
+     * @param windowTokens the model's context window, when the message names it
+     * @param requestTokens the tokens the rejected request came to, when the message names them
+     */
     public ContextOverflow {
         Objects.requireNonNull(windowTokens, "windowTokens");
         Objects.requireNonNull(requestTokens, "requestTokens");
     }
 
-    /** The sizes named by {@code failure}'s message; empty when it is not a context-window failure. */
+    /**
+     * The sizes named by {@code failure}'s message; empty when it is not a context-window failure.
+     *
+     * @param failure a model failure
+     * @return its sizes, or empty when it is not a context-window failure
+     */
     public static Optional<ContextOverflow> of(ModelException failure) {
         if (failure.reason() != ModelException.Reason.CONTEXT_WINDOW_EXCEEDED) {
             return Optional.empty();
@@ -47,7 +58,12 @@ public record ContextOverflow(OptionalLong windowTokens, OptionalLong requestTok
         return Optional.of(parse(String.valueOf(failure.getMessage())));
     }
 
-    /** The sizes a provider's error message names; an overflow with neither when it names none. */
+    /**
+     * The sizes a provider's error message names; an overflow with neither when it names none.
+     *
+     * @param message the error message
+     * @return the sizes it names
+     */
     public static ContextOverflow parse(String message) {
         Matcher llama = LLAMA_CPP.matcher(message);
         if (llama.find()) {
@@ -66,6 +82,8 @@ public record ContextOverflow(OptionalLong windowTokens, OptionalLong requestTok
     /**
      * How much smaller the next request should be, in (0, 1): nine tenths of window / request when
      * both are known and the request was larger, else {@value #DEFAULT_SHRINK_FACTOR}.
+     *
+     * @return the factor to multiply the request's size by
      */
     public double shrinkFactor() {
         if (windowTokens.isPresent() && requestTokens.isPresent() && requestTokens.getAsLong() > windowTokens.getAsLong()

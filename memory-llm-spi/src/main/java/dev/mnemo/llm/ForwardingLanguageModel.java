@@ -10,7 +10,11 @@ import java.util.OptionalInt;
  */
 public interface ForwardingLanguageModel extends LanguageModel {
 
-    /** The model this one wraps. */
+    /**
+     * The model this one wraps.
+     *
+     * @return the wrapped model
+     */
     LanguageModel delegate();
 
     @Override

@@ -8,12 +8,18 @@ import java.util.Map;
  */
 public interface LanguageModelProvider {
 
-    /** A short name users type to pick this provider, e.g. {@code openai}. */
+    /**
+     * A short name users type to pick this provider, e.g. {@code openai}.
+     *
+     * @return the provider's name
+     */
     String name();
 
     /**
      * Creates a model from string settings (keys are the provider's own, documented in its Javadoc).
      *
+     * @param settings the provider's settings, by key
+     * @return the model
      * @throws IllegalArgumentException when a setting is missing or malformed
      */
     LanguageModel create(Map<String, String> settings);

@@ -10,6 +10,13 @@ import java.util.Objects;
  * @param strict whether the server should enforce the schema exactly
  */
 public record OutputSchema(String name, String jsonSchema, boolean strict) {
+    /**
+     * Checks the components.
+     *
+     * @param name a short name for the schema (some APIs require one)
+     * @param jsonSchema the JSON Schema object, as text
+     * @param strict whether the server should enforce the schema exactly
+     */
     public OutputSchema {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(jsonSchema, "jsonSchema");

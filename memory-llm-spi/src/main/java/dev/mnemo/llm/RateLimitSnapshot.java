@@ -12,6 +12,13 @@ import java.util.OptionalDouble;
  */
 public record RateLimitSnapshot(OptionalDouble primaryUsedPercent, OptionalDouble secondaryUsedPercent,
         boolean limitReached) {
+    /**
+     * Checks the components.
+     *
+     * @param primaryUsedPercent share of the primary window used, 0 to 100 (empty when unknown)
+     * @param secondaryUsedPercent share of the secondary window used, 0 to 100 (empty when unknown)
+     * @param limitReached whether the server said a limit is already reached
+     */
     public RateLimitSnapshot {
         Objects.requireNonNull(primaryUsedPercent, "primaryUsedPercent");
         Objects.requireNonNull(secondaryUsedPercent, "secondaryUsedPercent");

@@ -9,6 +9,15 @@ public record TokenUsage(long inputTokens, long cachedInputTokens, long outputTo
     /** No tokens at all. */
     public static final TokenUsage ZERO = new TokenUsage(0, 0, 0, 0);
 
+    /**
+     * Checks that no count is negative.
+     *
+     * @param inputTokens the tokens of the request, cached ones included
+     * @param cachedInputTokens the input tokens the server had cached
+     * @param outputTokens the tokens of the answer, reasoning included
+     * @param reasoningTokens the output tokens spent on reasoning
+     * @throws IllegalArgumentException when a count is negative
+     */
     public TokenUsage {
         requireNonNegative("inputTokens", inputTokens);
         requireNonNegative("cachedInputTokens", cachedInputTokens);
@@ -16,7 +25,12 @@ public record TokenUsage(long inputTokens, long cachedInputTokens, long outputTo
         requireNonNegative("reasoningTokens", reasoningTokens);
     }
 
-    /** The sum of both usages, component by component. */
+    /**
+     * The sum of both usages, component by component.
+     *
+     * @param other the usage to add
+     * @return the sum
+     */
     public TokenUsage plus(TokenUsage other) {
         return new TokenUsage(
                 inputTokens + other.inputTokens,
@@ -25,7 +39,11 @@ public record TokenUsage(long inputTokens, long cachedInputTokens, long outputTo
                 reasoningTokens + other.reasoningTokens);
     }
 
-    /** Input plus output tokens. */
+    /**
+     * Input plus output tokens.
+     *
+     * @return input plus output tokens
+     */
     public long totalTokens() {
         return inputTokens + outputTokens;
     }

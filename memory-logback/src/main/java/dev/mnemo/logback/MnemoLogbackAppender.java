@@ -32,7 +32,11 @@ public final class MnemoLogbackAppender extends AppenderBase<ILoggingEvent> {
 
     private final ThreadLogs logs;
 
-    /** An appender into {@code logs} (from {@code MemoryEngine.threadLogs()}); start it before use. */
+    /**
+     * An appender into {@code logs} (from {@code MemoryEngine.threadLogs()}); start it before use.
+     *
+     * @param logs the engine's thread logs the events are copied into
+     */
     public MnemoLogbackAppender(ThreadLogs logs) {
         this.logs = Objects.requireNonNull(logs, "logs");
         setName("mnemo-thread-logs");
@@ -42,6 +46,10 @@ public final class MnemoLogbackAppender extends AppenderBase<ILoggingEvent> {
      * Creates an appender into {@code logs}, starts it and adds it to {@code logger} (the root
      * logger, or one package's). Detach it with {@code logger.detachAppender(appender)} and
      * {@link #stop()} before the engine closes.
+     *
+     * @param logs the engine's thread logs the events are copied into
+     * @param logger the logger whose events (and its children's) are copied
+     * @return the started appender, already added to {@code logger}
      */
     public static MnemoLogbackAppender install(ThreadLogs logs, Logger logger) {
         Objects.requireNonNull(logger, "logger");

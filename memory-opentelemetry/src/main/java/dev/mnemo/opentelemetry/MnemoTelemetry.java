@@ -67,7 +67,12 @@ public final class MnemoTelemetry {
 
     private MnemoTelemetry() {}
 
-    /** A listener emitting memory spans and metrics to {@code openTelemetry}, capturing no content. */
+    /**
+     * A listener emitting memory spans and metrics to {@code openTelemetry}, capturing no content.
+     *
+     * @param openTelemetry where the spans and metrics go
+     * @return the listener to give the engine's builder
+     */
     public static MemoryEventListener listener(OpenTelemetry openTelemetry) {
         return listener(openTelemetry, false);
     }
@@ -75,10 +80,12 @@ public final class MnemoTelemetry {
     /**
      * A listener emitting memory spans and metrics to {@code openTelemetry}.
      *
+     * @param openTelemetry where the spans and metrics go
      * @param captureContent whether spans carry the opt-in {@code gen_ai.memory.query.text} and
      *     {@code gen_ai.memory.records}, redacted by Mnemo's built-in redactor
      *     ({@link SecretRedactors#defaults()}); off by default, as the conventions ask, because
      *     memories may hold personal data that no redactor recognises
+     * @return the listener to give the engine's builder
      */
     public static MemoryEventListener listener(OpenTelemetry openTelemetry, boolean captureContent) {
         return listener(openTelemetry, captureContent, SecretRedactors.defaults());
@@ -88,6 +95,11 @@ public final class MnemoTelemetry {
      * As {@link #listener(OpenTelemetry, boolean)}, captured content passed through
      * {@code redactor}: the one given to {@link MemoryEngine.Builder#redactor}, when the engine has
      * its own.
+     *
+     * @param openTelemetry where the spans and metrics go
+     * @param captureContent whether spans carry the opt-in content attributes
+     * @param redactor what captured content passes through first
+     * @return the listener to give the engine's builder
      */
     public static MemoryEventListener listener(OpenTelemetry openTelemetry, boolean captureContent,
             SecretRedactor redactor) {
@@ -103,6 +115,10 @@ public final class MnemoTelemetry {
      * client's default (as Mnemo's pipeline does unless {@code extract_model} or
      * {@code consolidation_model} is set) gives a span named just {@code chat}: name both with
      * {@link #languageModel(LanguageModel, OpenTelemetry, String, String)}.
+     *
+     * @param model the model whose calls are traced
+     * @param openTelemetry where the spans and metrics go
+     * @return {@code model}, traced
      */
     public static LanguageModel languageModel(LanguageModel model, OpenTelemetry openTelemetry) {
         Objects.requireNonNull(model, "model");
@@ -115,11 +131,14 @@ public final class MnemoTelemetry {
     /**
      * {@code model} with a GenAI inference span and metrics for every call.
      *
+     * @param model the model whose calls are traced
+     * @param openTelemetry where the spans and metrics go
      * @param providerName the {@code gen_ai.provider.name}: one of the conventions' well-known values
      *     ({@code openai}, {@code azure.ai.openai}, {@code anthropic}, ...) where one applies
      * @param defaultModel the model {@code model} asks for when a request names none (for
      *     memory-llm-openai's client, the builder's {@code model(..)} or {@code MNEMO_MODEL}): the
      *     {@code gen_ai.request.model} of those requests
+     * @return {@code model}, traced
      * @throws IllegalArgumentException when {@code providerName} or {@code defaultModel} is blank
      */
     public static LanguageModel languageModel(LanguageModel model, OpenTelemetry openTelemetry,

@@ -55,7 +55,11 @@ public final class PostgresBackend implements AutoCloseable {
         this.database = database;
     }
 
-    /** A builder; {@code dataSource} is required, the schema defaults to {@code mnemo}. */
+    /**
+     * A builder; {@code dataSource} is required, the schema defaults to {@code mnemo}.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -69,6 +73,8 @@ public final class PostgresBackend implements AutoCloseable {
      *
      * @param tenantId any non-blank string; ids that are very long or hold a NUL are stored as
      *     their SHA-256 digest, never rejected and never confused with another id
+     * @param localCacheDir the engine's home, a local cache of this tenant only
+     * @return an engine builder with the store, session store and workspace set
      */
     public MemoryEngine.Builder engineBuilder(String tenantId, Path localCacheDir) {
         String tenant = tenantKey(tenantId);
@@ -93,6 +99,10 @@ public final class PostgresBackend implements AutoCloseable {
      *         .engineFactory(backend.engineFactory(Path.of("/var/cache/mnemo"), builder -> builder.model(model)))
      *         .build();
      * }</pre>
+     *
+     * @param cacheRoot the folder under which each tenant's local cache lies
+     * @param configure what else each tenant's engine builder gets (model, config, listeners…)
+     * @return the factory, from a tenant id to its built engine
      */
     public Function<String, MemoryEngine> engineFactory(Path cacheRoot, UnaryOperator<MemoryEngine.Builder> configure) {
         Objects.requireNonNull(cacheRoot, "cacheRoot");
@@ -103,6 +113,9 @@ public final class PostgresBackend implements AutoCloseable {
     /**
      * The state store of one tenant, for tools and maintenance outside an engine (an engine built by
      * {@link #engineBuilder} has its own). The caller closes it; closing releases nothing shared.
+     *
+     * @param tenantId the tenant, as given to {@link #engineBuilder}
+     * @return that tenant's state store
      */
     public MemoryStore store(String tenantId) {
         return new PostgresMemoryStore(database, tenantKey(tenantId), new Phase2Lock());
@@ -118,6 +131,13 @@ public final class PostgresBackend implements AutoCloseable {
      * successful extraction covers that update, and no live claim or retry backoff holds it (the
      * rules of the Phase 1 claim, which still decides). Tenants whose ids are stored as a digest
      * (ids longer than 200 characters or with a NUL) cannot be named back and are left out.
+     *
+     * @param now the time the due rules are applied at
+     * @param minIdle how long a thread must have been idle ({@code min_rollout_idle_hours})
+     * @param maxAge how recent its last update must be ({@code max_rollout_age_days})
+     * @param sources the thread sources that are extracted
+     * @param limit the most tenants returned
+     * @return the ids of the tenants with due work, oldest due first
      */
     public List<String> tenantsWithDueExtraction(Instant now, Duration minIdle,
             Duration maxAge, List<String> sources, int limit) {
@@ -169,7 +189,11 @@ public final class PostgresBackend implements AutoCloseable {
         return database;
     }
 
-    /** The schema this backend uses. */
+    /**
+     * The schema this backend uses.
+     *
+     * @return the schema's name
+     */
     public String schema() {
         return database.schema();
     }
@@ -215,13 +239,24 @@ public final class PostgresBackend implements AutoCloseable {
         private Builder() {
         }
 
-        /** The application's connection pool (HikariCP or any other {@link DataSource}). */
+        /**
+         * The application's connection pool (HikariCP or any other {@link DataSource}).
+         *
+         * @param dataSource the pool; it stays the application's to close
+         * @return this builder
+         */
         public Builder dataSource(DataSource dataSource) {
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
             return this;
         }
 
-        /** The schema holding Mnemo's tables, created when missing; default {@code mnemo}. */
+        /**
+         * The schema holding Mnemo's tables, created when missing; default {@code mnemo}.
+         *
+         * @param schema a lower-case SQL identifier
+         * @return this builder
+         * @throws IllegalArgumentException when {@code schema} is no such identifier
+         */
         public Builder schema(String schema) {
             Objects.requireNonNull(schema, "schema");
             if (!SCHEMA.matcher(schema).matches()) {
@@ -239,6 +274,8 @@ public final class PostgresBackend implements AutoCloseable {
          * schema (the {@code mnemo} command line): only a writer, whose {@code build()} migrates,
          * changes it. A schema newer than this module is accepted with a warning, as a migrating
          * build accepts it.
+         *
+         * @return this builder
          */
         public Builder validateOnly() {
             this.validateOnly = true;
@@ -250,6 +287,7 @@ public final class PostgresBackend implements AutoCloseable {
          * table {@code mnemo_schema_history}), or with {@link #validateOnly()} checks that it is
          * there, and returns the backend.
          *
+         * @return the backend
          * @throws MemoryConfigurationException when no data source was given
          * @throws MemoryStoreException when the database cannot be reached or migrated, or, with
          *     {@link #validateOnly()}, when the schema is missing, behind or damaged (the message

@@ -114,7 +114,11 @@ public final class OpenAiLanguageModel implements LanguageModel {
         this.reasoning = new ReasoningEffortFallback(format, sender, endpoint, settings.reasoningEffort());
     }
 
-    /** A builder for a client; only {@link Builder#model(String)} is required. */
+    /**
+     * A builder for a client; only {@link Builder#model(String)} is required.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -122,6 +126,7 @@ public final class OpenAiLanguageModel implements LanguageModel {
     /**
      * A client configured from the process environment; see {@link #fromEnvironment(Map)}.
      *
+     * @return the client
      * @throws IllegalArgumentException when a variable is missing or malformed, naming it
      */
     public static OpenAiLanguageModel fromEnvironment() {
@@ -150,6 +155,8 @@ public final class OpenAiLanguageModel implements LanguageModel {
      *       of with the model's own encoding (see {@link #tokenCounter()}).</li>
      * </ul>
      *
+     * @param env the variables, by name
+     * @return the client
      * @throws IllegalArgumentException when a variable is missing or malformed, naming it
      */
     public static OpenAiLanguageModel fromEnvironment(Map<String, String> env) {
@@ -223,7 +230,12 @@ public final class OpenAiLanguageModel implements LanguageModel {
 
         private Builder() {}
 
-        /** The API root that {@code /chat/completions} or {@code /responses} is appended to; default {@link #DEFAULT_BASE_URL}. */
+        /**
+         * The API root that {@code /chat/completions} or {@code /responses} is appended to; default {@link #DEFAULT_BASE_URL}.
+         *
+         * @param baseUrl an absolute http(s) URL without a query string
+         * @return this builder
+         */
         public Builder baseUrl(URI baseUrl) {
             Objects.requireNonNull(baseUrl, "baseUrl");
             String scheme = baseUrl.getScheme() == null ? "" : baseUrl.getScheme().toLowerCase(Locale.ROOT);
@@ -237,13 +249,23 @@ public final class OpenAiLanguageModel implements LanguageModel {
             return this;
         }
 
-        /** The API key; empty (the default) sends no credentials, as local servers expect. */
+        /**
+         * The API key; empty (the default) sends no credentials, as local servers expect.
+         *
+         * @param apiKey the key, or empty for none
+         * @return this builder
+         */
         public Builder apiKey(String apiKey) {
             this.apiKey = Objects.requireNonNull(apiKey, "apiKey").strip();
             return this;
         }
 
-        /** The model used when a {@link ModelRequest#model()} is empty (required). */
+        /**
+         * The model used when a {@link ModelRequest#model()} is empty (required).
+         *
+         * @param model the model name, e.g. {@code gpt-4.1-mini}
+         * @return this builder
+         */
         public Builder model(String model) {
             Objects.requireNonNull(model, "model");
             if (model.isBlank()) {
@@ -253,25 +275,46 @@ public final class OpenAiLanguageModel implements LanguageModel {
             return this;
         }
 
-        /** The wire API; default {@link Api#CHAT_COMPLETIONS}. */
+        /**
+         * The wire API; default {@link Api#CHAT_COMPLETIONS}.
+         *
+         * @param api Chat Completions or Responses
+         * @return this builder
+         */
         public Builder api(Api api) {
             this.api = Objects.requireNonNull(api, "api");
             return this;
         }
 
-        /** How long to wait for a connection; default {@link #DEFAULT_CONNECT_TIMEOUT}. */
+        /**
+         * How long to wait for a connection; default {@link #DEFAULT_CONNECT_TIMEOUT}.
+         *
+         * @param connectTimeout a positive duration
+         * @return this builder
+         */
         public Builder connectTimeout(Duration connectTimeout) {
             this.connectTimeout = requirePositive("connectTimeout", connectTimeout);
             return this;
         }
 
-        /** How long one HTTP exchange (not counting retries) may take; default {@link #DEFAULT_REQUEST_TIMEOUT}. */
+        /**
+         * How long one HTTP exchange (not counting retries) may take; default {@link #DEFAULT_REQUEST_TIMEOUT}.
+         *
+         * @param requestTimeout a positive duration
+         * @return this builder
+         */
         public Builder requestTimeout(Duration requestTimeout) {
             this.requestTimeout = requirePositive("requestTimeout", requestTimeout);
             return this;
         }
 
-        /** An extra header sent with every request, e.g. {@code OpenAI-Organization} or a proxy's token. */
+        /**
+         * An extra header sent with every request, e.g. {@code OpenAI-Organization} or a proxy's token.
+         *
+         * @param name the header's name
+         * @param value the header's value
+         * @return this builder
+         */
         public Builder header(String name, String value) {
             Objects.requireNonNull(name, "header name");
             Objects.requireNonNull(value, "value of header " + name);
@@ -282,13 +325,23 @@ public final class OpenAiLanguageModel implements LanguageModel {
             return this;
         }
 
-        /** Adds every entry of {@code headers} as with {@link #header(String, String)}. */
+        /**
+         * Adds every entry of {@code headers} as with {@link #header(String, String)}.
+         *
+         * @param headers header names and values
+         * @return this builder
+         */
         public Builder headers(Map<String, String> headers) {
             Objects.requireNonNull(headers, "headers").forEach(this::header);
             return this;
         }
 
-        /** Retries after the first attempt for retryable failures (0 disables them); default {@link #DEFAULT_MAX_RETRIES}. */
+        /**
+         * Retries after the first attempt for retryable failures (0 disables them); default {@link #DEFAULT_MAX_RETRIES}.
+         *
+         * @param maxRetries 0 or more
+         * @return this builder
+         */
         public Builder maxRetries(int maxRetries) {
             if (maxRetries < 0) {
                 throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
@@ -303,6 +356,9 @@ public final class OpenAiLanguageModel implements LanguageModel {
          * The base URL is then the deployment URL
          * ({@code https://RESOURCE.openai.azure.com/openai/deployments/DEPLOYMENT}) for Chat
          * Completions, or {@code https://RESOURCE.openai.azure.com/openai} for Responses.
+         *
+         * @param apiVersion the Azure {@code api-version}, e.g. {@code 2024-10-21}
+         * @return this builder
          */
         public Builder azure(String apiVersion) {
             Objects.requireNonNull(apiVersion, "apiVersion");
@@ -318,6 +374,9 @@ public final class OpenAiLanguageModel implements LanguageModel {
          * {@code reasoningEffort(ReasoningEffort.NONE)}, {@code true} undoes a
          * {@link #reasoningEffort} setting. A model that rejects the parameter gets none anyway
          * after its first refusal.
+         *
+         * @param send whether the request's reasoning effort is sent
+         * @return this builder
          */
         public Builder sendReasoningEffort(boolean send) {
             this.reasoningEffort = send ? Optional.empty() : Optional.of(ReasoningEffort.NONE);
@@ -329,6 +388,9 @@ public final class OpenAiLanguageModel implements LanguageModel {
          * each request's effort is sent: Phase 1 asks for low, Phase 2 for medium).
          * {@link ReasoningEffort#NONE} sends no reasoning parameter at all, for models and servers
          * that reject it.
+         *
+         * @param effort the effort every request is sent with
+         * @return this builder
          */
         public Builder reasoningEffort(ReasoningEffort effort) {
             this.reasoningEffort = Optional.of(Objects.requireNonNull(effort, "effort"));
@@ -338,6 +400,9 @@ public final class OpenAiLanguageModel implements LanguageModel {
         /**
          * The model's context window in tokens. Phase 1 fits a rollout into 70 % of it; unset, it
          * assumes 150,000 tokens, too many for most local models (an 8k or 32k model needs this set).
+         *
+         * @param tokens the context window, positive
+         * @return this builder
          */
         public Builder contextWindow(int tokens) {
             if (tokens <= 0) {
@@ -352,6 +417,9 @@ public final class OpenAiLanguageModel implements LanguageModel {
          * the estimate: e.g. a counter with a local model's own tokenizer, or
          * {@link TokenCounter#estimate()} to keep the four-bytes rule. It must be thread-safe.
          * Replaces an earlier {@link #tokenEncoding}.
+         *
+         * @param counter a thread-safe counter
+         * @return this builder
          */
         public Builder tokenCounter(TokenCounter counter) {
             this.tokenCounter = Objects.requireNonNull(counter, "counter");
@@ -364,6 +432,8 @@ public final class OpenAiLanguageModel implements LanguageModel {
          * the model is called: for an Azure deployment or a proxy whose model names the client does
          * not recognise. Replaces an earlier {@link #tokenCounter}.
          *
+         * @param encoding the encoding's name
+         * @return this builder
          * @throws IllegalArgumentException when no encoding has that name
          */
         public Builder tokenEncoding(String encoding) {
@@ -393,6 +463,7 @@ public final class OpenAiLanguageModel implements LanguageModel {
         /**
          * Builds the client.
          *
+         * @return the client
          * @throws IllegalStateException when no model was named, or an extra header would replace the
          *     credentials header
          */

@@ -67,6 +67,8 @@ public final class SqliteMemoryStore extends ComposedMemoryStore {
      * Opens the state database at {@code dbFile}, creating the file and its folder when missing
      * and migrating the schema to the newest version.
      *
+     * @param dbFile the state database ({@code mnemo.sqlite} in an engine's home)
+     * @return the open store; close it when done
      * @throws dev.mnemo.MemoryStoreException when the file is not an SQLite database, cannot be
      *     opened, or cannot be migrated
      */
@@ -82,6 +84,8 @@ public final class SqliteMemoryStore extends ComposedMemoryStore {
      * migration runs, and every write fails. Its goals are read from {@code goals.sqlite} only when
      * that file exists ({@link #goals()} otherwise says the store keeps none).
      *
+     * @param dbFile the existing state database
+     * @return the open, read-only store; close it when done
      * @throws dev.mnemo.MemoryStoreException when the file does not exist or is not an SQLite database
      */
     public static SqliteMemoryStore openReadOnly(Path dbFile) {
@@ -91,7 +95,11 @@ public final class SqliteMemoryStore extends ComposedMemoryStore {
         return store;
     }
 
-    /** The database file. */
+    /**
+     * The database file.
+     *
+     * @return the path the store was opened at
+     */
     public Path file() {
         return database.file();
     }

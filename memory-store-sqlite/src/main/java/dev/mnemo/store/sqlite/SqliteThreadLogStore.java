@@ -52,7 +52,12 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
         this.database = database;
     }
 
-    /** Opens (creating and migrating when needed) the logs database at {@code file}. */
+    /**
+     * Opens (creating and migrating when needed) the logs database at {@code file}.
+     *
+     * @param file the logs database ({@code logs.sqlite} in an engine's home)
+     * @return the open store; close it when done
+     */
     public static SqliteThreadLogStore open(Path file) {
         return new SqliteThreadLogStore(SqliteDatabase.open(Objects.requireNonNull(file, "file"), LOGS));
     }
@@ -61,13 +66,19 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
      * Opens an existing {@code logs.sqlite} for reading only: nothing is created or migrated, and
      * any write or delete fails.
      *
+     * @param file the existing logs database
+     * @return the open, read-only store; close it when done
      * @throws dev.mnemo.MemoryStoreException when the file does not exist or is not an SQLite database
      */
     public static SqliteThreadLogStore openReadOnly(Path file) {
         return new SqliteThreadLogStore(SqliteDatabase.openReadOnly(Objects.requireNonNull(file, "file"), LOGS));
     }
 
-    /** The database file. */
+    /**
+     * The database file.
+     *
+     * @return the path the store was opened at
+     */
     public Path file() {
         return database.file();
     }

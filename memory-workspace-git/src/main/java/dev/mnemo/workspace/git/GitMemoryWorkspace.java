@@ -54,12 +54,23 @@ public final class GitMemoryWorkspace implements MemoryWorkspace {
         this.working = new WorkingFiles(root);
     }
 
-    /** A workspace for {@code memoryRoot}, timing rollbacks and baselines by the system clock. Touches no file yet. */
+    /**
+     * A workspace for {@code memoryRoot}, timing rollbacks and baselines by the system clock. Touches no file yet.
+     *
+     * @param memoryRoot the memory folder ({@code <home>/memories})
+     * @return the workspace
+     */
     public static GitMemoryWorkspace open(Path memoryRoot) {
         return open(memoryRoot, Clock.systemUTC());
     }
 
-    /** A workspace for {@code memoryRoot} whose rollback and baseline commits are timed by {@code clock}. */
+    /**
+     * A workspace for {@code memoryRoot} whose rollback and baseline commits are timed by {@code clock}.
+     *
+     * @param memoryRoot the memory folder ({@code <home>/memories})
+     * @param clock the time of rollback and baseline commits
+     * @return the workspace
+     */
     public static GitMemoryWorkspace open(Path memoryRoot, Clock clock) {
         Objects.requireNonNull(memoryRoot, "memoryRoot");
         Objects.requireNonNull(clock, "clock");
