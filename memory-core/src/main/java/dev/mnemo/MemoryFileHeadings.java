@@ -48,24 +48,48 @@ public final class MemoryFileHeadings {
      * @param threadId the conversation's thread id as the line gives it
      */
     public record ThreadHeading(Kind kind, String threadId) {
-        /** Checks that both parts are there. */
+        /**
+         * Checks that both parts are there.
+         *
+         * @param kind which line it was
+         * @param threadId the conversation's thread id as the line gives it
+         * @throws NullPointerException when either is null
+         */
         public ThreadHeading {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(threadId, "threadId");
         }
     }
 
-    /** The header line of a rollout summary for {@code threadId}, without its line break. */
+    /**
+     * The header line of a rollout summary for {@code threadId}, without its line break.
+     *
+     * @param threadId the conversation's thread id
+     * @return {@code thread_id: } followed by the id
+     * @throws NullPointerException when {@code threadId} is null
+     */
     public static String threadIdLine(String threadId) {
         return THREAD_ID_PREFIX + Objects.requireNonNull(threadId, "threadId");
     }
 
-    /** The heading of {@code threadId}'s entry in {@code raw_memories.md}, without its line break. */
+    /**
+     * The heading of {@code threadId}'s entry in {@code raw_memories.md}, without its line break.
+     *
+     * @param threadId the conversation's thread id
+     * @return {@code ## Thread `} followed by the id and a backquote
+     * @throws NullPointerException when {@code threadId} is null
+     */
     public static String threadHeading(String threadId) {
         return THREAD_HEADING_PREFIX + Objects.requireNonNull(threadId, "threadId") + THREAD_HEADING_SUFFIX;
     }
 
-    /** Every line of {@code content} that names a conversation, in the order they stand. */
+    /**
+     * Every line of {@code content} that names a conversation, in the order they stand.
+     *
+     * @param content the text of a memory folder file
+     * @return the headings found, unmodifiable; empty when none
+     * @throws NullPointerException when {@code content} is null
+     */
     public static List<ThreadHeading> parse(String content) {
         Objects.requireNonNull(content, "content");
         List<ThreadHeading> headings = new ArrayList<>();

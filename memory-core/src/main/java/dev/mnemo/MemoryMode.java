@@ -11,12 +11,22 @@ public enum MemoryMode {
     /** Saw external context (web, MCP, fetched pages); its memory is forgotten and never extracted again. */
     POLLUTED;
 
-    /** The value stored in {@code threads.memory_mode}. */
+    /**
+     * The value stored in {@code threads.memory_mode}.
+     *
+     * @return the lower-case name: {@code enabled}, {@code disabled} or {@code polluted}
+     */
     public String dbValue() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses a stored value ({@code enabled}, {@code disabled}, {@code polluted}), case-insensitively. */
+    /**
+     * Parses a stored value ({@code enabled}, {@code disabled}, {@code polluted}), case-insensitively.
+     *
+     * @param value the stored value
+     * @return the mode it names
+     * @throws IllegalArgumentException when it names no mode (null included)
+     */
     public static MemoryMode fromDbValue(String value) {
         for (MemoryMode mode : values()) {
             if (mode.dbValue().equalsIgnoreCase(value)) {

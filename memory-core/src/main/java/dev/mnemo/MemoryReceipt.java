@@ -18,6 +18,15 @@ import java.util.Objects;
 public record MemoryReceipt(String threadId, List<InjectedFile> injected, List<ToolRead> reads,
         List<MemoryCitation> citations) {
 
+    /**
+     * Checks the components and copies the lists, unmodifiable.
+     *
+     * @param threadId the conversation the answer belongs to ({@code ""} when none)
+     * @param injected the summaries and notes that were in the developer instructions the turn used
+     * @param reads every memory tool call of the turn, in order
+     * @param citations the citations the answer carried
+     * @throws NullPointerException when a component is null
+     */
     public MemoryReceipt {
         Objects.requireNonNull(threadId, "threadId");
         injected = List.copyOf(Objects.requireNonNull(injected, "injected"));
@@ -25,7 +34,12 @@ public record MemoryReceipt(String threadId, List<InjectedFile> injected, List<T
         citations = List.copyOf(Objects.requireNonNull(citations, "citations"));
     }
 
-    /** The receipt of a turn that was given, read and cited no memory. */
+    /**
+     * The receipt of a turn that was given, read and cited no memory.
+     *
+     * @param threadId the conversation the answer belongs to ({@code ""} when none)
+     * @return a receipt with no injected file, read or citation
+     */
     public static MemoryReceipt none(String threadId) {
         return new MemoryReceipt(threadId, List.of(), List.of(), List.of());
     }
@@ -40,27 +54,47 @@ public record MemoryReceipt(String threadId, List<InjectedFile> injected, List<T
      * This receipt as one thread-log message: a sentence for people ("memory given: 2 file(s), 812
      * tokens; read: none; cited: none"), then the receipt as JSON, which {@link #fromLogMessage}
      * reads back. Citation notes are left out.
+     *
+     * @return the log message: a sentence, then the receipt as JSON
      */
     public String toLogMessage() {
         return dev.mnemo.internal.logs.ReceiptLine.format(this);
     }
 
-    /** The receipt in a message {@link #toLogMessage()} wrote; empty for any other message. */
+    /**
+     * The receipt in a message {@link #toLogMessage()} wrote; empty for any other message.
+     *
+     * @param message a thread-log message
+     * @return the receipt it carries, or empty
+     * @throws NullPointerException when {@code message} is null
+     */
     public static java.util.Optional<MemoryReceipt> fromLogMessage(String message) {
         return dev.mnemo.internal.logs.ReceiptLine.parse(java.util.Objects.requireNonNull(message, "message"));
     }
 
-    /** Whether the instructions of the turn carried any memory. */
+    /**
+     * Whether the instructions of the turn carried any memory.
+     *
+     * @return true when at least one file was injected
+     */
     public boolean given() {
         return !injected.isEmpty();
     }
 
-    /** Whether the turn called a memory tool. */
+    /**
+     * Whether the turn called a memory tool.
+     *
+     * @return true when the turn made at least one memory tool call
+     */
     public boolean read() {
         return !reads.isEmpty();
     }
 
-    /** Whether the answer cited memory. */
+    /**
+     * Whether the answer cited memory.
+     *
+     * @return true when the answer carried at least one citation
+     */
     public boolean cited() {
         return !citations.isEmpty();
     }
@@ -78,6 +112,19 @@ public record MemoryReceipt(String threadId, List<InjectedFile> injected, List<T
      */
     public record InjectedFile(String scope, String kind, String path, String sha256, long bytes, int tokens,
             boolean truncated) {
+        /**
+         * Checks the components.
+         *
+         * @param scope {@code global}, or {@code project:<slug>}
+         * @param kind {@code summary} or {@code note}
+         * @param path the file, relative to the memory folder
+         * @param sha256 the lowercase hex SHA-256 of the file's bytes
+         * @param bytes the file's size in bytes
+         * @param tokens the tokens of what was injected from it
+         * @param truncated whether the cap cut it
+         * @throws NullPointerException when a component is null
+         * @throws IllegalArgumentException when {@code bytes} or {@code tokens} is negative
+         */
         public InjectedFile {
             Objects.requireNonNull(scope, "scope");
             Objects.requireNonNull(kind, "kind");
@@ -99,6 +146,16 @@ public record MemoryReceipt(String threadId, List<InjectedFile> injected, List<T
      * @param failed whether the tool answered with an error
      */
     public record ToolRead(String tool, String target, long bytesReturned, boolean failed) {
+        /**
+         * Checks the components.
+         *
+         * @param tool the tool's name
+         * @param target the path or query, relative to the memory folder; {@code ""} when none
+         * @param bytesReturned the size in bytes of the result the model was given
+         * @param failed whether the tool answered with an error
+         * @throws NullPointerException when a component is null
+         * @throws IllegalArgumentException when {@code bytesReturned} is negative
+         */
         public ToolRead {
             Objects.requireNonNull(tool, "tool");
             Objects.requireNonNull(target, "target");

@@ -34,16 +34,26 @@ import java.util.List;
  */
 public interface MemorySession extends AutoCloseable {
 
-    /** The conversation's id, as given in its {@link SessionContext}. */
+    /**
+     * The conversation's id, as given in its {@link SessionContext}.
+     *
+     * @return the conversation's id
+     */
     String threadId();
 
     /**
      * The project this conversation is in, as its {@link SessionContext#project()} gave it when the
      * session opened; empty for a session that sees only global memory.
+     *
+     * @return the project key, or empty
      */
     java.util.Optional<String> project();
 
-    /** The startup task {@link MemoryEngine#openSession} started (possibly already skipped). */
+    /**
+     * The startup task {@link MemoryEngine#openSession} started (possibly already skipped).
+     *
+     * @return the session's startup task
+     */
     StartupTask startupTask();
 
     /**
@@ -51,6 +61,8 @@ public interface MemorySession extends AutoCloseable {
      * current summary of this session's {@link #project() project} and the global one, and notes of
      * its scope not yet consolidated. Empty when {@code use_memories} is off or there is nothing to
      * show yet.
+     *
+     * @return the memory section, or {@code ""}
      */
     String developerInstructions();
 
@@ -59,6 +71,8 @@ public interface MemorySession extends AutoCloseable {
      * session's project (search and list take {@code scope}; a note defaults to the project); then
      * {@code get_goal}, {@code create_goal} and {@code update_goal} when the engine was built with
      * {@link MemoryEngine.Builder#goalTools(boolean) goalTools(true)}.
+     *
+     * @return the tool definitions, in that order
      */
     List<ToolSpec> toolSpecs();
 
@@ -66,16 +80,23 @@ public interface MemorySession extends AutoCloseable {
      * Runs a memory tool call the model made and records the call and its output.
      *
      * @param callId the model's id for the call, recorded with it
+     * @param name the tool's name, as the model gave it
+     * @param argumentsJson the arguments, as the model wrote them (JSON)
      * @return the tool's JSON result, or a JSON error the model can read; bad arguments never throw
      */
     String callTool(String callId, String name, String argumentsJson);
 
-    /** Records the user's message. */
+    /**
+     * Records the user's message.
+     *
+     * @param text the message as the user wrote it (redacted before it is stored)
+     */
     void userMessage(String text);
 
     /**
      * This conversation's goal ({@link MemoryEngine#goals()}), if one is set.
      *
+     * @return the goal, or empty when none is set
      * @throws UnsupportedOperationException when the engine's store keeps no goals
      */
     default java.util.Optional<ThreadGoal> goal() {
@@ -86,6 +107,9 @@ public interface MemorySession extends AutoCloseable {
      * Sets (creating or replacing) this conversation's goal, active, with a new goal id and usage
      * reset, as {@link ThreadGoals#set} does.
      *
+     * @param objective what the conversation is to achieve
+     * @param tokenBudget the most tokens the goal may use; empty for no budget
+     * @return the new goal
      * @throws UnsupportedOperationException when the engine's store keeps no goals
      */
     default ThreadGoal setGoal(String objective, java.util.OptionalLong tokenBudget) {
@@ -99,6 +123,8 @@ public interface MemorySession extends AutoCloseable {
      * goal {@link GoalStatus#BUDGET_LIMITED}. The application calls it when a turn ends, with the turn's
      * usage summed over its model calls (the adapters see single calls, not turns, so they do not).
      *
+     * @param usage the turn's token usage, summed over its model calls
+     * @param elapsed the turn's wall-clock time
      * @return the goal after the charge; empty when there is no goal or it may not be charged
      * @throws UnsupportedOperationException when the engine's store keeps no goals
      */
@@ -109,6 +135,9 @@ public interface MemorySession extends AutoCloseable {
     /**
      * Takes a whole answer: strips citation markup, records the visible text, then counts the
      * cited memories as used.
+     *
+     * @param rawText the answer as the model wrote it, citation markup included
+     * @return the visible text and the citations it carried
      */
     AssistantMessage assistantMessage(String rawText);
 
@@ -117,6 +146,8 @@ public interface MemorySession extends AutoCloseable {
      * never reaches {@link AnswerStream#push}'s result. A stream left without
      * {@link AnswerStream#finish()} is recorded, up to what was shown, when the session closes;
      * its citations are then not counted.
+     *
+     * @return a stream to push the answer's chunks into
      */
     AnswerStream streamAnswer();
 
@@ -126,6 +157,8 @@ public interface MemorySession extends AutoCloseable {
      * ad-hoc note the conversation asks for from then on waits for a person's approval (see
      * {@link MemoryAdmin#pending()}), even with {@code approval = "auto"}: the outside text may have
      * written it. Report it before handing the model the content.
+     *
+     * @param kind what the content was, e.g. {@code web_search} or an MCP tool's name, for the log
      */
     void externalContext(String kind);
 
@@ -146,6 +179,7 @@ public interface MemorySession extends AutoCloseable {
      *
      * <p>Calls made without a turn are recorded as before, in the order they are made.
      *
+     * @return the turn; close it when the exchange is over
      * @throws ConversationBusyException when another turn of this conversation is open
      * @throws IllegalStateException when the session is closed
      */

@@ -28,6 +28,9 @@ public interface MemoryTools {
      * readers that must not open (or create) a home's database and baseline, such as a server that
      * only serves the folder. Nothing is created until a note is added; a missing folder makes every
      * read report "not found".
+     *
+     * @param memoryRoot the memory folder
+     * @return the tools over that folder
      */
     static MemoryTools forFolder(Path memoryRoot) {
         return new LocalMemoryTools(memoryRoot, Clock.systemUTC());
@@ -40,6 +43,10 @@ public interface MemoryTools {
      * every path is relative to the folder, the summary capped at {@code summary_token_limit}).
      * Reads the summary now and creates nothing; {@code ""} when {@code use_memories} is off or
      * there is no summary. For servers that only serve the folder, such as {@code mnemo mcp}.
+     *
+     * @param memoryRoot the memory folder
+     * @param config the memory settings
+     * @return the instructions, or {@code ""}
      */
     static String instructionsForFolder(Path memoryRoot, MemoriesConfig config) {
         return new DeveloperInstructions(memoryRoot, config).forTools(java.util.Optional.empty());
@@ -49,6 +56,12 @@ public interface MemoryTools {
      * {@link #instructionsForFolder(Path, MemoriesConfig)} for a session in a project: that
      * project's summary, the global one and the notes of that scope, as
      * {@link MemoryEngine#buildToolInstructions(String)} gives them.
+     *
+     * @param memoryRoot the memory folder
+     * @param config the memory settings
+     * @param projectKey the project, as {@link ProjectKeys} describes it
+     * @return the instructions, or {@code ""}
+     * @throws NullPointerException when {@code projectKey} is null
      */
     static String instructionsForFolder(Path memoryRoot, MemoriesConfig config, String projectKey) {
         return new DeveloperInstructions(memoryRoot, config)
@@ -61,6 +74,8 @@ public interface MemoryTools {
      * default: the whole folder, this project's files first), and {@value #ADD_AD_HOC_NOTE} files a
      * note under the project unless told {@code "scope": "global"}.
      *
+     * @param projectKey the project, as {@link ProjectKeys} describes it
+     * @return the tools scoped to that project
      * @throws UnsupportedOperationException for tools that know nothing of projects (the default)
      */
     default MemoryTools inProject(String projectKey) {
@@ -77,18 +92,25 @@ public interface MemoryTools {
      * tools an engine hands its agents keep {@link #inProject(String)}'s defaults.
      *
      * @param projectKey the project, as {@link ProjectKeys} describes it
+     * @return the tools confined to that project
      * @throws UnsupportedOperationException for tools that know nothing of projects (the default)
      */
     default MemoryTools confinedToProject(String projectKey) {
         throw new UnsupportedOperationException(getClass().getName() + " has no project scopes");
     }
 
-    /** JSON-schema definitions to hand to a model. */
+    /**
+     * JSON-schema definitions to hand to a model.
+     *
+     * @return one definition per tool
+     */
     List<ToolSpec> specs();
 
     /**
      * Runs one tool call.
      *
+     * @param toolName the tool's name, one of this interface's constants
+     * @param argumentsJson the arguments, as the model wrote them (JSON)
      * @return a JSON result, or a JSON error object the model can read; bad input never throws
      */
     String call(String toolName, String argumentsJson);

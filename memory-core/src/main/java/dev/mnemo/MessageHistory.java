@@ -11,18 +11,30 @@ import java.util.Optional;
  */
 public interface MessageHistory {
 
-    /** The newest {@code limit} entries, newest last. */
+    /**
+     * The newest {@code limit} entries, newest last.
+     *
+     * @param limit the most entries to return
+     * @return the entries, oldest first; empty when there are none
+     */
     List<HistoryEntry> recent(int limit);
 
     /**
      * The entry at {@code offset} (as {@link HistoryEntry#offset()} gave it), or empty when there is
      * none or the offset went stale (a trim dropped or shifted it).
+     *
+     * @param offset the entry's offset, from {@link HistoryEntry#offset()}
+     * @return the entry, or empty
      */
     Optional<HistoryEntry> entry(long offset);
 
     /**
      * The newest {@code limit} entries whose text contains {@code text}, ignoring case; newest last.
      * The default filters {@link #recent}; stores search where the lines are.
+     *
+     * @param text the text to look for, ignoring case
+     * @param limit the most entries to return
+     * @return the matching entries, oldest first; empty when none match
      */
     default List<HistoryEntry> search(String text, int limit) {
         String needle = text.toLowerCase(Locale.ROOT);

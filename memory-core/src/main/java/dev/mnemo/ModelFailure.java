@@ -16,13 +16,25 @@ import java.util.Objects;
  */
 public record ModelFailure(ModelException.Reason reason, String message, Instant at) {
 
+    /**
+     * Checks the components.
+     *
+     * @param reason why the request failed
+     * @param message the client's message
+     * @param at when it failed
+     * @throws NullPointerException when a component is null
+     */
     public ModelFailure {
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(at, "at");
     }
 
-    /** One line for logs and a job's {@code last_error}: {@code model error (NETWORK): could not reach …}. */
+    /**
+     * One line for logs and a job's {@code last_error}: {@code model error (NETWORK): could not reach …}.
+     *
+     * @return the reason and the message on one line
+     */
     public String describe() {
         return "model error (" + reason + "): " + message;
     }

@@ -24,6 +24,18 @@ public record PendingMemory(String id, String kind, String threadId, String text
     /** The kind of an ad-hoc note. */
     public static final String NOTE = "note";
 
+    /**
+     * Checks the components.
+     *
+     * @param id what to pass to {@link MemoryAdmin#approve} or {@link MemoryAdmin#reject}
+     * @param kind {@value #STAGE1} or {@value #NOTE}
+     * @param threadId the conversation it came from; for a note, empty when not known
+     * @param text what would be remembered (redacted)
+     * @param createdAt when it was made
+     * @param projectSlug the project folder it is for; empty for global memory
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when {@code kind} is neither {@value #STAGE1} nor {@value #NOTE}
+     */
     public PendingMemory {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(kind, "kind");
@@ -36,7 +48,15 @@ public record PendingMemory(String id, String kind, String threadId, String text
         }
     }
 
-    /** A pending memory of global scope (the form of earlier releases). */
+    /**
+     * A pending memory of global scope (the form of earlier releases).
+     *
+     * @param id what to pass to {@link MemoryAdmin#approve} or {@link MemoryAdmin#reject}
+     * @param kind {@value #STAGE1} or {@value #NOTE}
+     * @param threadId the conversation it came from; for a note, empty when not known
+     * @param text what would be remembered (redacted)
+     * @param createdAt when it was made
+     */
     public PendingMemory(String id, String kind, String threadId, String text, Instant createdAt) {
         this(id, kind, threadId, text, createdAt, Optional.empty());
     }

@@ -15,7 +15,11 @@ public enum Phase1JobOutcome {
         this.label = label;
     }
 
-    /** Codex's lower-case label, e.g. {@code succeeded_no_output}. */
+    /**
+     * Codex's lower-case label, e.g. {@code succeeded_no_output}.
+     *
+     * @return the label
+     */
     public String label() {
         return label;
     }

@@ -17,6 +17,16 @@ import java.util.Optional;
 public record Phase1JobReport(String threadId, Phase1JobOutcome outcome, Optional<String> error, Duration elapsed,
         TokenUsage usage) {
 
+    /**
+     * Checks the components.
+     *
+     * @param threadId the conversation whose rollout was extracted
+     * @param outcome how the job ended
+     * @param error the failure reason, for failed jobs; empty otherwise
+     * @param elapsed how long the job took, claim to result
+     * @param usage the tokens its model calls spent, failed attempts included
+     * @throws NullPointerException when a component is null
+     */
     public Phase1JobReport {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(outcome, "outcome");

@@ -17,13 +17,25 @@ import java.util.Optional;
  */
 public record Phase1Preview(Instant asOf, List<Candidate> candidates, Optional<FirstRequest> firstRequest) {
 
+    /**
+     * Checks the components and copies the candidates, unmodifiable.
+     *
+     * @param asOf the time the windows, leases and backoffs were evaluated at
+     * @param candidates every registered thread, most recently updated first
+     * @param firstRequest the request for the first claimable thread, if any
+     * @throws NullPointerException when a component is null
+     */
     public Phase1Preview {
         Objects.requireNonNull(asOf, "asOf");
         candidates = List.copyOf(Objects.requireNonNull(candidates, "candidates"));
         Objects.requireNonNull(firstRequest, "firstRequest");
     }
 
-    /** The candidates that would be claimed, in claim order. */
+    /**
+     * The candidates that would be claimed, in claim order.
+     *
+     * @return the candidates whose verdict is {@link Verdict#WOULD_CLAIM}; empty when none
+     */
     public List<Candidate> wouldClaim() {
         return candidates.stream().filter(c -> c.verdict() == Verdict.WOULD_CLAIM).toList();
     }
@@ -68,6 +80,14 @@ public record Phase1Preview(Instant asOf, List<Candidate> candidates, Optional<F
      * @param detail a short human explanation with the numbers (e.g. when the idle window ends)
      */
     public record Candidate(ThreadInfo thread, Verdict verdict, String detail) {
+        /**
+         * Checks the components.
+         *
+         * @param thread the registry row
+         * @param verdict would it be claimed, and if not, why
+         * @param detail a short human explanation with the numbers
+         * @throws NullPointerException when a component is null
+         */
         public Candidate {
             Objects.requireNonNull(thread, "thread");
             Objects.requireNonNull(verdict, "verdict");
@@ -88,6 +108,18 @@ public record Phase1Preview(Instant asOf, List<Candidate> candidates, Optional<F
      */
     public record FirstRequest(String threadId, ModelRequest request, long budgetBytes, long renderedBytes,
             boolean truncated, int itemsKept, int itemsDropped) {
+        /**
+         * Checks the thread id and the request.
+         *
+         * @param threadId the thread it is for
+         * @param request the request as Phase 1 would send it
+         * @param budgetBytes the input budget the rollout was fitted to
+         * @param renderedBytes the size of the filtered, redacted rollout before fitting
+         * @param truncated whether the rollout was shortened to fit the budget
+         * @param itemsKept rollout items in the request
+         * @param itemsDropped rollout items filtered out or dropped to fit
+         * @throws NullPointerException when the thread id or the request is null
+         */
         public FirstRequest {
             Objects.requireNonNull(threadId, "threadId");
             Objects.requireNonNull(request, "request");

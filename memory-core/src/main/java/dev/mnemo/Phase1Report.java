@@ -19,6 +19,19 @@ import java.util.Optional;
  */
 public record Phase1Report(int claimed, int succeeded, int succeededNoOutput, int failed, TokenUsage usage,
         int deferred, Optional<SkipReason> skipped) {
+    /**
+     * Checks the components.
+     *
+     * @param claimed rollouts claimed for extraction
+     * @param succeeded rollouts that produced a memory
+     * @param succeededNoOutput rollouts the model judged not worth remembering
+     * @param failed rollouts whose extraction failed
+     * @param usage tokens spent by all extraction requests
+     * @param deferred claimed rollouts released unrun for lack of extraction budget
+     * @param skipped {@link SkipReason#TOKEN_BUDGET_EXHAUSTED} when the budget stopped the pass; empty otherwise
+     * @throws NullPointerException when {@code usage} or {@code skipped} is null
+     * @throws IllegalArgumentException when a count is negative
+     */
     public Phase1Report {
         requireNonNegative("claimed", claimed);
         requireNonNegative("succeeded", succeeded);
@@ -29,17 +42,33 @@ public record Phase1Report(int claimed, int succeeded, int succeededNoOutput, in
         Objects.requireNonNull(skipped, "skipped");
     }
 
-    /** A pass the extraction budget did not stop. */
+    /**
+     * A pass the extraction budget did not stop.
+     *
+     * @param claimed rollouts claimed for extraction
+     * @param succeeded rollouts that produced a memory
+     * @param succeededNoOutput rollouts the model judged not worth remembering
+     * @param failed rollouts whose extraction failed
+     * @param usage tokens spent by all extraction requests
+     */
     public Phase1Report(int claimed, int succeeded, int succeededNoOutput, int failed, TokenUsage usage) {
         this(claimed, succeeded, succeededNoOutput, failed, usage, 0, Optional.empty());
     }
 
-    /** A pass that claimed nothing. */
+    /**
+     * A pass that claimed nothing.
+     *
+     * @return a report of zero counts and zero usage
+     */
     public static Phase1Report empty() {
         return new Phase1Report(0, 0, 0, 0, TokenUsage.ZERO);
     }
 
-    /** A pass that claimed nothing because the day's extraction budget was spent. */
+    /**
+     * A pass that claimed nothing because the day's extraction budget was spent.
+     *
+     * @return a report of zero counts, skipped for {@link SkipReason#TOKEN_BUDGET_EXHAUSTED}
+     */
     public static Phase1Report budgetExhausted() {
         return new Phase1Report(0, 0, 0, 0, TokenUsage.ZERO, 0, Optional.of(SkipReason.TOKEN_BUDGET_EXHAUSTED));
     }

@@ -50,12 +50,21 @@ public enum Phase2FailureReason {
         this.code = code;
     }
 
-    /** The reason code as Codex writes it, e.g. {@code failed_invalid_artifacts}. */
+    /**
+     * The reason code as Codex writes it, e.g. {@code failed_invalid_artifacts}.
+     *
+     * @return the lower-case reason code
+     */
     public String code() {
         return code;
     }
 
-    /** The reason whose {@link #code()} is {@code code}, if any. */
+    /**
+     * The reason whose {@link #code()} is {@code code}, if any.
+     *
+     * @param code a reason code, e.g. {@code failed_agent}
+     * @return the reason, or empty when no reason has that code
+     */
     public static Optional<Phase2FailureReason> fromCode(String code) {
         for (Phase2FailureReason reason : values()) {
             if (reason.code.equals(code)) {

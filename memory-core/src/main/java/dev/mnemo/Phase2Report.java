@@ -15,6 +15,16 @@ import java.util.Optional;
  *     give the two parts separately
  */
 public record Phase2Report(Phase2Outcome outcome, int inputs, TokenUsage usage, Optional<String> failure) {
+    /**
+     * Checks the components.
+     *
+     * @param outcome how it ended
+     * @param inputs stage-1 memories selected as input
+     * @param usage tokens the consolidation agent spent
+     * @param failure for {@link Phase2Outcome#FAILED}, the reason code, {@code ": "} and an explanation; empty otherwise
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when {@code inputs} is negative, or a failure is given with another outcome than {@code FAILED} (or none with it)
+     */
     public Phase2Report {
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(usage, "usage");
@@ -28,7 +38,16 @@ public record Phase2Report(Phase2Outcome outcome, int inputs, TokenUsage usage, 
         }
     }
 
-    /** A failed attempt: {@link #failure()} is {@code "<reason code>: <detail>"}. */
+    /**
+     * A failed attempt: {@link #failure()} is {@code "<reason code>: <detail>"}.
+     *
+     * @param reason why it failed
+     * @param detail a short explanation
+     * @param inputs stage-1 memories selected as input
+     * @param usage tokens the consolidation agent spent
+     * @return a report with outcome {@link Phase2Outcome#FAILED}
+     * @throws NullPointerException when {@code reason}, {@code detail} or {@code usage} is null
+     */
     public static Phase2Report failed(Phase2FailureReason reason, String detail, int inputs, TokenUsage usage) {
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(detail, "detail");
@@ -38,12 +57,18 @@ public record Phase2Report(Phase2Outcome outcome, int inputs, TokenUsage usage, 
     /**
      * The typed reason of a failed attempt; empty when it did not fail, or when {@link #failure()}
      * does not start with a known reason code.
+     *
+     * @return the reason, or empty
      */
     public Optional<Phase2FailureReason> failureReason() {
         return failure.flatMap(f -> Phase2FailureReason.fromCode(codePart(f)));
     }
 
-    /** The explanation after the reason code; empty when it did not fail or no explanation was given. */
+    /**
+     * The explanation after the reason code; empty when it did not fail or no explanation was given.
+     *
+     * @return the explanation, or empty
+     */
     public Optional<String> failureDetail() {
         return failure.flatMap(f -> {
             int at = f.indexOf(SEPARATOR);
@@ -58,7 +83,11 @@ public record Phase2Report(Phase2Outcome outcome, int inputs, TokenUsage usage, 
 
     private static final String SEPARATOR = ": ";
 
-    /** Phase 2 was not attempted. */
+    /**
+     * Phase 2 was not attempted.
+     *
+     * @return a report with outcome {@link Phase2Outcome#NOT_RUN}, no inputs and zero usage
+     */
     public static Phase2Report notRun() {
         return new Phase2Report(Phase2Outcome.NOT_RUN, 0, TokenUsage.ZERO, Optional.empty());
     }

@@ -37,6 +37,11 @@ public final class ProjectKeys {
      * {@code /home/ana/src/billing}. So it is safe as one path segment on every file system, reads
      * as the project, and two keys share a slug only on a 64-bit hash collision: two repositories
      * named {@code billing} in different folders get different slugs.
+     *
+     * @param projectKey the project key; leading and trailing white space is ignored
+     * @return the slug
+     * @throws NullPointerException when {@code projectKey} is null
+     * @throws IllegalArgumentException when it is blank
      */
     public static String slug(String projectKey) {
         String key = requireValid(Objects.requireNonNull(projectKey, "projectKey"));
@@ -48,6 +53,10 @@ public final class ProjectKeys {
      * linked worktree gives the key of its main repository (so worktrees share memory) and a
      * submodule its own; else the folder itself. The key is the folder's absolute, normalised path
      * (symbolic links resolved where the folder exists), so it is stable across sessions.
+     *
+     * @param cwd the working folder; a relative one is resolved against the current folder
+     * @return the project key
+     * @throws NullPointerException when {@code cwd} is null
      */
     public static String forDirectory(Path cwd) {
         Path folder = canonical(Objects.requireNonNull(cwd, "cwd"));

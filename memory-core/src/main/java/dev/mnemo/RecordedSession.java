@@ -6,17 +6,49 @@ package dev.mnemo;
  */
 public interface RecordedSession extends AutoCloseable {
 
+    /**
+     * The thread id the session is recorded under.
+     *
+     * @return the thread id
+     */
     String threadId();
 
+    /**
+     * Records a user message.
+     *
+     * @param text the message as the user wrote it
+     */
     void userMessage(String text);
 
+    /**
+     * Records an answer of the model, as the user saw it.
+     *
+     * @param text the visible answer
+     */
     void assistantMessage(String text);
 
-    /** Instructions from the application; recorded, but never sent to the extraction model. */
+    /**
+     * Instructions from the application; recorded, but never sent to the extraction model.
+     *
+     * @param text the instructions
+     */
     void developerMessage(String text);
 
+    /**
+     * Records a tool call the model made.
+     *
+     * @param callId the model's id for the call
+     * @param name the tool's name
+     * @param argumentsJson the arguments as the model wrote them (JSON)
+     */
     void toolCall(String callId, String name, String argumentsJson);
 
+    /**
+     * Records a tool call's output.
+     *
+     * @param callId the id of the call it answers
+     * @param output the output as given to the model
+     */
     void toolOutput(String callId, String output);
 
     /**
@@ -27,6 +59,9 @@ public interface RecordedSession extends AutoCloseable {
      */
     void externalContext(String kind);
 
+    /**
+     * Stops recording; the rollout file stays.
+     */
     @Override
     void close();
 }

@@ -18,6 +18,10 @@ public final class RolloutSources {
      * {@code rollout-*.jsonl.zst} files are read too. Scans are incremental within the returned
      * object's lifetime: the first returns every readable rollout, later ones only files whose
      * modification time or size changed.
+     *
+     * @param sessionsDir the sessions folder; a missing folder scans as empty
+     * @return a source over that folder
+     * @throws NullPointerException when {@code sessionsDir} is null
      */
     public static RolloutSource codex(Path sessionsDir) {
         Objects.requireNonNull(sessionsDir, "sessionsDir");

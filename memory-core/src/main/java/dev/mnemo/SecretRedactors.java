@@ -18,6 +18,8 @@ public final class SecretRedactors {
      * The redactor every engine uses unless {@link MemoryEngine.Builder#redactor} replaces it: API
      * keys and tokens of the common providers, bearer headers, {@code key=value} secrets, private
      * keys and URL passwords, each replaced by {@code [REDACTED_SECRET]}. Thread-safe; shared.
+     *
+     * @return the built-in redactor
      */
     public static SecretRedactor defaults() {
         return BUILT_IN;

@@ -15,10 +15,16 @@ import java.util.Locale;
  * </ul>
  */
 public enum SelectionPolicy {
+    /** Codex's order: usage count, then recency of use or generation (the default). */
     CODEX,
+    /** Decayed usage counts, with a share of the selection kept for new memories. */
     FAIR;
 
-    /** The value in {@code config.toml}: {@code codex} or {@code fair}. */
+    /**
+     * The value in {@code config.toml}: {@code codex} or {@code fair}.
+     *
+     * @return the lower-case name
+     */
     public String configValue() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -26,6 +32,8 @@ public enum SelectionPolicy {
     /**
      * The policy named by a {@code config.toml} value.
      *
+     * @param value the configured value, exactly {@code codex} or {@code fair}
+     * @return the policy it names
      * @throws IllegalArgumentException for anything but {@code codex} or {@code fair}
      */
     public static SelectionPolicy fromConfigValue(String value) {

@@ -25,6 +25,19 @@ import java.util.Optional;
 public record SessionContext(String threadId, String source, boolean ephemeral, boolean subAgent, Optional<Path> cwd,
         Optional<String> explicitProject, Optional<String> parentThreadId) {
 
+    /**
+     * Checks the components; a named project key is stripped.
+     *
+     * @param threadId the session's id: any non-blank text
+     * @param source where it runs: {@code app}, or Codex's {@code cli}, {@code vscode}, {@code exec}, {@code mcp}
+     * @param ephemeral a throw-away session: nothing is recorded
+     * @param subAgent a session started by another agent: it never becomes memory
+     * @param cwd the working folder, if the agent has one
+     * @param explicitProject the project the application named, if any
+     * @param parentThreadId the session that spawned this one, if any
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException when the thread id, the source, a named project key or a parent id is blank
+     */
     public SessionContext {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(source, "source");
@@ -43,12 +56,27 @@ public record SessionContext(String threadId, String source, boolean ephemeral, 
         }
     }
 
-    /** A session with no named project and no parent (the form of earlier releases). */
+    /**
+     * A session with no named project and no parent (the form of earlier releases).
+     *
+     * @param threadId the session's id: any non-blank text
+     * @param source where it runs: {@code app}, or Codex's {@code cli}, {@code vscode}, {@code exec}, {@code mcp}
+     * @param ephemeral a throw-away session: nothing is recorded
+     * @param subAgent a session started by another agent: it never becomes memory
+     * @param cwd the working folder, if the agent has one
+     */
     public SessionContext(String threadId, String source, boolean ephemeral, boolean subAgent, Optional<Path> cwd) {
         this(threadId, source, ephemeral, subAgent, cwd, Optional.empty(), Optional.empty());
     }
 
-    /** A top-level interactive session of the host application: source {@code app}. */
+    /**
+     * A top-level interactive session of the host application: source {@code app}.
+     *
+     * @param threadId the session's id: any non-blank text
+     * @return a session from source {@code app}, not ephemeral, no sub-agent, with no working folder
+     * @throws NullPointerException when {@code threadId} is null
+     * @throws IllegalArgumentException when it is blank
+     */
     public static SessionContext root(String threadId) {
         return new SessionContext(threadId, "app", false, false, Optional.empty());
     }
@@ -59,7 +87,10 @@ public record SessionContext(String threadId, String source, boolean ephemeral, 
      * stripping surrounding blanks) and never shown to a model provider except as its
      * {@link ProjectKeys#slug slug}.
      *
+     * @param projectKey the project key, as {@link ProjectKeys} describes it
+     * @return a copy of this session in that project
      * @throws IllegalArgumentException when the key is blank
+     * @throws NullPointerException when {@code projectKey} is null
      */
     public SessionContext inProject(String projectKey) {
         return new SessionContext(threadId, source, ephemeral, subAgent, cwd,
@@ -70,6 +101,10 @@ public record SessionContext(String threadId, String source, boolean ephemeral, 
     /**
      * This session working in {@code cwd}. Without an explicit project, the session's project is
      * derived from it ({@link ProjectKeys#forDirectory}).
+     *
+     * @param cwd the working folder
+     * @return a copy of this session with that working folder
+     * @throws NullPointerException when {@code cwd} is null
      */
     public SessionContext withCwd(Path cwd) {
         return new SessionContext(threadId, source, ephemeral, subAgent, Optional.of(Objects.requireNonNull(cwd, "cwd")),
@@ -79,6 +114,11 @@ public record SessionContext(String threadId, String source, boolean ephemeral, 
     /**
      * A sub-agent session spawned by {@code parentThreadId}: as {@link #subAgent()} says, it never
      * becomes memory itself.
+     *
+     * @param parentThreadId the thread id of the session that spawned it
+     * @return a copy of this session marked as a sub-agent of that session
+     * @throws NullPointerException when {@code parentThreadId} is null
+     * @throws IllegalArgumentException when it is blank
      */
     public SessionContext spawnedBy(String parentThreadId) {
         Objects.requireNonNull(parentThreadId, "parentThreadId");
@@ -90,6 +130,8 @@ public record SessionContext(String threadId, String source, boolean ephemeral, 
      * ({@link ProjectKeys#forDirectory}), else empty (the session then sees global memory and an
      * index of the projects that have memory). Deriving reads the file system; callers that need
      * it often keep the result.
+     *
+     * @return the project key, or empty
      */
     public Optional<String> project() {
         if (explicitProject.isPresent()) {

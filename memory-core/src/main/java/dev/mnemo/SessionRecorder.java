@@ -8,6 +8,9 @@ public interface SessionRecorder {
 
     /**
      * Starts recording a session. An ephemeral session gives a recorder that writes nothing.
+     *
+     * @param session the session to record
+     * @return the recorder of that session; close it when the session ends
      */
     RecordedSession start(SessionContext session);
 }

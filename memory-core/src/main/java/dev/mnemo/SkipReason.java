@@ -19,7 +19,11 @@ public enum SkipReason {
      */
     TOKEN_BUDGET_EXHAUSTED;
 
-    /** How logs, status and metrics spell the reason: its name in lower case, e.g. {@code token_budget_exhausted}. */
+    /**
+     * How logs, status and metrics spell the reason: its name in lower case, e.g. {@code token_budget_exhausted}.
+     *
+     * @return the lower-case reason code
+     */
     public String code() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }

@@ -16,6 +16,15 @@ import java.util.Optional;
  * @param elapsed wall time of the background run
  */
 public record StartupReport(Optional<SkipReason> skipped, Phase1Report phase1, Phase2Report phase2, Duration elapsed) {
+    /**
+     * Checks the components.
+     *
+     * @param skipped why the pipeline did nothing, if it did nothing; or {@link SkipReason#TOKEN_BUDGET_EXHAUSTED}
+     * @param phase1 the Phase 1 pass
+     * @param phase2 the Phase 2 attempt
+     * @param elapsed wall time of the background run
+     * @throws NullPointerException when a component is null
+     */
     public StartupReport {
         Objects.requireNonNull(skipped, "skipped");
         Objects.requireNonNull(phase1, "phase1");
@@ -23,7 +32,14 @@ public record StartupReport(Optional<SkipReason> skipped, Phase1Report phase1, P
         Objects.requireNonNull(elapsed, "elapsed");
     }
 
-    /** A run that a gate stopped before any work. */
+    /**
+     * A run that a gate stopped before any work.
+     *
+     * @param reason the gate that stopped it
+     * @param elapsed wall time of the run
+     * @return a report with that reason, an empty Phase 1 pass and Phase 2 not run
+     * @throws NullPointerException when {@code reason} or {@code elapsed} is null
+     */
     public static StartupReport skipped(SkipReason reason, Duration elapsed) {
         return new StartupReport(Optional.of(reason), Phase1Report.empty(), Phase2Report.notRun(), elapsed);
     }

@@ -10,6 +10,8 @@ public interface StartupTask {
      * failures (they are in the report). A run cancelled by {@link #cancel()} or by closing the
      * engine completes exceptionally with a {@link java.util.concurrent.CancellationException} as
      * the cause.
+     *
+     * @return the future of the run's report
      */
     CompletableFuture<StartupReport> completion();
 

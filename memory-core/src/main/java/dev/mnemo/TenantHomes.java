@@ -31,7 +31,10 @@ public final class TenantHomes {
      * the id's SHA-256 ({@code ~} never occurs in a plain name, so cut names and plain names never
      * meet).
      *
+     * @param tenantId the tenant id, untrusted
+     * @return the folder name, safe as one path segment
      * @throws IllegalArgumentException when the id is blank
+     * @throws NullPointerException when {@code tenantId} is null
      */
     public static String folderName(String tenantId) {
         Objects.requireNonNull(tenantId, "tenantId");
@@ -53,7 +56,15 @@ public final class TenantHomes {
         return name.substring(0, CUT_NAME_CHARS) + "~" + sha256Hex(tenantId).substring(0, 32);
     }
 
-    /** The tenant's home: {@code root/<folderName(tenantId)>}. */
+    /**
+     * The tenant's home: {@code root/<folderName(tenantId)>}.
+     *
+     * @param root the folder holding every tenant's home
+     * @param tenantId the tenant id, untrusted
+     * @return the tenant's home folder (not created)
+     * @throws NullPointerException when {@code root} or {@code tenantId} is null
+     * @throws IllegalArgumentException when the id is blank
+     */
     public static Path home(Path root, String tenantId) {
         Objects.requireNonNull(root, "root");
         return root.resolve(folderName(tenantId));
@@ -64,6 +75,9 @@ public final class TenantHomes {
      * fresh builder from {@code builders} with its {@link #home home} under {@code root}.
      *
      * @param builders a new, configured builder per call (model, config, listener…), without a home
+     * @param root the folder holding every tenant's home
+     * @return a function from tenant id to a newly built engine
+     * @throws NullPointerException when {@code root} or {@code builders} is null
      */
     public static Function<String, MemoryEngine> under(Path root, Supplier<MemoryEngine.Builder> builders) {
         Objects.requireNonNull(root, "root");

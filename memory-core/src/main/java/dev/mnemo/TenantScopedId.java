@@ -15,18 +15,34 @@ import java.util.Objects;
  */
 public record TenantScopedId(String tenant, String id) {
 
-    /** @throws NullPointerException when either part is null */
+    /**
+     * Checks both parts.
+     *
+     * @param tenant the tenant the server resolved ({@code ""} for a shared engine)
+     * @param id the client's own id
+     * @throws NullPointerException when either part is null
+     */
     public TenantScopedId {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(id, "id");
     }
 
-    /** The key's text: {@code <length of tenant>:<tenant>:<id>}. */
+    /**
+     * The key's text: {@code <length of tenant>:<tenant>:<id>}.
+     *
+     * @return the key text
+     */
     public String key() {
         return prefix(tenant) + id;
     }
 
-    /** What every key of {@code tenant} starts with, and no other tenant's does. */
+    /**
+     * What every key of {@code tenant} starts with, and no other tenant's does.
+     *
+     * @param tenant the tenant ({@code ""} for a shared engine)
+     * @return {@code <length of tenant>:<tenant>:}
+     * @throws NullPointerException when {@code tenant} is null
+     */
     public static String prefix(String tenant) {
         Objects.requireNonNull(tenant, "tenant");
         return tenant.length() + ":" + tenant + ":";
@@ -35,7 +51,10 @@ public record TenantScopedId(String tenant, String id) {
     /**
      * Reads a {@link #key()} back.
      *
+     * @param key the key text
+     * @return the tenant and the id it names
      * @throws IllegalArgumentException when {@code key} is not such a key's text
+     * @throws NullPointerException when {@code key} is null
      */
     public static TenantScopedId parse(String key) {
         Objects.requireNonNull(key, "key");

@@ -13,6 +13,16 @@ import java.util.Objects;
  * @param message what happened
  */
 public record ThreadLogEntry(String threadId, Instant ts, String level, String target, String message) {
+    /**
+     * Checks the components.
+     *
+     * @param threadId the thread it concerns
+     * @param ts when it happened
+     * @param level {@code TRACE}, {@code DEBUG}, {@code INFO}, {@code WARN} or {@code ERROR}
+     * @param target what logged it
+     * @param message what happened
+     * @throws NullPointerException when a component is null
+     */
     public ThreadLogEntry {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(ts, "ts");

@@ -21,7 +21,13 @@ public interface ThreadLogs {
     /** Every pseudo-thread, for readers that list the engine's own entries beside the conversations'. */
     List<String> PSEUDO_THREADS = List.of(STARTUP_THREAD, PHASE1_THREAD, PHASE2_THREAD, LOSSES_THREAD);
 
-    /** The newest {@code limit} entries of a thread, newest last. */
+    /**
+     * The newest {@code limit} entries of a thread, newest last.
+     *
+     * @param threadId the thread, or one of {@link #PSEUDO_THREADS}
+     * @param limit the most entries to return
+     * @return the entries, oldest first; empty when there are none
+     */
     List<ThreadLogEntry> query(String threadId, int limit);
 
     /**
@@ -29,6 +35,10 @@ public interface ThreadLogs {
      * {@link MemoryReceipt#LOG_TARGET}), newest last: the store filters, so other entries never
      * crowd them out.
      *
+     * @param threadId the thread, or one of {@link #PSEUDO_THREADS}
+     * @param target the logger target to keep, e.g. {@code mnemo::receipt}
+     * @param limit the most entries to return
+     * @return the entries, oldest first; empty when there are none
      * @throws UnsupportedOperationException when these logs cannot filter by target (the default)
      */
     default List<ThreadLogEntry> query(String threadId, String target, int limit) {
@@ -40,6 +50,10 @@ public interface ThreadLogs {
      * {@code since}, newest last: one bounded read for a figure across conversations, such as the
      * share of the last day's turns that were given memory.
      *
+     * @param target the logger target to keep
+     * @param since the earliest time to include
+     * @param limit the most entries to return
+     * @return the entries, oldest first; empty when there are none
      * @throws UnsupportedOperationException when these logs cannot filter by target (the default)
      */
     default List<ThreadLogEntry> queryTarget(String target, Instant since, int limit) {
@@ -49,12 +63,18 @@ public interface ThreadLogs {
     /** Waits until every entry queued so far is written. */
     void flush();
 
-    /** Entries dropped because the queue was full, since the engine opened. */
+    /**
+     * Entries dropped because the queue was full, since the engine opened.
+     *
+     * @return the number of entries dropped, 0 when none
+     */
     long dropped();
 
     /**
      * The newest report of lost entries any process wrote under {@link #LOSSES_THREAD} (which
      * {@link #dropped()}, counting this engine's only, cannot see).
+     *
+     * @return the newest loss report, or empty when none was written
      */
     default Optional<ThreadLogEntry> newestLossReport() {
         return query(LOSSES_THREAD, 1).stream().findFirst();
@@ -65,6 +85,7 @@ public interface ThreadLogs {
      * {@link #dropped()}). For bridges from an application's logging, such as memory-logback's
      * appender; the engine's own events are logged without it.
      *
+     * @param entry the entry to queue
      * @throws UnsupportedOperationException when these logs take no entries from outside (the default)
      */
     default void append(ThreadLogEntry entry) {
