@@ -21,7 +21,7 @@ public final class LoggedReceipts {
      *
      * @param engine the engine whose thread logs are read; not null
      * @param threadId the conversation's thread id; not null
-     * @return the receipts of its first 1000 log entries; empty if none was logged
+     * @return the receipts among up to 1000 of its log entries; empty if none was logged
      */
     public static List<MemoryReceipt> of(MemoryEngine engine, String threadId) {
         Objects.requireNonNull(engine, "engine");
