@@ -33,11 +33,21 @@ public final class ChatScript implements Function<WireRequest, WireReply> {
 
     private ChatScript() {}
 
+    /**
+     * A script with no chat reply queued, answering Phase 1 with {@link #DEFAULT_PHASE1_REPLY}.
+     *
+     * @return a new script
+     */
     public static ChatScript create() {
         return new ChatScript();
     }
 
-    /** Adds a reply for the next chat request. */
+    /**
+     * Adds a reply for the next chat request.
+     *
+     * @param reply the reply, taken after every reply queued before it; not null
+     * @return this script
+     */
     public ChatScript enqueue(WireReply reply) {
         Objects.requireNonNull(reply, "reply");
         synchronized (chat) {
@@ -46,25 +56,44 @@ public final class ChatScript implements Function<WireRequest, WireReply> {
         return this;
     }
 
-    /** The JSON text every Phase 1 request is answered with; default {@link #DEFAULT_PHASE1_REPLY}. */
+    /**
+     * The JSON text every Phase 1 request is answered with; default {@link #DEFAULT_PHASE1_REPLY}.
+     *
+     * @param json the reply's JSON text, in Mnemo's extraction schema; not null
+     * @return this script
+     */
     public ChatScript phase1Reply(String json) {
         this.phase1Reply = Objects.requireNonNull(json, "json");
         return this;
     }
 
-    /** How many chat replies are still queued. */
+    /**
+     * How many chat replies are still queued.
+     *
+     * @return the number of queued replies no chat request has taken yet
+     */
     public int pending() {
         synchronized (chat) {
             return chat.size();
         }
     }
 
-    /** Whether {@code request} is one of Mnemo's Phase 1 requests. */
+    /**
+     * Whether {@code request} is one of Mnemo's Phase 1 requests.
+     *
+     * @param request a request the server received; not null
+     * @return true if it asks for a {@code json_schema} response format
+     */
     public static boolean isPhase1(WireRequest request) {
         return request.responseFormatType().equals("json_schema");
     }
 
-    /** Whether {@code request} is a turn of Mnemo's default consolidation agent. */
+    /**
+     * Whether {@code request} is a turn of Mnemo's default consolidation agent.
+     *
+     * @param request a request the server received; not null
+     * @return true if it offers the {@code list_files} tool
+     */
     public static boolean isConsolidation(WireRequest request) {
         return request.toolNames().contains("list_files");
     }

@@ -25,7 +25,15 @@ public final class ChildJvm {
     private ChildJvm() {
     }
 
-    /** Starts {@code mainClass} with {@code args} in a new JVM; standard output and error go to {@code log}. */
+    /**
+     * Starts {@code mainClass} with {@code args} in a new JVM; standard output and error go to {@code log}.
+     *
+     * @param mainClass the class whose {@code main} the child runs; on this JVM's class path
+     * @param log the file the child's output and errors are written to; replaced if it exists
+     * @param args the arguments passed to {@code main}
+     * @return the running child process
+     * @throws IOException if the process cannot be started or the log cannot be opened
+     */
     public static Process start(Class<?> mainClass, Path log, String... args) throws IOException {
         Objects.requireNonNull(mainClass, "mainClass");
         Objects.requireNonNull(log, "log");
@@ -40,6 +48,15 @@ public final class ChildJvm {
     /**
      * Returns once {@code condition} holds, checked every 20 ms; fails with {@code log}'s content when
      * {@code process} exits first or {@code timeout} passes (then the child is killed).
+     *
+     * @param what what the test waits for, named in the failure message
+     * @param timeout how long to wait at most
+     * @param process the child started with {@link #start}
+     * @param log the child's log file, quoted in the failure message
+     * @param condition the condition to wait for; checked in this thread
+     * @throws AssertionError if the child exits or the time runs out before the condition holds
+     * @throws IOException if the log cannot be read for the failure message
+     * @throws InterruptedException if this thread is interrupted while waiting
      */
     public static void await(String what, Duration timeout, Process process, Path log, BooleanSupplier condition)
             throws IOException, InterruptedException {
@@ -57,7 +74,13 @@ public final class ChildJvm {
         }
     }
 
-    /** The files in {@code dir} whose names start with {@code prefix}: 0 while the folder does not exist or cannot be read. */
+    /**
+     * The files in {@code dir} whose names start with {@code prefix}: 0 while the folder does not exist or cannot be read.
+     *
+     * @param dir the folder the child writes its marker files in
+     * @param prefix the start of the marker files' names
+     * @return how many marker files there are
+     */
     public static long markers(Path dir, String prefix) {
         try (var files = Files.list(dir)) {
             return files.filter(p -> p.getFileName().toString().startsWith(prefix)).count();

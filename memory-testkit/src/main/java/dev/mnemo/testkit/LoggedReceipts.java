@@ -16,7 +16,13 @@ public final class LoggedReceipts {
 
     private LoggedReceipts() {}
 
-    /** The receipts logged in {@code threadId}'s thread log, oldest first, after flushing the log queue. */
+    /**
+     * The receipts logged in {@code threadId}'s thread log, oldest first, after flushing the log queue.
+     *
+     * @param engine the engine whose thread logs are read; not null
+     * @param threadId the conversation's thread id; not null
+     * @return the receipts among up to 1000 of its log entries; empty if none was logged
+     */
     public static List<MemoryReceipt> of(MemoryEngine engine, String threadId) {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(threadId, "threadId");

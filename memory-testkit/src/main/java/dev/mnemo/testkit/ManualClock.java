@@ -16,11 +16,20 @@ public final class ManualClock extends Clock {
 
     private final AtomicReference<Instant> now;
 
+    /**
+     * A clock standing at {@code start}.
+     *
+     * @param start the instant the clock shows until it is advanced; not null
+     */
     public ManualClock(Instant start) {
         this.now = new AtomicReference<>(Objects.requireNonNull(start, "start"));
     }
 
-    /** Moves the clock forward (or back, for a negative duration). */
+    /**
+     * Moves the clock forward (or back, for a negative duration).
+     *
+     * @param duration how far to move it; not null
+     */
     public void advance(Duration duration) {
         Objects.requireNonNull(duration, "duration");
         now.updateAndGet(t -> t.plus(duration));

@@ -65,12 +65,20 @@ public final class MnemoTempHome implements BeforeEachCallback, AfterEachCallbac
         this.customizer = builder.customizer;
     }
 
-    /** A temp home with the default scripted model, clock start and settings. */
+    /**
+     * A temp home with the default scripted model, clock start and settings.
+     *
+     * @return a new extension, to register with {@code @RegisterExtension}
+     */
     public static MnemoTempHome create() {
         return builder().build();
     }
 
-    /** Starts an extension whose model, clock start, settings or engine wiring you choose. */
+    /**
+     * Starts an extension whose model, clock start, settings or engine wiring you choose.
+     *
+     * @return a new builder holding the defaults
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -94,7 +102,12 @@ public final class MnemoTempHome implements BeforeEachCallback, AfterEachCallbac
         }
     }
 
-    /** The engine of the current test, on {@link #home()}. */
+    /**
+     * The engine of the current test, on {@link #home()}.
+     *
+     * @return the open engine
+     * @throws IllegalStateException if called outside a test
+     */
     public MemoryEngine engine() {
         return requireStarted(engine);
     }
@@ -102,6 +115,9 @@ public final class MnemoTempHome implements BeforeEachCallback, AfterEachCallbac
     /**
      * Closes the current engine and builds a new one on the same home and clock, as a process
      * restart would; the new one is what {@link #engine()} returns from then on.
+     *
+     * @return the new engine
+     * @throws IllegalStateException if called outside a test
      */
     public MemoryEngine restart() {
         requireStarted(engine).close();
@@ -109,17 +125,31 @@ public final class MnemoTempHome implements BeforeEachCallback, AfterEachCallbac
         return engine;
     }
 
-    /** The home folder of the current test (its {@code memories/} folder holds the memory files). */
+    /**
+     * The home folder of the current test (its {@code memories/} folder holds the memory files).
+     *
+     * @return the test's temporary home, deleted after the test
+     * @throws IllegalStateException if called outside a test
+     */
     public Path home() {
         return requireStarted(home);
     }
 
-    /** The clock the engine reads; advance it to let idle windows, leases and cooldowns pass. */
+    /**
+     * The clock the engine reads; advance it to let idle windows, leases and cooldowns pass.
+     *
+     * @return the test's clock, new for each test
+     * @throws IllegalStateException if called outside a test
+     */
     public TestClock clock() {
         return requireStarted(clock);
     }
 
-    /** The scripted model behind both phases (and, if your agent uses it, your chat). */
+    /**
+     * The scripted model behind both phases (and, if your agent uses it, your chat).
+     *
+     * @return the model, shared by every test of this extension
+     */
     public ScriptedLanguageModel model() {
         return model;
     }
@@ -163,19 +193,34 @@ public final class MnemoTempHome implements BeforeEachCallback, AfterEachCallbac
 
         private Builder() {}
 
-        /** The scripted model for both phases; default {@link ScriptedLanguageModel#create()}. */
+        /**
+         * The scripted model for both phases; default {@link ScriptedLanguageModel#create()}.
+         *
+         * @param model the model every engine of the extension uses; not null
+         * @return this builder
+         */
         public Builder model(ScriptedLanguageModel model) {
             this.model = Objects.requireNonNull(model, "model");
             return this;
         }
 
-        /** Where the test clock stands when each test starts; default {@link #DEFAULT_START}. */
+        /**
+         * Where the test clock stands when each test starts; default {@link #DEFAULT_START}.
+         *
+         * @param start the clock's instant at the start of each test; not null
+         * @return this builder
+         */
         public Builder startingAt(Instant start) {
             this.start = Objects.requireNonNull(start, "start");
             return this;
         }
 
-        /** The engine's settings; default: those of the (empty) home, i.e. Mnemo's defaults. */
+        /**
+         * The engine's settings; default: those of the (empty) home, i.e. Mnemo's defaults.
+         *
+         * @param config the settings every engine is built with; not null
+         * @return this builder
+         */
         public Builder config(MemoriesConfig config) {
             this.config = Objects.requireNonNull(config, "config");
             return this;
@@ -184,13 +229,20 @@ public final class MnemoTempHome implements BeforeEachCallback, AfterEachCallbac
         /**
          * Further wiring of each engine (a store, a workspace, a listener, an executor...), applied
          * after home, model and clock are set.
+         *
+         * @param customizer takes the engine builder and returns the builder to build; not null
+         * @return this builder
          */
         public Builder engine(UnaryOperator<MemoryEngine.Builder> customizer) {
             this.customizer = Objects.requireNonNull(customizer, "customizer");
             return this;
         }
 
-        /** The extension, to register with {@code @RegisterExtension}. */
+        /**
+         * The extension, to register with {@code @RegisterExtension}.
+         *
+         * @return a new extension with these settings
+         */
         public MnemoTempHome build() {
             if (model == null) {
                 model = ScriptedLanguageModel.create();

@@ -68,7 +68,12 @@ public final class OpenAiWireServer implements AutoCloseable {
         server.start();
     }
 
-    /** A server answering from its {@link #enqueue queue}. */
+    /**
+     * A server answering from its {@link #enqueue queue}.
+     *
+     * @return a started server on a free loopback port
+     * @throws java.io.UncheckedIOException if no loopback port can be opened
+     */
     public static OpenAiWireServer start() {
         return start(null);
     }
@@ -76,6 +81,11 @@ public final class OpenAiWireServer implements AutoCloseable {
     /**
      * A server answering each request with {@code responder}'s reply; replies {@link #enqueue
      * enqueued} go first.
+     *
+     * @param responder gives the reply to each request the queue does not answer; null to answer
+     *     from the queue only
+     * @return a started server on a free loopback port
+     * @throws java.io.UncheckedIOException if no loopback port can be opened
      */
     public static OpenAiWireServer start(Function<WireRequest, WireReply> responder) {
         try {
@@ -85,12 +95,21 @@ public final class OpenAiWireServer implements AutoCloseable {
         }
     }
 
-    /** The API root to give a client, with {@code /v1}: {@code http://127.0.0.1:PORT/v1}. */
+    /**
+     * The API root to give a client, with {@code /v1}: {@code http://127.0.0.1:PORT/v1}.
+     *
+     * @return the server's base URL
+     */
     public URI baseUrl() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1");
     }
 
-    /** Adds a reply for the next request that finds the queue non-empty. */
+    /**
+     * Adds a reply for the next request that finds the queue non-empty.
+     *
+     * @param reply the reply, taken after every reply queued before it; not null
+     * @return this server
+     */
     public OpenAiWireServer enqueue(WireReply reply) {
         Objects.requireNonNull(reply, "reply");
         synchronized (queue) {
@@ -99,12 +118,20 @@ public final class OpenAiWireServer implements AutoCloseable {
         return this;
     }
 
-    /** Every request received so far, oldest first. */
+    /**
+     * Every request received so far, oldest first.
+     *
+     * @return an immutable copy of the requests; empty before the first one
+     */
     public List<WireRequest> requests() {
         return List.copyOf(requests);
     }
 
-    /** How many replies are still queued. */
+    /**
+     * How many replies are still queued.
+     *
+     * @return the number of queued replies no request has taken yet
+     */
     public int pending() {
         synchronized (queue) {
             return queue.size();

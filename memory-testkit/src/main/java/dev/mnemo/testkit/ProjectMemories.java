@@ -35,6 +35,9 @@ public final class ProjectMemories {
      * Plants the global summary and two projects in the memory folder of {@code home}: the first
      * project's memory says {@link #PNPM_FACT}, the second's {@link #NPM_FACT}.
      *
+     * @param home the Mnemo home to plant in; folders are created as needed
+     * @param pnpmProject the key of the first project, whose memory says {@link #PNPM_FACT}
+     * @param npmProject the key of the second project, whose memory says {@link #NPM_FACT}
      * @return the memory folder, {@code home/memories}
      */
     public static Path plant(Path home, String pnpmProject, String npmProject) {
@@ -47,6 +50,8 @@ public final class ProjectMemories {
     /**
      * Plants the global summary of {@code home}, holding {@code fact}.
      *
+     * @param home the Mnemo home to plant in; folders are created as needed
+     * @param fact the one line of the summary, after {@code v1}
      * @return the memory folder, {@code home/memories}
      */
     public static Path global(Path home, String fact) {
@@ -55,7 +60,13 @@ public final class ProjectMemories {
         return memoryRoot;
     }
 
-    /** Plants one project's summary and handbook in {@code memoryRoot}, each holding {@code fact}. */
+    /**
+     * Plants one project's summary and handbook in {@code memoryRoot}, each holding {@code fact}.
+     *
+     * @param memoryRoot the memory folder, {@code home/memories}
+     * @param projectKey the project's key; its slug names the project's folder
+     * @param fact the line both files hold
+     */
     public static void project(Path memoryRoot, String projectKey, String fact) {
         Path folder = memoryRoot.resolve(ProjectKeys.FOLDER).resolve(ProjectKeys.slug(projectKey));
         write(folder.resolve("memory_summary.md"), "v1\n" + fact + "\n");

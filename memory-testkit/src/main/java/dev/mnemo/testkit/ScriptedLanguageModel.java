@@ -73,12 +73,20 @@ public final class ScriptedLanguageModel implements LanguageModel {
         this.contextWindow = builder.contextWindow;
     }
 
-    /** A model with every default rule. */
+    /**
+     * A model with every default rule.
+     *
+     * @return a new model that has answered nothing yet
+     */
     public static ScriptedLanguageModel create() {
         return builder().build();
     }
 
-    /** Starts a model whose rules you choose. */
+    /**
+     * Starts a model whose rules you choose.
+     *
+     * @return a new builder holding the default rules
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -103,47 +111,87 @@ public final class ScriptedLanguageModel implements LanguageModel {
         return contextWindow;
     }
 
-    /** Every request answered so far, oldest first. */
+    /**
+     * Every request answered so far, oldest first.
+     *
+     * @return an immutable copy of the requests; empty before the first call
+     */
     public List<ModelRequest> requests() {
         synchronized (requests) {
             return List.copyOf(requests);
         }
     }
 
-    /** The Phase 1 extraction requests answered so far, oldest first. */
+    /**
+     * The Phase 1 extraction requests answered so far, oldest first.
+     *
+     * @return an immutable list of the extraction requests; empty if there was none
+     */
     public List<ModelRequest> extractionRequests() {
         return requests().stream().filter(ScriptedLanguageModel::isExtraction).toList();
     }
 
-    /** The consolidation-agent requests answered so far (one per agent turn), oldest first. */
+    /**
+     * The consolidation-agent requests answered so far (one per agent turn), oldest first.
+     *
+     * @return an immutable list of the consolidation requests; empty if there was none
+     */
     public List<ModelRequest> consolidationRequests() {
         return requests().stream().filter(r -> !isExtraction(r) && isConsolidation(r)).toList();
     }
 
-    /** How many requests it answered. */
+    /**
+     * How many requests it answered.
+     *
+     * @return the number of requests answered so far, of every kind
+     */
     public int calls() {
         synchronized (requests) {
             return requests.size();
         }
     }
 
-    /** Whether {@code request} is a Phase 1 extraction: it asks for structured output. */
+    /**
+     * Whether {@code request} is a Phase 1 extraction: it asks for structured output.
+     *
+     * @param request a request the model was given; not null
+     * @return true if the request carries an output schema
+     */
     public static boolean isExtraction(ModelRequest request) {
         return request.outputSchema().isPresent();
     }
 
-    /** Whether {@code request} comes from the consolidation agent: it offers {@code write_file}. */
+    /**
+     * Whether {@code request} comes from the consolidation agent: it offers {@code write_file}.
+     *
+     * @param request a request the model was given; not null
+     * @return true if one of the request's tools is named {@code write_file}
+     */
     public static boolean isConsolidation(ModelRequest request) {
         return request.tools().stream().anyMatch(tool -> tool.name().equals("write_file"));
     }
 
-    /** A Phase 1 reply in Mnemo's strict extraction schema; a null {@code slug} is sent as JSON null. */
+    /**
+     * A Phase 1 reply in Mnemo's strict extraction schema; a null {@code slug} is sent as JSON null.
+     *
+     * @param rawMemory the {@code raw_memory} text; not null
+     * @param rolloutSummary the {@code rollout_summary} text; not null
+     * @param slug the {@code rollout_slug}, or null to send JSON null
+     * @return the reply as a JSON object text
+     */
     public static String stage1Json(String rawMemory, String rolloutSummary, String slug) {
         return "{\"raw_memory\":" + json(rawMemory) + ",\"rollout_summary\":" + json(rolloutSummary)
                 + ",\"rollout_slug\":" + (slug == null ? "null" : json(slug)) + "}";
     }
 
-    /** A call of the consolidation agent's {@code write_file} tool. */
+    /**
+     * A call of the consolidation agent's {@code write_file} tool.
+     *
+     * @param callId the id of the tool call, echoed back in its result
+     * @param path the file to write, relative to the memory root
+     * @param content the whole new content of the file
+     * @return the tool call, its arguments as JSON
+     */
     public static ToolCall writeFile(String callId, String path, String content) {
         return new ToolCall(callId, "write_file", "{\"path\":" + json(path) + ",\"content\":" + json(content) + "}");
     }
@@ -153,6 +201,10 @@ public final class ScriptedLanguageModel implements LanguageModel {
      * absolute path. Mnemo's own prompt does not (a provider never sees a server path: the root is
      * {@code .} and the agent's tools take paths relative to it), so this is empty for it; a custom
      * agent's prompt may still name one.
+     *
+     * @param request a consolidation request; not null
+     * @return the absolute memory root the first message names, or empty if it names none, a
+     *     relative one or an invalid path
      */
     public static Optional<Path> memoryRoot(ModelRequest request) {
         if (request.messages().isEmpty()) {
@@ -173,7 +225,13 @@ public final class ScriptedLanguageModel implements LanguageModel {
     /** The id of the default consolidation's {@code read_file} call for {@code raw_memories.md}. */
     public static final String READ_RAW_MEMORIES_CALL_ID = "read-raw-memories";
 
-    /** A call of the consolidation agent's {@code read_file} tool for the whole of {@code path}. */
+    /**
+     * A call of the consolidation agent's {@code read_file} tool for the whole of {@code path}.
+     *
+     * @param callId the id of the tool call, echoed back in its result
+     * @param path the file to read, relative to the memory root
+     * @return the tool call, asking for up to 1,000,000 lines
+     */
     public static ToolCall readFile(String callId, String path) {
         return new ToolCall(callId, "read_file", "{\"path\":" + json(path) + ",\"max_lines\":1000000}");
     }
@@ -181,6 +239,11 @@ public final class ScriptedLanguageModel implements LanguageModel {
     /**
      * The result of the tool call {@code callId} when it is the last message of {@code request}:
      * the file's text for a {@code read_file} that succeeded, empty for an error or another call.
+     *
+     * @param request a consolidation request; not null
+     * @param callId the id of the {@code read_file} call to look for
+     * @return the file's content; empty if the last message is not the result of {@code callId}, an
+     *     empty string if the result was not readable JSON
      */
     public static Optional<String> readResult(ModelRequest request, String callId) {
         if (!afterToolResults(request)) {
@@ -198,7 +261,12 @@ public final class ScriptedLanguageModel implements LanguageModel {
         }
     }
 
-    /** Whether the last message of {@code request} is a tool result (the agent ran the calls it was given). */
+    /**
+     * Whether the last message of {@code request} is a tool result (the agent ran the calls it was given).
+     *
+     * @param request a request the model was given; not null
+     * @return true if the request has messages and the last one has the {@code TOOL} role
+     */
     public static boolean afterToolResults(ModelRequest request) {
         return !request.messages().isEmpty()
                 && request.messages().get(request.messages().size() - 1).role() == Role.TOOL;
@@ -212,6 +280,12 @@ public final class ScriptedLanguageModel implements LanguageModel {
      * of the raw memories, or {@link #DEFAULT_SUMMARY_LINE}); after the write results, the text
      * "consolidated". A file that cannot be read gives empty raw memories. A prompt that names an
      * absolute memory root (a custom agent's) is read from disk at once, without the first call.
+     *
+     * @param request the consolidation request of this turn; not null
+     * @param usage the token usage the response reports
+     * @return the {@code read_file} call, the two {@code write_file} calls, or the final text
+     * @throws java.io.UncheckedIOException if an absolute memory root's {@code raw_memories.md}
+     *     exists but cannot be read
      */
     public static ModelResponse writeArtifactsFromRawMemories(ModelRequest request, TokenUsage usage) {
         Optional<String> read = readResult(request, READ_RAW_MEMORIES_CALL_ID);
@@ -233,7 +307,12 @@ public final class ScriptedLanguageModel implements LanguageModel {
                 writeFile("w2", "memory_summary.md", summary)), usage);
     }
 
-    /** {@code text} as a JSON string literal, quotes included. */
+    /**
+     * {@code text} as a JSON string literal, quotes included.
+     *
+     * @param text the text to quote; not null
+     * @return the literal, with quotes, backslashes and control characters escaped
+     */
     public static String json(String text) {
         StringBuilder out = new StringBuilder("\"");
         for (char c : text.toCharArray()) {
@@ -277,19 +356,36 @@ public final class ScriptedLanguageModel implements LanguageModel {
             chat = request -> ModelResponse.ofText(DEFAULT_CHAT_REPLY, usage);
         }
 
-        /** Phase 1 replies: a function from the request to the reply's JSON text (see {@link #stage1Json}). */
+        /**
+         * Phase 1 replies: a function from the request to the reply's JSON text (see {@link #stage1Json}).
+         *
+         * @param replyJson gives the reply's JSON text for each extraction request; not null
+         * @return this builder
+         */
         public Builder extraction(Function<ModelRequest, String> replyJson) {
             this.extraction = Objects.requireNonNull(replyJson, "replyJson");
             return this;
         }
 
-        /** Every Phase 1 request gets the same memory. */
+        /**
+         * Every Phase 1 request gets the same memory.
+         *
+         * @param rawMemory the {@code raw_memory} text of every reply
+         * @param rolloutSummary the {@code rollout_summary} text of every reply
+         * @param slug the {@code rollout_slug} of every reply, or null to send JSON null
+         * @return this builder
+         */
         public Builder extractionReply(String rawMemory, String rolloutSummary, String slug) {
             String reply = stage1Json(rawMemory, rolloutSummary, slug);
             return extraction(request -> reply);
         }
 
-        /** Consolidation-agent turns: a function from the request to the response (tool calls, or a final text). */
+        /**
+         * Consolidation-agent turns: a function from the request to the response (tool calls, or a final text).
+         *
+         * @param turn gives the response to each consolidation-agent request; not null
+         * @return this builder
+         */
         public Builder consolidation(Function<ModelRequest, ModelResponse> turn) {
             this.consolidation = Objects.requireNonNull(turn, "turn");
             return this;
@@ -300,6 +396,7 @@ public final class ScriptedLanguageModel implements LanguageModel {
          *
          * @param memoryMd the content of {@code MEMORY.md}
          * @param memorySummaryMd the content of {@code memory_summary.md}; it should start with {@code v1}
+         * @return this builder
          */
         public Builder consolidationWrites(String memoryMd, String memorySummaryMd) {
             Objects.requireNonNull(memoryMd, "memoryMd");
@@ -310,25 +407,46 @@ public final class ScriptedLanguageModel implements LanguageModel {
                             writeFile("w2", "memory_summary.md", memorySummaryMd)), usage));
         }
 
-        /** Requests that are neither extraction nor consolidation: your agent's chat turns. */
+        /**
+         * Requests that are neither extraction nor consolidation: your agent's chat turns.
+         *
+         * @param answer gives the response to each chat request; not null
+         * @return this builder
+         */
         public Builder chat(Function<ModelRequest, ModelResponse> answer) {
             this.chat = Objects.requireNonNull(answer, "answer");
             return this;
         }
 
-        /** Every chat turn gets this text. */
+        /**
+         * Every chat turn gets this text.
+         *
+         * @param text the reply to every chat request; not null
+         * @return this builder
+         */
         public Builder chatReply(String text) {
             Objects.requireNonNull(text, "text");
             return chat(request -> ModelResponse.ofText(text, usage));
         }
 
-        /** The usage every rule-built reply reports; default {@link #DEFAULT_USAGE}. */
+        /**
+         * The usage every rule-built reply reports; default {@link #DEFAULT_USAGE}.
+         *
+         * @param usage the token usage to report; not null
+         * @return this builder
+         */
         public Builder usage(TokenUsage usage) {
             this.usage = Objects.requireNonNull(usage, "usage");
             return this;
         }
 
-        /** The context window it reports; default none. */
+        /**
+         * The context window it reports; default none.
+         *
+         * @param tokens the window's size in tokens; at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if {@code tokens} is less than 1
+         */
         public Builder contextWindow(int tokens) {
             if (tokens < 1) {
                 throw new IllegalArgumentException("contextWindow must be positive, was " + tokens);
@@ -337,7 +455,11 @@ public final class ScriptedLanguageModel implements LanguageModel {
             return this;
         }
 
-        /** The model. */
+        /**
+         * The model.
+         *
+         * @return a new model with these rules
+         */
         public ScriptedLanguageModel build() {
             return new ScriptedLanguageModel(this);
         }

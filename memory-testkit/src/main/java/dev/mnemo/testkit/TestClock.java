@@ -16,18 +16,30 @@ public class TestClock extends Clock {
 
     private volatile Instant now;
 
-    /** A clock standing at {@code start}. */
+    /**
+     * A clock standing at {@code start}.
+     *
+     * @param start the instant the clock shows until it is moved; not null
+     */
     public TestClock(Instant start) {
         this.now = Objects.requireNonNull(start, "start");
     }
 
-    /** Moves the clock forward (or back, for a negative duration) by {@code by}. */
+    /**
+     * Moves the clock forward (or back, for a negative duration) by {@code by}.
+     *
+     * @param by how far to move it; not null
+     */
     public synchronized void advance(Duration by) {
         Objects.requireNonNull(by, "by");
         now = now.plus(by);
     }
 
-    /** Puts the clock at {@code instant}. */
+    /**
+     * Puts the clock at {@code instant}.
+     *
+     * @param instant the instant the clock shows from now on; not null
+     */
     public void set(Instant instant) {
         now = Objects.requireNonNull(instant, "instant");
     }

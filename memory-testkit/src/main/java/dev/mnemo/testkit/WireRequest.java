@@ -26,17 +26,29 @@ public final class WireRequest {
         this.path = Objects.requireNonNull(path, "path");
     }
 
-    /** The path it was sent to: {@code /v1/chat/completions} or {@code /v1/responses}. */
+    /**
+     * The path it was sent to: {@code /v1/chat/completions} or {@code /v1/responses}.
+     *
+     * @return the request path
+     */
     public String path() {
         return path;
     }
 
-    /** Whether it is a Responses API request (the conversation in {@code input} items). */
+    /**
+     * Whether it is a Responses API request (the conversation in {@code input} items).
+     *
+     * @return true if the path ends with {@code /responses}
+     */
     public boolean isResponses() {
         return path.endsWith("/responses");
     }
 
-    /** The request body, as JSON text. */
+    /**
+     * The request body, as JSON text.
+     *
+     * @return the body exactly as the server received it
+     */
     public String json() {
         return json;
     }
@@ -45,17 +57,29 @@ public final class WireRequest {
         return body;
     }
 
-    /** The {@code model} field, or {@code ""}. */
+    /**
+     * The {@code model} field, or {@code ""}.
+     *
+     * @return the model the client named; empty if it named none
+     */
     public String model() {
         return body.path("model").asText("");
     }
 
-    /** Whether the client asked for server-sent events. */
+    /**
+     * Whether the client asked for server-sent events.
+     *
+     * @return the {@code stream} field; false if absent
+     */
     public boolean stream() {
         return body.path("stream").asBoolean(false);
     }
 
-    /** The text of every {@code system} and {@code developer} message, joined by blank lines. */
+    /**
+     * The text of every {@code system} and {@code developer} message, joined by blank lines.
+     *
+     * @return the system text, Responses {@code instructions} first; empty if there is none
+     */
     public String systemText() {
         List<String> texts = new ArrayList<>();
         if (isResponses() && body.hasNonNull("instructions")) {
@@ -65,13 +89,21 @@ public final class WireRequest {
         return String.join("\n\n", texts);
     }
 
-    /** The text of the last {@code user} message, or {@code ""}. */
+    /**
+     * The text of the last {@code user} message, or {@code ""}.
+     *
+     * @return the last user text; empty if there is no user message
+     */
     public String lastUserText() {
         List<String> users = texts("user");
         return users.isEmpty() ? "" : users.get(users.size() - 1);
     }
 
-    /** The roles of the messages, in order ({@code system}, {@code user}, {@code assistant}, {@code tool}). */
+    /**
+     * The roles of the messages, in order ({@code system}, {@code user}, {@code assistant}, {@code tool}).
+     *
+     * @return one role per message or item; a Responses {@code function_call} counts as {@code assistant}, a {@code function_call_output} as {@code tool}
+     */
     public List<String> roles() {
         List<String> roles = new ArrayList<>();
         for (JsonNode item : conversation()) {
@@ -84,7 +116,11 @@ public final class WireRequest {
         return roles;
     }
 
-    /** The ids of the tool calls in assistant turns ({@code function_call} items), in order. */
+    /**
+     * The ids of the tool calls in assistant turns ({@code function_call} items), in order.
+     *
+     * @return the call ids; empty if no assistant turn called a tool
+     */
     public List<String> assistantToolCallIds() {
         List<String> ids = new ArrayList<>();
         for (JsonNode item : conversation()) {
@@ -96,7 +132,11 @@ public final class WireRequest {
         return ids;
     }
 
-    /** The call ids the tool results answer ({@code tool_call_id}, or {@code call_id} of {@code function_call_output}). */
+    /**
+     * The call ids the tool results answer ({@code tool_call_id}, or {@code call_id} of {@code function_call_output}).
+     *
+     * @return the answered call ids, in order; empty if there is no tool result
+     */
     public List<String> toolResultCallIds() {
         List<String> ids = new ArrayList<>();
         for (JsonNode item : conversation()) {
@@ -109,7 +149,11 @@ public final class WireRequest {
         return ids;
     }
 
-    /** The outputs of {@code tool} messages, in order. */
+    /**
+     * The outputs of {@code tool} messages, in order.
+     *
+     * @return the tool outputs, Chat Completions {@code tool} messages first, then Responses {@code function_call_output} items
+     */
     public List<String> toolOutputs() {
         List<String> outputs = new ArrayList<>(texts("tool"));
         for (JsonNode item : conversation()) {
@@ -120,7 +164,11 @@ public final class WireRequest {
         return outputs;
     }
 
-    /** The names of the functions offered in {@code tools}. */
+    /**
+     * The names of the functions offered in {@code tools}.
+     *
+     * @return the function names, in order; empty if no tool was offered
+     */
     public List<String> toolNames() {
         List<String> names = new ArrayList<>();
         body.path("tools").forEach(t -> names.add(t.has("function") ? t.path("function").path("name").asText()
@@ -128,23 +176,39 @@ public final class WireRequest {
         return names;
     }
 
-    /** The {@code response_format.type}, or {@code ""}: {@code json_schema} for a structured-output request. */
+    /**
+     * The {@code response_format.type}, or {@code ""}: {@code json_schema} for a structured-output request.
+     *
+     * @return the format type ({@code text.format.type} for Responses); empty if absent
+     */
     public String responseFormatType() {
         return isResponses() ? body.path("text").path("format").path("type").asText("")
                 : body.path("response_format").path("type").asText("");
     }
 
-    /** The JSON schema's {@code name} of a {@code json_schema} response format, or {@code ""}. */
+    /**
+     * The JSON schema's {@code name} of a {@code json_schema} response format, or {@code ""}.
+     *
+     * @return the schema's name; empty if there is no schema format
+     */
     public String responseSchemaName() {
         return schemaFormat().path("name").asText("");
     }
 
-    /** Whether the {@code json_schema} response format asks for strict adherence ({@code strict: true}). */
+    /**
+     * Whether the {@code json_schema} response format asks for strict adherence ({@code strict: true}).
+     *
+     * @return the {@code strict} flag; false if absent
+     */
     public boolean responseSchemaStrict() {
         return schemaFormat().path("strict").asBoolean(false);
     }
 
-    /** The JSON schema of a {@code json_schema} response format, as JSON text, or {@code ""}. */
+    /**
+     * The JSON schema of a {@code json_schema} response format, as JSON text, or {@code ""}.
+     *
+     * @return the schema as JSON text; empty if there is none
+     */
     public String responseSchema() {
         JsonNode schema = schemaFormat().path("schema");
         return schema.isMissingNode() ? "" : schema.toString();

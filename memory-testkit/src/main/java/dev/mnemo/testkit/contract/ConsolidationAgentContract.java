@@ -55,6 +55,7 @@ public abstract class ConsolidationAgentContract {
     /** The usage each scripted reply reports. */
     protected static final TokenUsage USAGE = new TokenUsage(100, 10, 20, 5);
 
+    /** A temporary folder of each test, holding the home and {@link #outside}. */
     @TempDir
     protected Path temp;
 
@@ -68,6 +69,10 @@ public abstract class ConsolidationAgentContract {
     /**
      * The agent under test, driven by {@code model} and reading the time from {@code clock}.
      * Called once per test.
+     *
+     * @param model the scripted model the agent must use
+     * @param clock the clock the agent must read
+     * @return the agent under test
      */
     protected abstract ConsolidationAgent agent(LanguageModel model, TestClock clock);
 
@@ -187,7 +192,12 @@ public abstract class ConsolidationAgentContract {
         assertThat(Files.readString(notAFolder)).isEqualTo("x\n");
     }
 
-    /** The request every test sends: the suite's prompt, model {@code test-model}, {@link #TIMEOUT}. */
+    /**
+     * The request every test sends: the suite's prompt, model {@code test-model}, {@link #TIMEOUT}.
+     *
+     * @param root the memory root the prompt names and the agent works in
+     * @return the request
+     */
     protected ConsolidationAgentRequest request(Path root) {
         return new ConsolidationAgentRequest(root, """
                 Consolidate the raw memories into MEMORY.md and memory_summary.md (first line: v1).

@@ -30,10 +30,19 @@ public abstract class GoalStoreContract {
     /** The store under test, opened before each test. */
     protected GoalStore goals;
 
-    /** An empty goal store. */
+    /**
+     * An empty goal store.
+     *
+     * @return a store holding no goal
+     * @throws Exception if the store cannot be opened
+     */
     protected abstract GoalStore openGoals() throws Exception;
 
-    /** Releases what {@link #openGoals} opened; by default nothing. */
+    /**
+     * Releases what {@link #openGoals} opened; by default nothing.
+     *
+     * @throws Exception if releasing fails; the test then fails
+     */
     protected void closeGoals() throws Exception {
     }
 

@@ -34,10 +34,19 @@ public abstract class HistoryStoreContract {
     /** The store under test, opened before each test. */
     protected HistoryStore history;
 
-    /** An empty history store. */
+    /**
+     * An empty history store.
+     *
+     * @return a store holding no line
+     * @throws Exception if the store cannot be opened
+     */
     protected abstract HistoryStore openHistory() throws Exception;
 
-    /** Releases what {@link #openHistory} opened; by default nothing. */
+    /**
+     * Releases what {@link #openHistory} opened; by default nothing.
+     *
+     * @throws Exception if releasing fails; the test then fails
+     */
     protected void closeHistory() throws Exception {
     }
 
@@ -51,7 +60,13 @@ public abstract class HistoryStoreContract {
         closeHistory();
     }
 
-    /** The size a line counts for against {@code max_bytes}. */
+    /**
+     * The size a line counts for against {@code max_bytes}.
+     *
+     * @param session the line's session id
+     * @param text the line's text
+     * @return the size in bytes of the line's UTF-8 JSON, stamped {@link #TS}
+     */
     protected static long lineBytes(String session, String text) {
         return HistoryStore.jsonLine(session, TS, text).getBytes(StandardCharsets.UTF_8).length;
     }

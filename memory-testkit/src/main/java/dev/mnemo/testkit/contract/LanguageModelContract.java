@@ -67,6 +67,10 @@ public abstract class LanguageModelContract {
     /**
      * The adapter under test, talking to {@code baseUrl} with the given request time-out and no
      * retries of its own. Called once per test, after the server started.
+     *
+     * @param baseUrl the scripted server's API root, ending in {@code /v1}
+     * @param requestTimeout how long the adapter waits for one response
+     * @return the adapter under test
      */
     protected abstract LanguageModel model(URI baseUrl, Duration requestTimeout);
 

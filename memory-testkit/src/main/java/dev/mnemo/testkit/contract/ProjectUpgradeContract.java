@@ -27,13 +27,18 @@ public abstract class ProjectUpgradeContract {
 
     /** The thread's creation and update time and its memory's version and generation time. */
     protected static final Instant WRITTEN_AT = Instant.parse("2026-06-01T12:00:00Z");
+    /** The id of the thread written before projects existed. */
     protected static final String THREAD_ID = "old-thread";
+    /** The preview of {@link #THREAD_ID}. */
     protected static final String PREVIEW = "hello from before projects";
+    /** The raw memory of {@link #THREAD_ID}. */
     protected static final String RAW_MEMORY = "remembered before projects";
+    /** The rollout summary of {@link #THREAD_ID}'s memory. */
     protected static final String ROLLOUT_SUMMARY = "a summary from before projects";
 
     private static final String PROJECT = "acme/billing";
 
+    /** A temporary folder of each test, where the store is written and opened. */
     @TempDir
     protected Path dir;
 
@@ -42,6 +47,10 @@ public abstract class ProjectUpgradeContract {
      * {@code cli}, {@link #PREVIEW}) and its memory ({@link #RAW_MEMORY}, {@link #ROLLOUT_SUMMARY},
      * version and generation time {@link #WRITTEN_AT}) in the store's schema of before projects,
      * then opens the store on them; the test closes it.
+     *
+     * @param dir the folder to write the old store in
+     * @return the store opened on the old data, upgraded by opening
+     * @throws Exception if the old data cannot be written or the store cannot be opened
      */
     protected abstract MemoryStore openUpgraded(Path dir) throws Exception;
 

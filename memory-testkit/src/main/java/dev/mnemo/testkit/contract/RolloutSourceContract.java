@@ -36,22 +36,42 @@ public abstract class RolloutSourceContract {
     @TempDir
     protected Path folder;
 
-    /** A new source reading {@code folder} (which may be empty, or missing). */
+    /**
+     * A new source reading {@code folder} (which may be empty, or missing).
+     *
+     * @param folder the folder the source reads rollouts from
+     * @return the source under test
+     */
     protected abstract RolloutSource open(Path folder);
 
     /**
      * Writes the rollout of a new thread into {@code folder}, as the source's producer would, and
      * returns its thread id. The suite calls it with {@code n} = 0, 1, 2 (at most three times per
      * test); each {@code n} must give a different thread.
+     *
+     * @param folder the folder the source reads
+     * @param n the rollout's number in the test: 0, 1 or 2
+     * @return the new thread's id, as the source reports it
+     * @throws IOException if the rollout cannot be written
      */
     protected abstract String addRollout(Path folder, int n) throws IOException;
 
-    /** Adds to the rollout of {@code threadId} as a session that goes on would (the file then changes). */
+    /**
+     * Adds to the rollout of {@code threadId} as a session that goes on would (the file then changes).
+     *
+     * @param folder the folder the source reads
+     * @param threadId a thread id {@link #addRollout} returned
+     * @throws IOException if the rollout cannot be written
+     */
     protected abstract void continueRollout(Path folder, String threadId) throws IOException;
 
     /**
      * Writes a file where the source looks for rollouts that it cannot read as one (for Codex: a
      * rollout without {@code session_meta}), and returns its path.
+     *
+     * @param folder the folder the source reads
+     * @return the unreadable file's path, as the source would report it
+     * @throws IOException if the file cannot be written
      */
     protected abstract Path addUnreadable(Path folder) throws IOException;
 

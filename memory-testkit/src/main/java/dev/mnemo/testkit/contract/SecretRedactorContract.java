@@ -15,7 +15,11 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class SecretRedactorContract {
 
-    /** The redactor under test; called once per test. */
+    /**
+     * The redactor under test; called once per test.
+     *
+     * @return the redactor, with at least the default patterns
+     */
     protected abstract SecretRedactor redactor();
 
     @Test

@@ -31,7 +31,12 @@ public abstract class ThreadLogStoreContract {
     /** The store under test, opened before each test. */
     protected ThreadLogStore logs;
 
-    /** An empty logs store. */
+    /**
+     * An empty logs store.
+     *
+     * @return a store holding no log entry, closed by the suite
+     * @throws Exception if the store cannot be opened
+     */
     protected abstract ThreadLogStore openLogs() throws Exception;
 
     @BeforeEach
