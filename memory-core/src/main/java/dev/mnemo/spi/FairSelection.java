@@ -54,6 +54,11 @@ public final class FairSelection {
         /**
          * Checks the columns.
          *
+         * @param threadId the memory's thread
+         * @param usageCount how often answers cited it, at least 0
+         * @param lastUsage when it was last cited; empty when never
+         * @param sourceUpdatedAt the rollout version it was extracted from
+         * @param everSelected whether a successful consolidation has used it
          * @throws NullPointerException when {@code threadId}, {@code lastUsage} or {@code sourceUpdatedAt} is null
          * @throws IllegalArgumentException when {@code usageCount} is negative
          */
