@@ -105,6 +105,8 @@ public final class MnemoCli {
      * Runs the CLI and exits with its exit code. The {@linkplain StartupWarmUp warm-up} starts as
      * early as it may (after the log level: SLF4J reads it when it starts), so that it runs while
      * picocli builds the command model; the command itself waits for it.
+     *
+     * @param args the command line, such as {@code ui} or {@code -v doctor}
      */
     public static void main(String[] args) {
         if (List.of(args).contains("-v") || List.of(args).contains("--verbose")) {

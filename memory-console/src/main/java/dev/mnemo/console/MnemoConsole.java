@@ -35,7 +35,11 @@ public interface MnemoConsole extends AutoCloseable {
     /** How long a browser session may go unused before it ends, unless the builder says otherwise. */
     Duration DEFAULT_SESSION_IDLE_TIMEOUT = Duration.ofMinutes(30);
 
-    /** A builder; only {@link Builder#engine} is required. */
+    /**
+     * A builder; only {@link Builder#engine} is required.
+     *
+     * @return a new builder with every setting at its default
+     */
     static Builder builder() {
         return new ConsoleBuilder();
     }
@@ -43,6 +47,7 @@ public interface MnemoConsole extends AutoCloseable {
     /**
      * Binds the port and starts serving; returns this console.
      *
+     * @return this console, now serving
      * @throws IllegalStateException when it was started or closed before
      * @throws java.io.UncheckedIOException when the port cannot be bound (taken, or not allowed)
      */
@@ -52,6 +57,7 @@ public interface MnemoConsole extends AutoCloseable {
      * The address to open, with the access token: {@code http://127.0.0.1:<port>/?token=<token>}.
      * Anyone who has it can change this engine's memory; print it only to its owner.
      *
+     * @return the start-up address, token included
      * @throws IllegalStateException before {@link #start()}
      */
     URI url();
@@ -59,6 +65,7 @@ public interface MnemoConsole extends AutoCloseable {
     /**
      * The port it serves on (the one chosen when {@link Builder#port} was 0).
      *
+     * @return the TCP port it is bound to, 1 to 65535
      * @throws IllegalStateException before {@link #start()}
      */
     int port();
@@ -70,31 +77,55 @@ public interface MnemoConsole extends AutoCloseable {
     /** Configures a {@link MnemoConsole}; {@link #build()} checks everything at once. */
     interface Builder {
 
-        /** The engine to show and steer. Required. */
+        /**
+         * The engine to show and steer. Required.
+         *
+         * @param engine the engine; the console never closes it
+         * @return this builder
+         */
         Builder engine(MemoryEngine engine);
 
-        /** The TCP port, 1 to 65535, or 0 (the default) for a free one chosen when it starts. */
+        /**
+         * The TCP port, 1 to 65535, or 0 (the default) for a free one chosen when it starts.
+         *
+         * @param port the port, 0 to 65535
+         * @return this builder
+         */
         Builder port(int port);
 
         /**
          * The address to listen on; default {@code 127.0.0.1}, so that only this machine can reach
          * it. Another address exposes the console to whoever can reach it and holds the token.
+         *
+         * @param address the local address to bind
+         * @return this builder
          */
         Builder bindAddress(InetAddress address);
 
-        /** What the page header names, such as the home's folder or a tenant; default {@code "Mnemo"}. */
+        /**
+         * What the page header names, such as the home's folder or a tenant; default {@code "Mnemo"}.
+         *
+         * @param label the text shown in the header; HTML-encoded when shown
+         * @return this builder
+         */
         Builder label(String label);
 
         /**
          * Runs "refresh now" (Phase 1 and Phase 2 at once, {@link dev.mnemo.MemoryAdmin#consolidateNow()}).
          * Default: one daemon thread of the console's own, stopped by {@link MnemoConsole#close()};
          * a given executor is not shut down.
+         *
+         * @param executor where "refresh now" runs; the console does not shut it down
+         * @return this builder
          */
         Builder executor(ExecutorService executor);
 
         /**
          * The clock for how long a refresh has run, how long ago things happened and when a session
          * expires; default the system UTC clock.
+         *
+         * @param clock the clock to read the time from
+         * @return this builder
          */
         Builder clock(Clock clock);
 
@@ -102,6 +133,8 @@ public interface MnemoConsole extends AutoCloseable {
          * How long a browser session may go unused before it ends (then the start-up address must be
          * opened again); default {@link MnemoConsole#DEFAULT_SESSION_IDLE_TIMEOUT}, 30 minutes.
          *
+         * @param timeout the longest idle time of a session; positive
+         * @return this builder
          * @throws IllegalArgumentException when not positive
          */
         Builder sessionIdleTimeout(Duration timeout);
@@ -109,6 +142,7 @@ public interface MnemoConsole extends AutoCloseable {
         /**
          * The console, not yet serving: {@link MnemoConsole#start()} binds the port.
          *
+         * @return a console that is not yet started
          * @throws NullPointerException when no engine was given
          */
         MnemoConsole build();

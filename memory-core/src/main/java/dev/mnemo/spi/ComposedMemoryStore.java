@@ -29,10 +29,32 @@ import java.util.Set;
  */
 public abstract class ComposedMemoryStore implements MemoryStore {
 
-    /** The objects a store is composed of, one per role; none may be null. */
+    /**
+     * The objects a store is composed of, one per role; none may be null.
+     *
+     * @param threads the thread registry
+     * @param spawnGraph the spawn graph
+     * @param stage1 Phase 1's jobs and stage-1 memories
+     * @param approvals what waits for approval
+     * @param phase2 Phase 2's lock and selection
+     * @param forgets the record of consolidated threads and pending forgets
+     * @param maintenance releasing jobs, clearing, status
+     */
     public record Roles(ThreadStore threads, SpawnGraphStore spawnGraph, Stage1Store stage1, ApprovalStore approvals,
             Phase2Store phase2, ForgetStore forgets, MaintenanceStore maintenance) {
 
+        /**
+         * Checks that every role is given.
+         *
+         * @param threads the thread registry
+         * @param spawnGraph the spawn graph
+         * @param stage1 Phase 1's jobs and stage-1 memories
+         * @param approvals what waits for approval
+         * @param phase2 Phase 2's lock and selection
+         * @param forgets the record of consolidated threads and pending forgets
+         * @param maintenance releasing jobs, clearing, status
+         * @throws NullPointerException when a role is null
+         */
         public Roles {
             Objects.requireNonNull(threads, "threads");
             Objects.requireNonNull(spawnGraph, "spawnGraph");
@@ -52,6 +74,12 @@ public abstract class ComposedMemoryStore implements MemoryStore {
     private final ForgetStore forgets;
     private final MaintenanceStore maintenance;
 
+    /**
+     * A store that hands every role's methods to the object {@code roles} gives for it.
+     *
+     * @param roles the role objects
+     * @throws NullPointerException when {@code roles} is null
+     */
     protected ComposedMemoryStore(Roles roles) {
         Objects.requireNonNull(roles, "roles");
         this.threads = roles.threads();

@@ -9,5 +9,12 @@ package dev.mnemo.spi;
  */
 public interface ConsolidationAgent {
 
+    /**
+     * Runs one consolidation in {@code request.memoryRoot()}. A run that cannot finish its work
+     * returns {@link ConsolidationAgentResult#failed} with the tokens spent so far.
+     *
+     * @param request the folder, prompt, model and timeout of the run
+     * @return whether the run completed, its token usage and, if not, why
+     */
     ConsolidationAgentResult run(ConsolidationAgentRequest request);
 }

@@ -13,6 +13,15 @@ import java.util.Objects;
  * @param timeout how long the run may take
  */
 public record ConsolidationAgentRequest(Path memoryRoot, String prompt, String model, Duration timeout) {
+    /**
+     * Checks the request.
+     *
+     * @param memoryRoot the folder the agent may read and write
+     * @param prompt the consolidation instructions
+     * @param model the model name; empty for the model client's default
+     * @param timeout how long the run may take; positive
+     * @throws IllegalArgumentException when {@code timeout} is zero or negative
+     */
     public ConsolidationAgentRequest {
         Objects.requireNonNull(memoryRoot, "memoryRoot");
         Objects.requireNonNull(prompt, "prompt");

@@ -22,6 +22,15 @@ public record ConsolidationRecord(String id, Instant at, List<SelectedInput> sel
     private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
 
+    /**
+     * Checks the record and copies {@code selected}.
+     *
+     * @param id the consolidation id
+     * @param at when it finished
+     * @param selected the exact stage-1 versions it used
+     * @param model the consolidation model
+     * @param usage tokens spent
+     */
     public ConsolidationRecord {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(at, "at");
@@ -33,6 +42,9 @@ public record ConsolidationRecord(String id, Instant at, List<SelectedInput> sel
     /**
      * A fresh history entry id for an entry made at {@code at}: sortable by time and short enough
      * to type, e.g. {@code 20261129T130501Z-3fa9c1}. Consolidations and rollbacks use the same form.
+     *
+     * @param at when the entry is made
+     * @return the new id: the UTC time to the second and six random hex digits
      */
     public static String newId(Instant at) {
         Objects.requireNonNull(at, "at");

@@ -51,6 +51,17 @@ public final class FairSelection {
      */
     public record Candidate(String threadId, int usageCount, Optional<Instant> lastUsage, Instant sourceUpdatedAt,
             boolean everSelected) {
+        /**
+         * Checks the columns.
+         *
+         * @param threadId the memory's thread
+         * @param usageCount how often answers cited it, at least 0
+         * @param lastUsage when it was last cited; empty when never
+         * @param sourceUpdatedAt the rollout version it was extracted from
+         * @param everSelected whether a successful consolidation has used it
+         * @throws NullPointerException when {@code threadId}, {@code lastUsage} or {@code sourceUpdatedAt} is null
+         * @throws IllegalArgumentException when {@code usageCount} is negative
+         */
         public Candidate {
             Objects.requireNonNull(threadId, "threadId");
             Objects.requireNonNull(lastUsage, "lastUsage");
@@ -60,7 +71,11 @@ public final class FairSelection {
             }
         }
 
-        /** Codex's recency key: the last use, or the rollout's update for a memory never used. */
+        /**
+         * Codex's recency key: the last use, or the rollout's update for a memory never used.
+         *
+         * @return {@code lastUsage}, or {@code sourceUpdatedAt} when never used
+         */
         public Instant recency() {
             return lastUsage.orElse(sourceUpdatedAt);
         }
@@ -81,6 +96,8 @@ public final class FairSelection {
      * Codex's ranking (write-sheet §5.3), best first: usage count, then {@link Candidate#recency},
      * rollout update and thread id, each highest first. Stores run it as SQL; this form is for
      * comparing the two policies.
+     *
+     * @return a comparator that sorts the best candidate first
      */
     public static Comparator<Candidate> codexOrder() {
         return Comparator.comparingInt(Candidate::usageCount).reversed().thenComparing(CODEX_TIES);
@@ -89,6 +106,11 @@ public final class FairSelection {
     /**
      * The {@code FAIR} ranking at {@code now}, best first: {@link #decayedUsage}, then Codex's
      * tie-breaks.
+     *
+     * @param halfLifeDays the half-life of a use, in days, at least 1
+     * @param now the time the ages are counted to
+     * @return a comparator that sorts the best candidate first
+     * @throws IllegalArgumentException when {@code halfLifeDays} is less than 1
      */
     public static Comparator<Candidate> fairOrder(int halfLifeDays, Instant now) {
         Objects.requireNonNull(now, "now");
@@ -102,6 +124,11 @@ public final class FairSelection {
     /**
      * {@code usageCount × 0.5^(age / halfLifeDays)}, the age being the days from the last use (or,
      * never used, the rollout's update) to {@code now}, not less than 0.
+     *
+     * @param candidate the memory
+     * @param halfLifeDays the half-life of a use, in days, at least 1
+     * @param now the time the age is counted to
+     * @return the decayed usage, 0 for a memory never used
      */
     public static double decayedUsage(Candidate candidate, int halfLifeDays, Instant now) {
         if (candidate.usageCount() == 0) {
@@ -117,6 +144,11 @@ public final class FairSelection {
      * fair ranking, then up to {@code reserved} of the newest never selected among the rest, then
      * the rest by ranking until {@code limit}. The parameters' policy is not consulted: this is the
      * fair rule whatever it says. Deterministic: the same inputs give the same list.
+     *
+     * @param params the limit, reserve and half-life
+     * @param candidates the eligible memories, one per thread, in any order
+     * @param now the time the ages are counted to
+     * @return at most {@code params.limit()} candidates, in the order chosen
      */
     public static List<Candidate> select(Phase2SelectionParams params, List<Candidate> candidates, Instant now) {
         Objects.requireNonNull(params, "params");

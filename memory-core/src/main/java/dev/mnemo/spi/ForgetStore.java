@@ -23,6 +23,8 @@ public interface ForgetStore {
      * conclude from the kept workspace history alone (which {@code history_retention} trims) that a
      * thread's text is in no file. Thread deletion does not remove the record: the forget reads it.
      *
+     * @param threadIds the threads whose memories the consolidation used
+     * @param at when the consolidation was committed
      * @throws UnsupportedOperationException for stores that keep no such record (the default)
      */
     default void recordConsolidatedThreads(Collection<String> threadIds, Instant at) {
@@ -35,6 +37,8 @@ public interface ForgetStore {
      * upgraded from a version without the record reports {@link Instant#EPOCH} for each memory that
      * was selected then: older than any kept history, so a forget of it restores an empty folder.
      *
+     * @param threadId the conversation's thread id
+     * @return the time of the first recorded consolidation that used it, or empty
      * @throws UnsupportedOperationException for stores that keep no such record (the default)
      */
     default Optional<Instant> firstConsolidated(String threadId) {
@@ -47,13 +51,19 @@ public interface ForgetStore {
      * failed consolidation and a dead process; every Phase 2 run completes the pending forgets
      * before anything else and after its last write.
      *
+     * @param threadId the conversation's thread id
+     * @param now the current time on the engine's clock
      * @throws UnsupportedOperationException for stores that keep no such record (the default)
      */
     default void addPendingForget(String threadId, Instant now) {
         throw noForgetLedger();
     }
 
-    /** The threads whose forget the workspace has not completed yet (see {@link #addPendingForget}). */
+    /**
+     * The threads whose forget the workspace has not completed yet (see {@link #addPendingForget}).
+     *
+     * @return the threads' ids; empty when none is pending (always, by default)
+     */
     default Set<String> pendingForgets() {
         return Set.of();
     }
@@ -62,6 +72,7 @@ public interface ForgetStore {
      * The workspace no longer holds anything of {@code threadIds}: their pending forgets and their
      * consolidation records go.
      *
+     * @param threadIds the threads whose forgets the workspace completed
      * @throws UnsupportedOperationException for stores that keep no such record (the default)
      */
     default void completeForgets(Collection<String> threadIds) {

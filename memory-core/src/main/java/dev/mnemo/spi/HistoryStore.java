@@ -30,7 +30,12 @@ public interface HistoryStore extends MessageHistory {
      */
     void append(String sessionId, long ts, String text, long maxBytes);
 
-    /** Removes every line of {@code sessionId}; returns how many went. */
+    /**
+     * Removes every line of {@code sessionId}; returns how many went.
+     *
+     * @param sessionId the thread whose lines to remove
+     * @return how many lines were removed
+     */
     int removeSession(String sessionId);
 
     /** Searched where the lines are, not through {@link #recent}. */
@@ -41,6 +46,11 @@ public interface HistoryStore extends MessageHistory {
      * The line of one entry in Codex's format, {@code {"session_id","ts","text"}} and a newline:
      * what {@code history.jsonl} holds, and what a line counts for against {@code max_bytes} (its
      * UTF-8 length) in every store, so all of them trim alike.
+     *
+     * @param sessionId the thread the message belongs to
+     * @param ts seconds since the epoch
+     * @param text the message
+     * @return the JSON line, ending in a newline
      */
     static String jsonLine(String sessionId, long ts, String text) {
         return HistoryLines.jsonLine(sessionId, ts, text);

@@ -34,6 +34,22 @@ public record MemoryOperation(Type type, String source, String storeId, Optional
         int recordCount, Optional<String> query, List<String> records, Instant startedAt, Duration elapsed,
         Optional<String> errorType, Optional<String> runId) {
 
+    /**
+     * Checks the operation and copies {@code records}.
+     *
+     * @param type which of the four operations it was
+     * @param source what did it, in Mnemo's words
+     * @param storeId the memory store it worked on; never a path
+     * @param recordId the record it concerned, when one
+     * @param recordCount how many records it returned, created, changed or deleted; at least 0
+     * @param query the query or path it was asked for, as given
+     * @param records the content it returned or stored, as given; may be empty
+     * @param startedAt when it started, by the wall clock
+     * @param elapsed how long it took
+     * @param errorType why it failed, as a short code, when it did
+     * @param runId the background run it belonged to, when one
+     * @throws IllegalArgumentException when {@code recordCount} is negative
+     */
     public MemoryOperation {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(source, "source");
@@ -50,7 +66,11 @@ public record MemoryOperation(Type type, String source, String storeId, Optional
         }
     }
 
-    /** Whether it failed. */
+    /**
+     * Whether it failed.
+     *
+     * @return true when {@code errorType} is present
+     */
     public boolean failed() {
         return errorType.isPresent();
     }
@@ -72,7 +92,11 @@ public record MemoryOperation(Type type, String source, String storeId, Optional
             this.operationName = operationName;
         }
 
-        /** The {@code gen_ai.operation.name} value. */
+        /**
+         * The {@code gen_ai.operation.name} value.
+         *
+         * @return the operation name, e.g. {@code search_memory}
+         */
         public String operationName() {
             return operationName;
         }

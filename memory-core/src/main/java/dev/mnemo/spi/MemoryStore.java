@@ -28,6 +28,7 @@ public interface MemoryStore extends ThreadStore, SpawnGraphStore, Stage1Store, 
      * The thread goals kept beside this store (the SQLite store keeps them in their own file,
      * {@code goals.sqlite}, opened on first use and closed with the store). The default has none.
      *
+     * @return the goal store, open for as long as this store is
      * @throws UnsupportedOperationException when this store keeps no goals
      */
     default GoalStore goals() {
@@ -37,6 +38,8 @@ public interface MemoryStore extends ThreadStore, SpawnGraphStore, Stage1Store, 
     /**
      * The message history kept by this store, when it keeps one (fleet mode keeps it per tenant in
      * its database). The default is empty: the engine keeps {@code <home>/history.jsonl} itself.
+     *
+     * @return the message history, or empty when the engine keeps its own file
      */
     default Optional<HistoryStore> messageHistory() {
         return Optional.empty();
@@ -47,6 +50,8 @@ public interface MemoryStore extends ThreadStore, SpawnGraphStore, Stage1Store, 
      * database); the engine writes them through its bounded queue and closes them with itself. The
      * default is empty: an engine that opened its store itself keeps them beside it
      * ({@link MemoryStoreProvider#openThreadLogs}), any other keeps none.
+     *
+     * @return the thread logs, or empty when this store keeps none
      */
     default Optional<ThreadLogStore> threadLogs() {
         return Optional.empty();

@@ -19,7 +19,11 @@ import java.util.stream.Stream;
  */
 public interface MemoryWorkspace extends AutoCloseable {
 
-    /** The memory root this workspace manages. */
+    /**
+     * The memory root this workspace manages.
+     *
+     * @return the memory folder
+     */
     Path root();
 
     /** Creates the root and its history if missing; recovers an unborn or broken history. */
@@ -63,21 +67,34 @@ public interface MemoryWorkspace extends AutoCloseable {
     default void noteRemoved(Path note) {
     }
 
-    /** What changed in the working files since the baseline (never the history folder or the diff file). */
+    /**
+     * What changed in the working files since the baseline (never the history folder or the diff file).
+     *
+     * @return the added, changed and deleted files; empty when nothing changed
+     */
     WorkspaceDiff diff();
 
     /**
      * Records the current files as the new baseline and a history entry for this consolidation;
      * keeps at most {@code retention} entries (0: baseline only).
+     *
+     * @param record what to record about this consolidation in its history entry
+     * @param retention how many history entries to keep, at least 0
+     * @return the new history entry
      */
     Consolidation commit(ConsolidationRecord record, int retention);
 
-    /** Kept consolidations, newest first. */
+    /**
+     * Kept consolidations, newest first.
+     *
+     * @return the kept history entries; empty when none is kept
+     */
     List<Consolidation> history();
 
     /**
      * Restores the files as consolidation {@code id} left them, as a new history entry.
      *
+     * @param id the id of a kept consolidation, as {@link #history()} lists it
      * @return the record of the restored consolidation, so the caller can re-mark its selection
      * @throws IllegalArgumentException when no kept consolidation has that id
      */
@@ -94,8 +111,10 @@ public interface MemoryWorkspace extends AutoCloseable {
      * <p>Called by the engine, holding the Phase 2 lock, when a thread that a kept consolidation
      * used is deleted, polluted or disabled: {@code id} is the oldest entry that used it.
      *
+     * @param id the id of a kept consolidation, the oldest to drop
      * @return the record of the entry the files were restored to, or empty when none remains
      * @throws IllegalArgumentException when no kept consolidation has that id
+     * @throws UnsupportedOperationException for workspaces that cannot drop history entries (the default)
      */
     default Optional<ConsolidationRecord> dropHistoryFrom(String id) {
         throw new UnsupportedOperationException(getClass().getName() + " cannot drop history entries, so a "
@@ -150,6 +169,8 @@ public interface MemoryWorkspace extends AutoCloseable {
      * {@code b/} prefixes, paths relative to the root) from the entry before it, or from an empty
      * folder for the oldest kept one.
      *
+     * @param id the id of a kept consolidation
+     * @return the diff; empty when the consolidation changed no file
      * @throws IllegalArgumentException when no kept consolidation has that id
      * @throws UnsupportedOperationException for workspaces that keep no diffable history (the default)
      */

@@ -39,7 +39,12 @@ public final class OwnerOnlyFiles {
 
     private OwnerOnlyFiles() {}
 
-    /** Whether {@code path}'s file system has POSIX modes (if not, every other method does nothing). */
+    /**
+     * Whether {@code path}'s file system has POSIX modes (if not, every other method does nothing).
+     *
+     * @param path any path on the file system to ask about
+     * @return true when the file system supports POSIX modes
+     */
     public static boolean posix(Path path) {
         return path.getFileSystem().supportedFileAttributeViews().contains("posix");
     }
@@ -47,6 +52,9 @@ public final class OwnerOnlyFiles {
     /**
      * Creates {@code folder} and its missing parents, each one created here at {@code 0700};
      * folders that exist are left as they are.
+     *
+     * @param folder the folder to create; relative to the working folder when not absolute
+     * @throws IOException when a folder cannot be created
      */
     public static void createFolders(Path folder) throws IOException {
         Path absolute = folder.toAbsolutePath();
@@ -68,6 +76,9 @@ public final class OwnerOnlyFiles {
     /**
      * Creates {@code file} empty at {@code 0600} when it does not exist (before a database opens
      * it, so the files it adds beside it take that mode), and sets {@code 0600} on it when it does.
+     *
+     * @param file the file; its parent folder must exist
+     * @throws IOException when the file cannot be created
      */
     public static void createFile(Path file) throws IOException {
         try {
@@ -77,20 +88,33 @@ public final class OwnerOnlyFiles {
         }
     }
 
-    /** The attributes that create a file at {@code 0600}: none on a file system without POSIX modes. */
+    /**
+     * The attributes that create a file at {@code 0600}: none on a file system without POSIX modes.
+     *
+     * @param file the file to be created, whose file system decides
+     * @return the {@code 0600} attribute, or an empty array without POSIX modes
+     */
     public static FileAttribute<?>[] fileAttributes(Path file) {
         return posix(file) ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FILE)}
                 : new FileAttribute<?>[0];
     }
 
-    /** Sets {@code 0600} on an existing regular file when its mode differs; a missing file is left alone. */
+    /**
+     * Sets {@code 0600} on an existing regular file when its mode differs; a missing file is left alone.
+     *
+     * @param file the file
+     */
     public static void restrictFile(Path file) {
         if (posix(file) && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             setLogged(file, FILE);
         }
     }
 
-    /** Sets {@code 0700} on an existing folder when its mode differs; a missing folder is left alone. */
+    /**
+     * Sets {@code 0700} on an existing folder when its mode differs; a missing folder is left alone.
+     *
+     * @param folder the folder
+     */
     public static void restrictFolder(Path folder) {
         if (posix(folder) && Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
             setLogged(folder, FOLDER);
@@ -101,6 +125,8 @@ public final class OwnerOnlyFiles {
      * Sets {@code 0700} on {@code root} and every folder under it and {@code 0600} on every file
      * ({@code 0700} on a file its owner may run); for a tree that other code (a library, an agent,
      * a restore) wrote with the process's default mode. Best effort: what cannot be set is logged.
+     *
+     * @param root the top folder; a missing one is left alone
      */
     public static void restrictTree(Path root) {
         if (!posix(root) || !Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {

@@ -24,12 +24,33 @@ import java.util.Optional;
 public record PendingNote(String id, String filename, Optional<String> projectSlug, String text,
         Optional<String> threadId, Instant createdAt, boolean externalContext) {
 
-    /** A note held for approval alone, not for external context. */
+    /**
+     * A note held for approval alone, not for external context.
+     *
+     * @param id a unique id (the store keeps one row per id)
+     * @param filename the note's file name as the model chose it, validated
+     * @param projectSlug the project folder the note is for; empty for a global note
+     * @param text the note, redacted
+     * @param threadId the recorded conversation whose model asked for it; empty when asked for outside any
+     * @param createdAt when it was made
+     */
     public PendingNote(String id, String filename, Optional<String> projectSlug, String text,
             Optional<String> threadId, Instant createdAt) {
         this(id, filename, projectSlug, text, threadId, createdAt, false);
     }
 
+    /**
+     * Checks the note.
+     *
+     * @param id a unique id (the store keeps one row per id)
+     * @param filename the note's file name as the model chose it, validated
+     * @param projectSlug the project folder the note is for; empty for a global note
+     * @param text the note, redacted
+     * @param threadId the recorded conversation whose model asked for it; empty when asked for outside any
+     * @param createdAt when it was made
+     * @param externalContext whether the conversation had seen external context when the note was asked for
+     * @throws IllegalArgumentException when {@code id} is blank
+     */
     public PendingNote {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(filename, "filename");

@@ -49,6 +49,16 @@ public final class Phase2ClaimPolicy {
      * @param lastError the last failure reason, cleared by a success
      */
     public record JobRow(String status, Long leaseUntil, Long retryAt, Long finishedAt, String lastError) {
+        /**
+         * Checks the row.
+         *
+         * @param status {@code running}, {@code done}, {@code error} or {@code pending}; not null
+         * @param leaseUntil the running owner's lease expiry, or null
+         * @param retryAt no new attempt before this, or null
+         * @param finishedAt when the last attempt ended, or null
+         * @param lastError the last failure reason, or null
+         * @throws NullPointerException when {@code status} is null
+         */
         public JobRow {
             Objects.requireNonNull(status, "status");
         }
@@ -62,6 +72,10 @@ public final class Phase2ClaimPolicy {
      * a live lease ({@link ClaimOutcome#SKIPPED_RUNNING}), the success cooldown
      * ({@link ClaimOutcome#SKIPPED_COOLDOWN}); otherwise {@link ClaimOutcome#CLAIMED}: take it over
      * with the guarded update. An expired lease is taken over; the retry budget never blocks Phase 2.
+     *
+     * @param row the job row, read in the claim's transaction
+     * @param now the current time on the engine's clock
+     * @return {@code CLAIMED}, or why the lock may not be taken
      */
     public static ClaimOutcome decide(JobRow row, Instant now) {
         Objects.requireNonNull(row, "row");
@@ -82,6 +96,10 @@ public final class Phase2ClaimPolicy {
      * May the lock be taken now by work that must not wait, a forget or an operator's "consolidate
      * now" ({@link MemoryStore#tryClaimPhase2JobNow})? Only a live lease holds it off
      * ({@link ClaimOutcome#SKIPPED_RUNNING}); the success cooldown and a failure's backoff do not.
+     *
+     * @param row the job row, read in the claim's transaction
+     * @param now the current time on the engine's clock
+     * @return {@code CLAIMED}, or {@code SKIPPED_RUNNING}
      */
     public static ClaimOutcome decidePastCooldown(JobRow row, Instant now) {
         Objects.requireNonNull(row, "row");
@@ -95,6 +113,9 @@ public final class Phase2ClaimPolicy {
     /**
      * The last successful consolidation: {@code finishedAt} while no error is recorded (a later
      * enqueue keeps it; a claim clears it while the consolidation runs).
+     *
+     * @param row the job row
+     * @return when the last successful consolidation ended, or empty when the last attempt failed or none ended
      */
     public static Optional<Instant> lastSuccess(JobRow row) {
         Objects.requireNonNull(row, "row");
@@ -105,6 +126,10 @@ public final class Phase2ClaimPolicy {
     /**
      * When the next consolidation may start, if not now: the failure backoff while it lasts, else the
      * end of the success cooldown while it lasts. A live lease is reported as a running lease, not here.
+     *
+     * @param row the job row
+     * @param now the current time on the engine's clock
+     * @return the earliest start, or empty when one may start now
      */
     public static Optional<Instant> notBefore(JobRow row, Instant now) {
         Objects.requireNonNull(row, "row");

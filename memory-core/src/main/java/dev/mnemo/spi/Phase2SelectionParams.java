@@ -21,6 +21,16 @@ import java.util.Objects;
 public record Phase2SelectionParams(int limit, int maxUnusedDays, SelectionPolicy policy, int halfLifeDays,
         int newSharePercent) {
 
+    /**
+     * Checks the parameters.
+     *
+     * @param limit how many memories at most, at least 0
+     * @param maxUnusedDays the eligibility window in days, at least 0
+     * @param policy how the memories are ranked
+     * @param halfLifeDays with {@code FAIR}: days after which a citation weighs half, at least 1
+     * @param newSharePercent with {@code FAIR}: percent of {@code limit} kept for new memories, 0 to 100
+     * @throws IllegalArgumentException when a number is out of its range
+     */
     public Phase2SelectionParams {
         Objects.requireNonNull(policy, "policy");
         if (limit < 0) {
@@ -37,7 +47,12 @@ public record Phase2SelectionParams(int limit, int maxUnusedDays, SelectionPolic
         }
     }
 
-    /** The selection a Phase 2 run under {@code config} makes: its size, window and policy. */
+    /**
+     * The selection a Phase 2 run under {@code config} makes: its size, window and policy.
+     *
+     * @param config the {@code [memories]} settings
+     * @return the parameters taken from {@code config}
+     */
     public static Phase2SelectionParams of(MemoriesConfig config) {
         Objects.requireNonNull(config, "config");
         return new Phase2SelectionParams(config.maxRawMemoriesForConsolidation(), config.maxUnusedDays(),
@@ -47,6 +62,8 @@ public record Phase2SelectionParams(int limit, int maxUnusedDays, SelectionPolic
     /**
      * How many of the {@link #limit} places the {@code FAIR} rule keeps for memories never used by a
      * consolidation: {@code ceil(limit × newSharePercent / 100)} (Codex's ranking keeps none).
+     *
+     * @return the places kept for new memories, 0 to {@code limit}
      */
     public int reservedForNew() {
         return (int) ((limit * (long) newSharePercent + 99) / 100);

@@ -7,6 +7,11 @@ package dev.mnemo.spi;
 @FunctionalInterface
 public interface SecretRedactor {
 
-    /** The text with every secret replaced by {@code [REDACTED_SECRET]}. */
+    /**
+     * The text with every secret replaced by {@code [REDACTED_SECRET]}.
+     *
+     * @param text any text; may be empty
+     * @return the redacted text; unchanged when it holds none
+     */
     String redact(String text);
 }

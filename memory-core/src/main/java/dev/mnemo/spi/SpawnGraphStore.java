@@ -21,6 +21,9 @@ public interface SpawnGraphStore {
      * edge (parent and status both): the child is the key, so a thread has at most one parent.
      * {@link ThreadStore#deleteThread} removes every edge the thread is part of, as parent or as child.
      *
+     * @param parentThreadId the thread that spawned the child
+     * @param childThreadId the sub-agent thread
+     * @param status the edge's status
      * @throws UnsupportedOperationException when the store keeps no spawn graph (the default)
      */
     default void upsertSpawnEdge(String parentThreadId, String childThreadId, SpawnEdgeStatus status) {
@@ -30,6 +33,8 @@ public interface SpawnGraphStore {
     /**
      * Sets the status of the edge to {@code childThreadId}; a child with no edge is left alone.
      *
+     * @param childThreadId the sub-agent thread whose edge to change
+     * @param status the edge's new status
      * @return false when there was no such edge
      * @throws UnsupportedOperationException when the store keeps no spawn graph (the default)
      */
@@ -41,6 +46,9 @@ public interface SpawnGraphStore {
      * The direct children of {@code parentThreadId}, ordered by id (binary order), only those whose
      * edge has {@code status} when one is given.
      *
+     * @param parentThreadId the parent thread
+     * @param status only children whose edge has this status; every child when empty
+     * @return the children's thread ids; empty when there are none
      * @throws UnsupportedOperationException when the store keeps no spawn graph (the default)
      */
     default List<String> spawnChildren(String parentThreadId, Optional<SpawnEdgeStatus> status) {
@@ -52,6 +60,9 @@ public interface SpawnGraphStore {
      * edge of another status is not walked, so it hides its whole subtree. Never returns
      * {@code threadId} itself, and ends even when the edges form a cycle.
      *
+     * @param threadId the thread at the top
+     * @param status only walk edges of this status; every edge when empty
+     * @return the descendants' thread ids, breadth first; empty when there are none
      * @throws UnsupportedOperationException when the store keeps no spawn graph (the default)
      */
     default List<String> spawnDescendants(String threadId, Optional<SpawnEdgeStatus> status) {
@@ -61,6 +72,8 @@ public interface SpawnGraphStore {
     /**
      * The thread that spawned {@code childThreadId}, whatever the edge's status.
      *
+     * @param childThreadId the sub-agent thread
+     * @return the parent's thread id, or empty when the thread has no parent
      * @throws UnsupportedOperationException when the store keeps no spawn graph (the default)
      */
     default Optional<String> spawnParent(String childThreadId) {

@@ -12,6 +12,13 @@ import java.util.Objects;
  * @param sourceUpdatedAt the rollout version claimed: the thread's {@code updatedAt} in whole seconds
  */
 public record Stage1Claim(ThreadInfo thread, String ownershipToken, Instant sourceUpdatedAt) {
+    /**
+     * Checks that no component is null.
+     *
+     * @param thread the thread whose rollout is to be extracted
+     * @param ownershipToken the token to present to complete the job
+     * @param sourceUpdatedAt the rollout version claimed
+     */
     public Stage1Claim {
         Objects.requireNonNull(thread, "thread");
         Objects.requireNonNull(ownershipToken, "ownershipToken");

@@ -21,6 +21,19 @@ import java.util.Objects;
  */
 public record Stage1ClaimParams(String currentThreadId, String workerId, int scanLimit, int maxClaimed,
         int maxAgeDays, int minIdleHours, List<String> allowedSources, Duration lease) {
+    /**
+     * Checks the parameters and copies {@code allowedSources}.
+     *
+     * @param currentThreadId the thread running the pipeline; never claimed (may be empty)
+     * @param workerId who will own the claimed jobs
+     * @param scanLimit how many candidate threads to look at, at least 0
+     * @param maxClaimed how many to claim, at least 0
+     * @param maxAgeDays only threads updated within this many days
+     * @param minIdleHours only threads idle for at least this many hours, unless finished
+     * @param allowedSources only threads from these sources
+     * @param lease how long a claim is held before another worker may take it over
+     * @throws IllegalArgumentException when {@code scanLimit} or {@code maxClaimed} is negative
+     */
     public Stage1ClaimParams {
         Objects.requireNonNull(currentThreadId, "currentThreadId");
         Objects.requireNonNull(workerId, "workerId");
@@ -35,17 +48,29 @@ public record Stage1ClaimParams(String currentThreadId, String workerId, int sca
     /**
      * Whether a claim with these parameters can take nothing, whatever the rows say: no candidate
      * may be scanned, none may be claimed, or no source is allowed. A store returns at once.
+     *
+     * @return true when the claim can take nothing
      */
     public boolean claimsNothing() {
         return scanLimit == 0 || maxClaimed == 0 || allowedSources.isEmpty();
     }
 
-    /** The age gate's bound: a thread last updated before it is too old to extract. */
+    /**
+     * The age gate's bound: a thread last updated before it is too old to extract.
+     *
+     * @param now the current time on the engine's clock
+     * @return {@code now} less {@code maxAgeDays} days (0 when negative)
+     */
     public Instant ageCutoff(Instant now) {
         return now.minus(Duration.ofDays(Math.max(maxAgeDays, 0)));
     }
 
-    /** The idle gate's bound: a thread last updated after it may still be going on. */
+    /**
+     * The idle gate's bound: a thread last updated after it may still be going on.
+     *
+     * @param now the current time on the engine's clock
+     * @return {@code now} less {@code minIdleHours} hours (0 when negative)
+     */
     public Instant idleCutoff(Instant now) {
         return now.minus(Duration.ofHours(Math.max(minIdleHours, 0)));
     }
@@ -58,6 +83,10 @@ public record Stage1ClaimParams(String currentThreadId, String workerId, int sca
      * conversation can. Every other gate (age, source, memory mode, current thread, leases,
      * retries) applies to a finished thread as to any other. A store's claim query writes the same
      * test in SQL, in milliseconds: {@code updated_at_ms <= idleCutoff OR ended_at_ms >= updated_at_ms}.
+     *
+     * @param thread the candidate thread's row
+     * @param now the current time on the engine's clock
+     * @return true when the thread is idle long enough or finished
      */
     public boolean passesIdleGate(ThreadInfo thread, Instant now) {
         return thread.updatedAt().toEpochMilli() <= idleCutoff(now).toEpochMilli() || thread.finished();

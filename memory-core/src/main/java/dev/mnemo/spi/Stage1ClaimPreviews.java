@@ -29,6 +29,16 @@ public final class Stage1ClaimPreviews {
      * @param inputWatermark the rollout version last claimed, or null
      */
     public record JobRow(String status, Long leaseUntil, Long retryAt, int retryRemaining, Long inputWatermark) {
+        /**
+         * Checks the row.
+         *
+         * @param status {@code running}, {@code done}, {@code error} or {@code pending}; not null
+         * @param leaseUntil the lease expiry, or null
+         * @param retryAt no new attempt before this, or null
+         * @param retryRemaining attempts left for this rollout version
+         * @param inputWatermark the rollout version last claimed, or null
+         * @throws NullPointerException when {@code status} is null
+         */
         public JobRow {
             Objects.requireNonNull(status, "status");
         }
@@ -48,6 +58,9 @@ public final class Stage1ClaimPreviews {
      * @param jobs the Phase 1 job rows by thread id
      * @param upToDate the ids of threads whose stored memory (or last success) already covers
      *     their current rollout version in whole seconds
+     * @param params the claim's parameters, as the claim would get them
+     * @param now the current time on the engine's clock
+     * @return one candidate per thread, in the order of {@code threads}, with its verdict and reason
      */
     public static List<Candidate> preview(List<ThreadInfo> threads, Map<String, JobRow> jobs,
             Set<String> upToDate, Stage1ClaimParams params, Instant now) {

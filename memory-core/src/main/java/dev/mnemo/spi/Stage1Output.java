@@ -26,6 +26,22 @@ import java.util.Optional;
 public record Stage1Output(String threadId, Instant sourceUpdatedAt, Stage1Result result, Instant generatedAt,
         int usageCount, Optional<Instant> lastUsage, Optional<Instant> selectedSnapshot, Path rolloutPath,
         Optional<Path> cwd, Optional<String> gitBranch, Optional<String> project) {
+    /**
+     * Checks the row: no component is null.
+     *
+     * @param threadId the thread
+     * @param sourceUpdatedAt the rollout version it was extracted from (whole seconds)
+     * @param result what was extracted
+     * @param generatedAt when it was stored
+     * @param usageCount how often answers cited it, at least 0
+     * @param lastUsage when it was last cited; empty when never
+     * @param selectedSnapshot the version used by the last successful consolidation, when it was part of it
+     * @param rolloutPath the thread's rollout file
+     * @param cwd the thread's working folder, when known
+     * @param gitBranch the thread's git branch, when known
+     * @param project the project the thread was in when this memory was extracted; empty for a global memory
+     * @throws IllegalArgumentException when {@code usageCount} is negative
+     */
     public Stage1Output {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(sourceUpdatedAt, "sourceUpdatedAt");
@@ -42,7 +58,20 @@ public record Stage1Output(String threadId, Instant sourceUpdatedAt, Stage1Resul
         }
     }
 
-    /** A memory with no project (the form of earlier releases). */
+    /**
+     * A memory with no project (the form of earlier releases).
+     *
+     * @param threadId the thread
+     * @param sourceUpdatedAt the rollout version it was extracted from (whole seconds)
+     * @param result what was extracted
+     * @param generatedAt when it was stored
+     * @param usageCount how often answers cited it, at least 0
+     * @param lastUsage when it was last cited; empty when never
+     * @param selectedSnapshot the version used by the last successful consolidation, when it was part of it
+     * @param rolloutPath the thread's rollout file
+     * @param cwd the thread's working folder, when known
+     * @param gitBranch the thread's git branch, when known
+     */
     public Stage1Output(String threadId, Instant sourceUpdatedAt, Stage1Result result, Instant generatedAt,
             int usageCount, Optional<Instant> lastUsage, Optional<Instant> selectedSnapshot, Path rolloutPath,
             Optional<Path> cwd, Optional<String> gitBranch) {
@@ -50,7 +79,11 @@ public record Stage1Output(String threadId, Instant sourceUpdatedAt, Stage1Resul
                 gitBranch, Optional.empty());
     }
 
-    /** This row's identity for exact-snapshot marking. */
+    /**
+     * This row's identity for exact-snapshot marking.
+     *
+     * @return the thread and the rollout version of this memory
+     */
     public SelectedInput snapshot() {
         return new SelectedInput(threadId, sourceUpdatedAt);
     }

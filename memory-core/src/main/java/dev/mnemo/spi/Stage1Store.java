@@ -26,6 +26,10 @@ public interface Stage1Store {
     /**
      * Claims up to {@code params.maxClaimed()} idle, enabled, out-of-date threads for extraction,
      * newest first, scanning at most {@code params.scanLimit()} candidates.
+     *
+     * @param params the claim's limits and lease
+     * @param now the current time on the engine's clock
+     * @return the jobs claimed, newest first; empty when none is due
      */
     List<Stage1Claim> claimStage1Jobs(Stage1ClaimParams params, Instant now);
 
@@ -34,6 +38,9 @@ public interface Stage1Store {
      * registered thread (most recently updated first) with the reason it would or would not be
      * claimed. Changes nothing.
      *
+     * @param params the claim's limits, as {@link #claimStage1Jobs} would get them
+     * @param now the current time on the engine's clock
+     * @return every registered thread with whether and why it would be claimed
      * @throws UnsupportedOperationException when the store cannot explain its claims (the default)
      */
     default List<Phase1Preview.Candidate> previewStage1Claims(Stage1ClaimParams params, Instant now) {
@@ -45,6 +52,12 @@ public interface Stage1Store {
      * Claims one thread's Phase 1 job for rollout version {@code sourceUpdatedAt}, atomically.
      *
      * @param maxRunning the cap on live running Phase 1 jobs across all workers
+     * @param threadId the thread (conversation) id
+     * @param workerId the claiming worker, recorded as the job's owner
+     * @param sourceUpdatedAt the rollout version the job extracted: the thread's update time
+     * @param lease how long the claim holds before another worker may take the job over
+     * @param now the current time on the engine's clock
+     * @return the claim, or why the job was not claimed
      */
     JobClaim tryClaimStage1Job(String threadId, String workerId, Instant sourceUpdatedAt, Duration lease,
             int maxRunning, Instant now);
@@ -53,6 +66,11 @@ public interface Stage1Store {
      * Completes an owned job with a memory: stores it (never over a newer version) and enqueues
      * Phase 2.
      *
+     * @param threadId the thread (conversation) id
+     * @param ownershipToken the token of the caller's claim on the job
+     * @param sourceUpdatedAt the rollout version the job extracted: the thread's update time
+     * @param result the extracted memory to store
+     * @param now the current time on the engine's clock
      * @return false when the caller no longer owns the job (nothing is written)
      */
     boolean markStage1Succeeded(String threadId, String ownershipToken, Instant sourceUpdatedAt, Stage1Result result,
@@ -66,6 +84,13 @@ public interface Stage1Store {
      * approves it, and no Phase 2 is enqueued for it. A new version of an approved memory stored as
      * awaiting waits again.
      *
+     * @param threadId the thread (conversation) id
+     * @param ownershipToken the token of the caller's claim on the job
+     * @param sourceUpdatedAt the rollout version the job extracted: the thread's update time
+     * @param result the extracted memory to store
+     * @param now the current time on the engine's clock
+     * @param awaitingApproval true to keep the memory out of consolidation until approved
+     * @return false when the caller no longer owns the job (nothing is written)
      * @throws UnsupportedOperationException for stores without approval (the default) when
      *     {@code awaitingApproval}
      */
@@ -81,10 +106,24 @@ public interface Stage1Store {
     /**
      * Completes an owned job whose rollout held nothing worth remembering: deletes an older memory
      * (enqueueing Phase 2 only if one existed).
+     *
+     * @param threadId the thread (conversation) id
+     * @param ownershipToken the token of the caller's claim on the job
+     * @param now the current time on the engine's clock
+     * @return false when the caller no longer owns the job (nothing is written)
      */
     boolean markStage1SucceededNoOutput(String threadId, String ownershipToken, Instant now);
 
-    /** Fails an owned job: one fewer retry, no new attempt before {@code now + retryDelay}. */
+    /**
+     * Fails an owned job: one fewer retry, no new attempt before {@code now + retryDelay}.
+     *
+     * @param threadId the thread (conversation) id
+     * @param ownershipToken the token of the caller's claim on the job
+     * @param reason why it failed, stored as the job's {@code last_error}
+     * @param retryDelay how long to wait before the next attempt
+     * @param now the current time on the engine's clock
+     * @return false when the caller no longer owns the job (nothing is written)
+     */
     boolean markStage1Failed(String threadId, String ownershipToken, String reason, Duration retryDelay, Instant now);
 
     /**
@@ -100,6 +139,11 @@ public interface Stage1Store {
      * <p>The default, for stores written before this method, is {@link #markStage1Failed}: it spends
      * a retry and records no model failure. Stores should override it.
      *
+     * @param threadId the thread (conversation) id
+     * @param ownershipToken the token of the caller's claim on the job
+     * @param failure the model failure, kept as the store's last one
+     * @param retryDelay how long to wait before the next attempt
+     * @param now the current time on the engine's clock
      * @return false when the caller no longer owns the job (nothing is written)
      */
     default boolean releaseStage1AfterModelFailure(String threadId, String ownershipToken, ModelFailure failure,
@@ -107,12 +151,19 @@ public interface Stage1Store {
         return markStage1Failed(threadId, ownershipToken, failure.describe(), retryDelay, now);
     }
 
-    /** The stored stage-1 memory of a thread. */
+    /**
+     * The stored stage-1 memory of a thread.
+     *
+     * @param threadId the thread (conversation) id
+     * @return the memory, or empty when the thread has none
+     */
     Optional<Stage1Output> stage1Output(String threadId);
 
     /**
      * Counts one citation per id (duplicates count each time); unknown ids are ignored.
      *
+     * @param threadIds the ids of the threads whose memories were cited
+     * @param now the current time on the engine's clock
      * @return rows updated
      */
     int recordUsage(List<String> threadIds, Instant now);
@@ -121,6 +172,9 @@ public interface Stage1Store {
      * Deletes up to {@code limit} memories not used (or, never used, not refreshed) for
      * {@code maxUnusedDays}, oldest first, never one in the last consolidation.
      *
+     * @param maxUnusedDays how many days unused a memory may stay
+     * @param limit the most memories to delete in this call
+     * @param now the current time on the engine's clock
      * @return rows deleted
      */
     int pruneStage1Outputs(int maxUnusedDays, int limit, Instant now);
@@ -131,6 +185,11 @@ public interface Stage1Store {
      * state before a forgotten thread's first use, and the next consolidation brings back the
      * memories consolidated since from their stage-1 outputs, so those must still be there.
      *
+     * @param maxUnusedDays how many days unused a memory may stay
+     * @param limit the most memories to delete in this call
+     * @param now the current time on the engine's clock
+     * @param keep ids of threads whose memories must stay; may be empty
+     * @return rows deleted
      * @throws UnsupportedOperationException for stores that cannot keep them (the default, unless
      *     {@code keep} is empty)
      */
@@ -151,6 +210,8 @@ public interface Stage1Store {
      * registered threads whose memory mode is {@code enabled} count: a disabled or polluted thread
      * is never extracted anyway. A later success, or {@link #retryStage1Job}, clears it.
      *
+     * @param limit the most jobs to return
+     * @return the dead jobs, most recent death first
      * @throws UnsupportedOperationException when the store cannot list them (the default)
      */
     default List<DeadJob> deadStage1Jobs(int limit) {
@@ -164,6 +225,8 @@ public interface Stage1Store {
      * at {@code now} with every retry restored. A job that is running, done, pending, or failed with
      * nothing spent and nothing to wait for is left alone.
      *
+     * @param threadId the thread (conversation) id
+     * @param now the current time on the engine's clock
      * @return true when the job was put back; false for a healthy or unknown thread
      * @throws UnsupportedOperationException when the store cannot (the default)
      */
@@ -175,6 +238,7 @@ public interface Stage1Store {
     /**
      * Puts every dead Phase 1 job ({@link #deadStage1Jobs}) back, as {@link #retryStage1Job} does.
      *
+     * @param now the current time on the engine's clock
      * @return how many were put back
      * @throws UnsupportedOperationException when the store cannot (the default)
      */
@@ -188,6 +252,8 @@ public interface Stage1Store {
      * thread's log right after a failure. The default looks through {@link #deadStage1Jobs}; stores
      * should override it with a lookup of the one row.
      *
+     * @param threadId the thread (conversation) id
+     * @return the dead job, or empty when the thread's job is not dead
      * @throws UnsupportedOperationException when the store cannot list dead jobs (the default's)
      */
     default Optional<DeadJob> deadStage1Job(String threadId) {
@@ -207,6 +273,8 @@ public interface Stage1Store {
      *
      * @param tokens the job's estimate, at least 1
      * @param dailyLimit {@code max_extraction_tokens_per_day}, at least 1
+     * @param day the UTC day whose budget to charge
+     * @param now the current time on the engine's clock
      * @return false when the reservation would pass the limit (nothing is written)
      * @throws UnsupportedOperationException when the store keeps no token ledger (the default)
      */
@@ -221,6 +289,10 @@ public interface Stage1Store {
      * and the limit: the over-spend is recorded, never lost, and stops the next reservations. The
      * day's ledger never goes below zero.
      *
+     * @param day the UTC day the reservation was made for
+     * @param reserved the tokens reserved, as given to {@link #reserveExtractionTokens}
+     * @param used the tokens the job really used, at least 0
+     * @param now the current time on the engine's clock
      * @throws UnsupportedOperationException when the store keeps no token ledger (the default)
      */
     default void settleExtractionTokens(LocalDate day, long reserved, long used, Instant now) {
@@ -232,6 +304,8 @@ public interface Stage1Store {
      * The extraction tokens counted against {@code day}: settled usage plus open reservations; 0
      * for a day without any.
      *
+     * @param day the UTC day
+     * @return the tokens counted against the day, at least 0
      * @throws UnsupportedOperationException when the store keeps no token ledger (the default)
      */
     default long extractionTokensSpent(LocalDate day) {
@@ -245,6 +319,11 @@ public interface Stage1Store {
      * {@code reason}, claimable again from {@code retryAt}, keeping every retry it had (not running it is not the rollout's fault) and
      * recording no model failure.
      *
+     * @param threadId the thread (conversation) id
+     * @param ownershipToken the token of the caller's claim on the job
+     * @param reason why the job was deferred, stored as its {@code last_error}
+     * @param retryAt the earliest time it may be claimed again
+     * @param now the current time on the engine's clock
      * @return false when the caller no longer owns the job (nothing is written)
      * @throws UnsupportedOperationException when the store cannot defer a job (the default)
      */

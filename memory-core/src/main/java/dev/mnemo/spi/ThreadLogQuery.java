@@ -21,6 +21,16 @@ public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since,
     /** The levels in order of severity. */
     public static final java.util.List<String> LEVELS = java.util.List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
 
+    /**
+     * Checks the query and copies {@code levels}.
+     *
+     * @param threadId one thread's entries, or every thread's when empty
+     * @param since entries at or after this instant, when given
+     * @param levels the levels wanted (upper case); every level when empty
+     * @param limit the newest this many entries, at least 1
+     * @param target only entries logged under this target, when given
+     * @throws IllegalArgumentException when {@code limit} is less than 1
+     */
     public ThreadLogQuery {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(since, "since");
@@ -31,12 +41,24 @@ public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since,
         Objects.requireNonNull(target, "target");
     }
 
-    /** A query of every target. */
+    /**
+     * A query of every target.
+     *
+     * @param threadId one thread's entries, or every thread's when empty
+     * @param since entries at or after this instant, when given
+     * @param levels the levels wanted (upper case); every level when empty
+     * @param limit the newest this many entries, at least 1
+     */
     public ThreadLogQuery(Optional<String> threadId, Optional<Instant> since, Set<String> levels, int limit) {
         this(threadId, since, levels, limit, Optional.empty());
     }
 
-    /** This query, of the entries logged under {@code target} only. */
+    /**
+     * This query, of the entries logged under {@code target} only.
+     *
+     * @param target the target's exact name, e.g. {@code mnemo::receipt}
+     * @return a new query; this one is unchanged
+     */
     public ThreadLogQuery withTarget(String target) {
         return new ThreadLogQuery(threadId, since, levels, limit, Optional.of(Objects.requireNonNull(target, "target")));
     }
@@ -51,7 +73,11 @@ public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since,
      */
     public record SqlFilter(String conditions, java.util.List<Object> arguments) {}
 
-    /** {@link SqlFilter}: thread, since (to the nanosecond), levels (case-insensitive) and target. */
+    /**
+     * {@link SqlFilter}: thread, since (to the nanosecond), levels (case-insensitive) and target.
+     *
+     * @return the conditions and their arguments; {@code TRUE} with no arguments when the query filters nothing
+     */
     public SqlFilter sqlFilter() {
         java.util.List<String> conditions = new java.util.ArrayList<>();
         java.util.List<Object> arguments = new java.util.ArrayList<>();
@@ -78,7 +104,13 @@ public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since,
                 java.util.List.copyOf(arguments));
     }
 
-    /** The newest {@code limit} entries of one thread. */
+    /**
+     * The newest {@code limit} entries of one thread.
+     *
+     * @param threadId the thread's id
+     * @param limit how many of the newest entries, at least 1
+     * @return the query
+     */
     public static ThreadLogQuery ofThread(String threadId, int limit) {
         return new ThreadLogQuery(Optional.of(Objects.requireNonNull(threadId, "threadId")), Optional.empty(), Set.of(),
                 limit);
@@ -87,6 +119,8 @@ public record ThreadLogQuery(Optional<String> threadId, Optional<Instant> since,
     /**
      * {@code level} and every more severe level, as Codex's {@code --level} threshold.
      *
+     * @param level a level name of {@link #LEVELS}, in any case
+     * @return {@code level}, upper case, and every level more severe
      * @throws IllegalArgumentException when {@code level} is not one of {@link #LEVELS}
      */
     public static Set<String> atLeast(String level) {

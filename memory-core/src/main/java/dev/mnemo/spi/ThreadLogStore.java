@@ -26,6 +26,9 @@ public interface ThreadLogStore extends AutoCloseable {
     /**
      * What a row counts for against {@link #PARTITION_SIZE_LIMIT_BYTES}: the UTF-8 size of its
      * message, level and target (Codex adds its module and file paths, which Mnemo's entries lack).
+     *
+     * @param entry the log entry
+     * @return its estimated size in bytes
      */
     static long estimatedBytes(ThreadLogEntry entry) {
         return utf8(entry.message()) + utf8(entry.level()) + utf8(entry.target());
@@ -38,15 +41,23 @@ public interface ThreadLogStore extends AutoCloseable {
     /**
      * Inserts {@code entries} and prunes the partitions they touched past either cap, newest kept,
      * in one transaction. A row counts for its {@link #estimatedBytes}.
+     *
+     * @param entries the entries to keep, of any threads; may be empty
      */
     void append(List<ThreadLogEntry> entries);
 
-    /** The newest {@code query.limit()} entries that match, returned oldest first. */
+    /**
+     * The newest {@code query.limit()} entries that match, returned oldest first.
+     *
+     * @param query which entries: thread, time, levels, target and how many
+     * @return the matching entries, oldest first; empty when none match
+     */
     List<ThreadLogEntry> query(ThreadLogQuery query);
 
     /**
      * Deletes entries older than {@code cutoff} (age retention).
      *
+     * @param cutoff the oldest time kept
      * @return rows deleted
      */
     int deleteOlderThan(Instant cutoff);
@@ -54,6 +65,7 @@ public interface ThreadLogStore extends AutoCloseable {
     /**
      * Deletes every entry of a thread (its delete forgets its logs too).
      *
+     * @param threadId the thread whose entries to delete
      * @return rows deleted
      */
     int deleteThread(String threadId);

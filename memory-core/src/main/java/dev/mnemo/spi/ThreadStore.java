@@ -27,17 +27,32 @@ public interface ThreadStore {
      * ({@link #markThreadEnded}) is kept as stored: an upsert neither sets nor clears it, whatever
      * {@link ThreadInfo#endedAt()} says, so a rollout scan cannot wipe it; an upsert with a later
      * {@code updatedAt} makes the thread unfinished by the rule of {@link ThreadInfo#finished()}.
+     *
+     * @param thread the thread's row
      */
     void upsertThread(ThreadInfo thread);
 
+    /**
+     * One thread's row.
+     *
+     * @param threadId the conversation's thread id
+     * @return the row, or empty when no such thread is registered
+     */
     Optional<ThreadInfo> thread(String threadId);
 
-    /** All threads, most recently updated first. */
+    /**
+     * All threads, most recently updated first.
+     *
+     * @return every thread's row; empty when none is registered
+     */
     List<ThreadInfo> threads();
 
     /**
      * Sets the memory mode. {@link MemoryMode#POLLUTED} behaves as {@link #markThreadPolluted}.
      *
+     * @param threadId the conversation's thread id
+     * @param mode the new memory mode; it may loosen the stored one
+     * @param now the current time on the engine's clock
      * @return false when no such thread exists
      */
     boolean setThreadMemoryMode(String threadId, MemoryMode mode, Instant now);
@@ -47,6 +62,8 @@ public interface ThreadStore {
      * last consolidation, Phase 2 is enqueued (even if the thread was already polluted) so the
      * workspace forgets it too.
      *
+     * @param threadId the conversation's thread id
+     * @param now the current time on the engine's clock
      * @return true if the mode changed
      */
     boolean markThreadPolluted(String threadId, Instant now);
@@ -55,6 +72,8 @@ public interface ThreadStore {
      * Deletes the thread, its stage-1 memory and its Phase 1 job in one transaction; enqueues
      * Phase 2 when the memory was part of the last consolidation.
      *
+     * @param threadId the conversation's thread id
+     * @param now the current time on the engine's clock
      * @return true if a thread row was deleted
      */
     boolean deleteThread(String threadId, Instant now);
@@ -68,6 +87,8 @@ public interface ThreadStore {
      * never moves back: ending again with an earlier time keeps the later one. Only this thread of
      * this store (of this tenant, in a store that serves several) is marked.
      *
+     * @param threadId the conversation's thread id
+     * @param endedAt when the application ended the conversation
      * @return false when no such thread exists
      * @throws UnsupportedOperationException from a store written before ended conversations existed
      */
