@@ -415,7 +415,8 @@ public final class BenchmarkRun {
          * The benchmark and the published file the user downloaded.
          *
          * @param benchmark which benchmark the file is; not null
-         * @param file the published file, as downloaded (LoCoMo's {@code locomo10.json}, LongMemEval's {@code longmemeval_s_cleaned.json}); not null
+         * @param file the published file, as downloaded (LoCoMo's {@code locomo10.json}, LongMemEval's
+         *     {@code longmemeval_s_cleaned.json}); not null
          * @return this builder
          */
         public Builder dataset(Benchmark benchmark, Path file) {

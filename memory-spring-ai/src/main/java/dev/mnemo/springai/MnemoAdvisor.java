@@ -247,7 +247,8 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
      * reads the advisor param {@link #USER_ID}, which such a request lacks: name the user with
      * {@link #endConversation(String, String)}. Without a user nothing is ended.
      *
-     * @param conversationId the conversation's id, as the requests gave it in {@link ChatMemory#CONVERSATION_ID}; not blank
+     * @param conversationId the conversation's id, as the requests gave it in
+     *     {@link ChatMemory#CONVERSATION_ID}; not blank
      * @return false when no session of the conversation was open (it is marked finished all the same)
      * @throws IllegalArgumentException when {@code conversationId} is blank
      */

@@ -38,7 +38,8 @@ public interface MnemoTenantResolver {
      * The advisor param {@link MnemoAdvisor#USER_ID}, set by the application's code per request:
      * {@code .advisors(a -> a.param(MnemoAdvisor.USER_ID, userId))}.
      *
-     * @return a resolver reading the advisor param {@link MnemoAdvisor#USER_ID}; empty when it is missing or blank
+     * @return a resolver reading the advisor param {@link MnemoAdvisor#USER_ID}; empty when it is missing or
+     *     blank
      */
     static MnemoTenantResolver advisorParam() {
         return request -> MnemoAdvisor.param(request, MnemoAdvisor.USER_ID);

@@ -99,7 +99,8 @@ public class MnemoEndpoint implements AutoCloseable {
     /**
      * Status, summary, pending memories and history of the memory ({@code user} in per-user tenancy).
      *
-     * @param user the user whose memory to show, in per-user tenancy (default: the caller); none in shared tenancy
+     * @param user the user whose memory to show, in per-user tenancy (default: the caller); none in shared
+     *     tenancy
      * @return the memory's state with status 200, or an error body with 400, 403 or 404
      */
     @ReadOperation
