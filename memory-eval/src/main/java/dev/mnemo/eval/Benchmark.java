@@ -21,7 +21,13 @@ public enum Benchmark {
      */
     LONGMEMEVAL;
 
-    /** The benchmark named {@code name} ({@code locomo}, {@code longmemeval}; case ignored). */
+    /**
+     * The benchmark named {@code name} ({@code locomo}, {@code longmemeval}; case ignored).
+     *
+     * @param name {@code locomo} or {@code longmemeval}, in any case, surrounding blanks ignored
+     * @return the benchmark
+     * @throws IllegalArgumentException when no benchmark has that name
+     */
     public static Benchmark named(String name) {
         for (Benchmark b : values()) {
             if (b.id().equals(name.strip().toLowerCase(Locale.ROOT))) {
@@ -31,7 +37,11 @@ public enum Benchmark {
         throw new IllegalArgumentException("no benchmark '" + name + "'; choose locomo or longmemeval");
     }
 
-    /** {@code locomo} or {@code longmemeval}. */
+    /**
+     * {@code locomo} or {@code longmemeval}.
+     *
+     * @return the benchmark's id, lower case
+     */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
     }

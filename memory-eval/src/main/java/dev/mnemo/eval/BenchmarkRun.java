@@ -103,6 +103,11 @@ public final class BenchmarkRun {
         this.modelSettings = b.modelSettings;
     }
 
+    /**
+     * A builder; {@link Builder#model}, {@link Builder#dataset} and {@link Builder#runDirectory} are required.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -110,6 +115,7 @@ public final class BenchmarkRun {
     /**
      * Runs (or resumes) the benchmark and writes its report files into the run directory.
      *
+     * @return the run's figures, also written as report files into the run directory
      * @throws EvalRunMismatchException when the directory holds a run of another model, judge or
      *     benchmark file, and a fresh start was not asked for
      * @throws IllegalArgumentException when the file is not the benchmark's published format
@@ -405,14 +411,28 @@ public final class BenchmarkRun {
 
         private Builder() {}
 
-        /** The benchmark and the published file the user downloaded. */
+        /**
+         * The benchmark and the published file the user downloaded.
+         *
+         * @param benchmark which benchmark the file is; not null
+         * @param file the published file, as downloaded (LoCoMo's {@code locomo10.json}, LongMemEval's
+         *     {@code longmemeval_s_cleaned.json}); not null
+         * @return this builder
+         */
         public Builder dataset(Benchmark benchmark, Path file) {
             this.benchmark = Objects.requireNonNull(benchmark, "benchmark");
             this.file = Objects.requireNonNull(file, "file");
             return this;
         }
 
-        /** The model that extracts, consolidates and answers, and its name (recorded in the run directory). */
+        /**
+         * The model that extracts, consolidates and answers, and its name (recorded in the run directory).
+         *
+         * @param model the model to run; not null
+         * @param name its name for the report and the run directory; not blank
+         * @return this builder
+         * @throws IllegalArgumentException when {@code name} is blank
+         */
         public Builder model(LanguageModel model, String name) {
             this.model = Objects.requireNonNull(model, "model");
             if (Objects.requireNonNull(name, "name").isBlank()) {
@@ -422,13 +442,24 @@ public final class BenchmarkRun {
             return this;
         }
 
-        /** What else tells the model apart (endpoint, API…), as {@link MemoryEval.Builder#modelSettings}. */
+        /**
+         * What else tells the model apart (endpoint, API…), as {@link MemoryEval.Builder#modelSettings}.
+         *
+         * @param settings what else tells the model apart, recorded in plain text (never a secret); copied
+         * @return this builder
+         */
         public Builder modelSettings(Map<String, String> settings) {
             this.modelSettings = Map.copyOf(settings);
             return this;
         }
 
-        /** The judge: the answering model's endpoint asked for {@code name} instead. Default: the answering model. */
+        /**
+         * The judge: the answering model's endpoint asked for {@code name} instead. Default: the answering model.
+         *
+         * @param name the model name the judge's requests ask for; not blank
+         * @return this builder
+         * @throws IllegalArgumentException when {@code name} is blank
+         */
         public Builder judgeModel(String name) {
             if (Objects.requireNonNull(name, "name").isBlank()) {
                 throw new IllegalArgumentException("the judge model name is blank");
@@ -437,18 +468,37 @@ public final class BenchmarkRun {
             return this;
         }
 
-        /** A judge of its own, under {@code name}. */
+        /**
+         * A judge of its own, under {@code name}.
+         *
+         * @param judge the model that grades the answers; not null
+         * @param name its name for the report; not blank
+         * @return this builder
+         * @throws IllegalArgumentException when {@code name} is blank
+         */
         public Builder judge(LanguageModel judge, String name) {
             this.judgeModel = Objects.requireNonNull(judge, "judge");
             return judgeModel(name);
         }
 
+        /**
+         * Where the model log, per-conversation results and the report go; reused to resume an earlier run.
+         *
+         * @param dir the run directory, created when missing; not null
+         * @return this builder
+         */
         public Builder runDirectory(Path dir) {
             this.runDirectory = Objects.requireNonNull(dir, "dir");
             return this;
         }
 
-        /** Only the first {@code n} conversations (LongMemEval: questions), a smoke subset. Default: all. */
+        /**
+         * Only the first {@code n} conversations (LongMemEval: questions), a smoke subset. Default: all.
+         *
+         * @param n how many conversations to run, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when {@code n} is less than 1
+         */
         public Builder limit(int n) {
             if (n < 1) {
                 throw new IllegalArgumentException("limit must be at least 1, was " + n);
@@ -457,7 +507,13 @@ public final class BenchmarkRun {
             return this;
         }
 
-        /** Only the first {@code n} questions of each conversation (LoCoMo has about 200 each). Default: all. */
+        /**
+         * Only the first {@code n} questions of each conversation (LoCoMo has about 200 each). Default: all.
+         *
+         * @param n how many questions of each conversation to ask, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when {@code n} is less than 1
+         */
         public Builder questionLimit(int n) {
             if (n < 1) {
                 throw new IllegalArgumentException("question limit must be at least 1, was " + n);
@@ -466,12 +522,23 @@ public final class BenchmarkRun {
             return this;
         }
 
-        /** Discards an earlier run in the directory instead of resuming it (or refusing it). */
+        /**
+         * Discards an earlier run in the directory instead of resuming it (or refusing it).
+         *
+         * @param fresh true to discard an earlier run; default false
+         * @return this builder
+         */
         public Builder fresh(boolean fresh) {
             this.fresh = fresh;
             return this;
         }
 
+        /**
+         * Builds the benchmark run; nothing runs until {@link BenchmarkRun#run()}.
+         *
+         * @return a new benchmark run
+         * @throws IllegalStateException when the model or the dataset is missing
+         */
         public BenchmarkRun build() {
             if (modelName == null) {
                 throw new IllegalStateException("no model: call model(LanguageModel, String)");

@@ -15,7 +15,11 @@ public enum Category {
     /** A pasted credential: it must never appear. */
     SECRET;
 
-    /** Whether probes of this category have facts to recall (the others only have facts to keep out). */
+    /**
+     * Whether probes of this category have facts to recall (the others only have facts to keep out).
+     *
+     * @return true for the categories whose probes have facts to recall
+     */
     public boolean measuresRecall() {
         return this != POLLUTED && this != SECRET;
     }

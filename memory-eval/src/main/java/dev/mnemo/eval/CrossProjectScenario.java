@@ -22,6 +22,17 @@ import java.util.Set;
  */
 public record CrossProjectScenario(String id, ScenarioUser.Preference shared, List<Project> projects) {
 
+    /**
+     * Checks the components and copies the collections.
+     *
+     * @param id a stable id, also the name of the scenario's folder in a run directory; unique among the set's
+     *     users and cross-project scenarios
+     * @param shared a preference the user states in every project: it holds in all of them, so each project's
+     *     answer must recall it (what a scoped memory must not lose)
+     * @param projects the projects, each with a value for every subject the others have
+     * @throws NullPointerException when a required component is null
+     * @throws IllegalArgumentException when a component is invalid, as the message says
+     */
     public CrossProjectScenario {
         requireText(id, "id");
         Objects.requireNonNull(shared, "shared");
@@ -46,6 +57,15 @@ public record CrossProjectScenario(String id, ScenarioUser.Preference shared, Li
      * @param facts what holds in this project only
      */
     public record Project(String key, String name, List<Fact> facts) {
+        /**
+         * Checks the components and copies the collections.
+         *
+         * @param key the project key its sessions are recorded and probed in ({@code SessionContext.inProject})
+         * @param name how the user calls it; the answering model is told it is working in it
+         * @param facts what holds in this project only
+         * @throws NullPointerException when a required component is null
+         * @throws IllegalArgumentException when a component is invalid, as the message says
+         */
         public Project {
             requireText(key, "projects.key");
             requireText(name, "projects.name");
@@ -55,22 +75,45 @@ public record CrossProjectScenario(String id, ScenarioUser.Preference shared, Li
             }
         }
 
-        /** This project's value of {@code subject}. */
+        /**
+         * This project's value of {@code subject}.
+         *
+         * @param subject a subject every project of the scenario has, e.g. package manager
+         * @return this project's value of it
+         * @throws IllegalArgumentException when this project has no fact of that subject
+         */
         public String value(String subject) {
             return facts.stream().filter(f -> f.subject().equals(subject)).map(Fact::value).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("project '" + name + "' has no " + subject));
         }
     }
 
-    /** A fact of one project: its {@code subject} (package manager) is {@code value} (pnpm). */
+    /**
+     * A fact of one project: its {@code subject} (package manager) is {@code value} (pnpm).
+     *
+     * @param subject what the fact is about, e.g. package manager
+     * @param value its value in this project, e.g. pnpm
+     */
     public record Fact(String subject, String value) {
+        /**
+         * Checks the components.
+         *
+         * @param subject what the fact is about, e.g. package manager
+         * @param value its value in this project, e.g. pnpm
+         * @throws NullPointerException when a required component is null
+         * @throws IllegalArgumentException when a component is invalid (a blank text)
+         */
         public Fact {
             requireText(subject, "facts.subject");
             requireText(value, "facts.value");
         }
     }
 
-    /** The subjects every project has a value for, in the first project's order. */
+    /**
+     * The subjects every project has a value for, in the first project's order.
+     *
+     * @return the subjects, never empty
+     */
     public List<String> subjects() {
         return projects.get(0).facts().stream().map(Fact::subject).toList();
     }

@@ -14,6 +14,9 @@ public final class EvalRunMismatchException extends MemoryException {
     private static final long serialVersionUID = 1L;
 
     private final transient Path runDirectory;
+    /**
+     * What the directory holds and what this run is; see {@link #problem()}.
+     */
     private final String problem;
 
     EvalRunMismatchException(Path runDirectory, String problem) {
@@ -23,7 +26,11 @@ public final class EvalRunMismatchException extends MemoryException {
         this.problem = problem;
     }
 
-    /** The directory that holds the earlier run. */
+    /**
+     * The directory that holds the earlier run.
+     *
+     * @return the earlier run's directory
+     */
     public Path runDirectory() {
         return runDirectory;
     }
@@ -31,6 +38,8 @@ public final class EvalRunMismatchException extends MemoryException {
     /**
      * What the directory holds and what this run is, without the advice the message ends with: for
      * a front end that words its own (the CLI names its {@code --out} and {@code --fresh} flags).
+     *
+     * @return the problem, a sentence or two
      */
     public String problem() {
         return problem;

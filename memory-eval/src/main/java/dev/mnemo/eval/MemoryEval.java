@@ -66,6 +66,11 @@ public final class MemoryEval {
         this.record = RunRecord.of(builder.modelName, builder.modelSettings, builder.scenarios);
     }
 
+    /**
+     * A builder; {@link Builder#model} and {@link Builder#runDirectory} are required.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -73,6 +78,7 @@ public final class MemoryEval {
     /**
      * Runs (or resumes) the eval and writes its report files into the run directory.
      *
+     * @return the run's figures, also written as report files into the run directory
      * @throws EvalRunMismatchException when the directory holds a run of another model or scenario
      *     set, or one that recorded neither, and {@link Builder#fresh(boolean)} was not asked for
      */
@@ -210,6 +216,11 @@ public final class MemoryEval {
         /**
          * The model for extraction, consolidation and answering, and its name for the report. The
          * name is recorded in the run directory: a later run with another name is refused there.
+         *
+         * @param model the model to run; not null
+         * @param name its name for the report; not blank
+         * @return this builder
+         * @throws IllegalArgumentException when {@code name} is blank
          */
         public Builder model(LanguageModel model, String name) {
             this.model = Objects.requireNonNull(model, "model");
@@ -227,6 +238,9 @@ public final class MemoryEval {
          * {@code api} and the like). Recorded with the name in the run directory's {@code run.json},
          * in plain text, so never a secret; a later run with other settings is refused there.
          * Default: none.
+         *
+         * @param settings the settings by name; recorded in plain text, so never a secret
+         * @return this builder
          */
         public Builder modelSettings(Map<String, String> settings) {
             Objects.requireNonNull(settings, "settings");
@@ -242,25 +256,44 @@ public final class MemoryEval {
          * Whether to discard what an earlier run left in the run directory (its model log, users,
          * report and {@code run.json}; no other file) and start over, instead of resuming it. Needed
          * to reuse a directory that holds another model's or scenario set's run. Default false.
+         *
+         * @param fresh true to discard an earlier run and start over
+         * @return this builder
          */
         public Builder fresh(boolean fresh) {
             this.fresh = fresh;
             return this;
         }
 
-        /** Where homes, the model log, per-user results and the report go; reused to resume. */
+        /**
+         * Where homes, the model log, per-user results and the report go; reused to resume.
+         *
+         * @param directory the run directory, created when missing; not null
+         * @return this builder
+         */
         public Builder runDirectory(Path directory) {
             this.runDirectory = Objects.requireNonNull(directory, "directory");
             return this;
         }
 
-        /** The scenarios; default {@link ScenarioSet#bundled()}. */
+        /**
+         * The scenarios; default {@link ScenarioSet#bundled()}.
+         *
+         * @param scenarios the scenario set to play; not null
+         * @return this builder
+         */
         public Builder scenarios(ScenarioSet scenarios) {
             this.scenarios = Objects.requireNonNull(scenarios, "scenarios");
             return this;
         }
 
-        /** Only the first {@code users} scenario users, and as many cross-project scenarios at most. */
+        /**
+         * Only the first {@code users} scenario users, and as many cross-project scenarios at most.
+         *
+         * @param users how many scenario users to run, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when {@code users} is less than 1
+         */
         public Builder limit(int users) {
             if (users < 1) {
                 throw new IllegalArgumentException("limit must be at least 1, was " + users);
@@ -269,7 +302,13 @@ public final class MemoryEval {
             return this;
         }
 
-        /** Users run at once (each makes its model calls one at a time); default 1. */
+        /**
+         * Users run at once (each makes its model calls one at a time); default 1.
+         *
+         * @param users how many users run at once, 1 to 64
+         * @return this builder
+         * @throws IllegalArgumentException when {@code users} is outside 1..64
+         */
         public Builder concurrency(int users) {
             if (users < 1 || users > 64) {
                 throw new IllegalArgumentException("concurrency must be 1..64, was " + users);
@@ -281,6 +320,7 @@ public final class MemoryEval {
         /**
          * Builds the eval.
          *
+         * @return a new eval; nothing runs until {@link MemoryEval#run()}
          * @throws IllegalStateException when the model or the run directory is missing
          */
         public MemoryEval build() {

@@ -59,7 +59,13 @@ public final class ScenarioSet {
         this(version, users, crossProject, fingerprint(version, users, crossProject));
     }
 
-    /** The bundled set. */
+    /**
+     * The bundled set.
+     *
+     * @return the set shipped in this jar
+     * @throws IllegalStateException when the jar lacks it
+     * @throws java.io.UncheckedIOException when it cannot be read
+     */
     public static ScenarioSet bundled() {
         try (InputStream in = ScenarioSet.class.getResourceAsStream(BUNDLED)) {
             if (in == null) {
@@ -74,7 +80,10 @@ public final class ScenarioSet {
     /**
      * A set from a JSON file.
      *
+     * @param file a scenario set in the JSON format of docs/eval.md; not null
+     * @return the set the file holds
      * @throws IllegalArgumentException naming the file and the field when the file does not fit the format
+     * @throws java.io.UncheckedIOException when the file cannot be read
      */
     public static ScenarioSet load(Path file) {
         Objects.requireNonNull(file, "file");
@@ -85,7 +94,11 @@ public final class ScenarioSet {
         }
     }
 
-    /** The format version. */
+    /**
+     * The format version.
+     *
+     * @return the version the file declares
+     */
     public int version() {
         return version;
     }
@@ -96,17 +109,27 @@ public final class ScenarioSet {
      * make of them. An edited scenario, an added user or a changed template gives another value;
      * reformatting the file does not. {@link #limit(int)} keeps the value of the set it was cut
      * from, so a run may grow from the first five users to all of them.
+     *
+     * @return {@code sha256:} followed by 64 hex digits
      */
     public String fingerprint() {
         return fingerprint;
     }
 
-    /** The users, in file order. */
+    /**
+     * The users, in file order.
+     *
+     * @return the users, unmodifiable
+     */
     public List<ScenarioUser> users() {
         return users;
     }
 
-    /** The cross-project scenarios, in file order (none in a version-1 set). */
+    /**
+     * The cross-project scenarios, in file order (none in a version-1 set).
+     *
+     * @return the cross-project scenarios; empty in a version-1 set
+     */
     public List<CrossProjectScenario> crossProject() {
         return crossProject;
     }
@@ -114,6 +137,10 @@ public final class ScenarioSet {
     /**
      * The first {@code n} users and the first {@code n} cross-project scenarios (all of them where
      * there are fewer), so a short run still measures contamination.
+     *
+     * @param n how many users and cross-project scenarios to keep, at least 1
+     * @return the cut set, with this set's version and fingerprint
+     * @throws IllegalArgumentException when {@code n} is less than 1
      */
     public ScenarioSet limit(int n) {
         if (n < 1) {

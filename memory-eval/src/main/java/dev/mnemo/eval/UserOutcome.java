@@ -15,11 +15,30 @@ import java.util.Objects;
  * @param secretInMemory the planted secret is in a file of the memory folder
  * @param pollutedInMemory the polluted fact is in a file of the memory folder
  * @param millis wall time of the user's whole run
+ * @param userId the scenario user's id
+ * @param results every graded answer, in every condition
+ * @param phase1Usage tokens Phase 1 (extraction) spent
+ * @param phase2Usage tokens Phase 2 (consolidation) spent
  */
 public record UserOutcome(String userId, List<ProbeResult> results, int extracted, String phase2Outcome,
         TokenUsage phase1Usage, TokenUsage phase2Usage, Map<Condition, TokenUsage> answerUsage,
         boolean secretInMemory, boolean pollutedInMemory, long millis) {
 
+    /**
+     * Checks the components and copies the collections.
+     *
+     * @param userId the scenario user's id
+     * @param results every graded answer, in every condition
+     * @param extracted Phase 1 jobs that stored a memory
+     * @param phase2Outcome the consolidation's outcome, as {@code Phase2Outcome}'s name
+     * @param phase1Usage tokens Phase 1 (extraction) spent
+     * @param phase2Usage tokens Phase 2 (consolidation) spent
+     * @param answerUsage tokens spent answering the probes, per condition
+     * @param secretInMemory the planted secret is in a file of the memory folder
+     * @param pollutedInMemory the polluted fact is in a file of the memory folder
+     * @param millis wall time of the user's whole run
+     * @throws NullPointerException when a required component is null
+     */
     public UserOutcome {
         Objects.requireNonNull(userId, "userId");
         results = List.copyOf(results);

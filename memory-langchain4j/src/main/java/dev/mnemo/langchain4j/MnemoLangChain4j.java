@@ -111,6 +111,9 @@ public final class MnemoLangChain4j {
      * {@code engine}, and every conversation reads the same memory. For an application with one
      * user, or a team that shares what it learns; for many users, use
      * {@link #create(MemoryEngines, TenantResolver)}.
+     *
+     * @param engine the memory every conversation reads and records into; not null
+     * @return the hooks, to apply with {@link #configure}
      */
     public static MnemoLangChain4j create(MemoryEngine engine) {
         return create(engine, ProjectResolver.none());
@@ -120,6 +123,10 @@ public final class MnemoLangChain4j {
      * {@link #create(MemoryEngine)} with each conversation in the project {@code projects} names for
      * its memory id: a conversation in a project gets that project's memory and the global one,
      * never another project's (see {@link ProjectResolver}).
+     *
+     * @param engine the memory every conversation reads and records into; not null
+     * @param projects names the project of each memory id; not null
+     * @return the hooks, to apply with {@link #configure}
      */
     public static MnemoLangChain4j create(MemoryEngine engine, ProjectResolver projects) {
         return new MnemoLangChain4j(Conversations.of(engine, projects));
@@ -131,6 +138,10 @@ public final class MnemoLangChain4j {
      * its conversation the memory id's {@code toString()} within that tenant's engine. The engine is
      * leased for each exchange, so it is not closed under a running call. A call whose tenant is
      * {@code null} runs without memory and records nothing.
+     *
+     * @param engines the tenants' memories, one engine a tenant; not null
+     * @param tenants names the tenant of each call, on the caller's thread; not null
+     * @return the hooks, to apply with {@link #configure}
      */
     public static MnemoLangChain4j create(MemoryEngines engines, TenantResolver tenants) {
         return create(engines, tenants, ProjectResolver.none());
@@ -140,6 +151,11 @@ public final class MnemoLangChain4j {
      * {@link #create(MemoryEngines, TenantResolver)} with each conversation in the project
      * {@code projects} names for its memory id, inside its tenant's memory (see
      * {@link ProjectResolver}).
+     *
+     * @param engines the tenants' memories, one engine a tenant; not null
+     * @param tenants names the tenant of each call, on the caller's thread; not null
+     * @param projects names the project of each memory id within its tenant's memory; not null
+     * @return the hooks, to apply with {@link #configure}
      */
     public static MnemoLangChain4j create(MemoryEngines engines, TenantResolver tenants, ProjectResolver projects) {
         return new MnemoLangChain4j(Conversations.of(engines, tenants, projects));
@@ -168,6 +184,9 @@ public final class MnemoLangChain4j {
      * and list {@link #citationGuardrail()} last among your output guardrails. LangChain4j 1.19
      * adds tool providers to those set before; 1.11 keeps only the last one.
      *
+     * @param <T> the service interface
+     * @param services the builder of the application's service; not null, and not built yet
+     * @return the builder to call {@code build()} on, sharing its settings with {@code services}
      * @throws IllegalArgumentException naming the method, when a method of the service interface has
      *     no {@code @MemoryId} parameter, one of a type without its own {@code toString()}, or a
      *     return type whose citations Mnemo could not keep from the user (a {@code Flux} or other
@@ -191,6 +210,8 @@ public final class MnemoLangChain4j {
      * none), on the first call and on every call of the tool loop. They are written for a model
      * handed the memory tools and name no path on this machine. The request is rebuilt; the
      * application's {@code ChatMemory} never holds the instructions.
+     *
+     * @return the transformer adding the memory instructions; the same instance on every call
      */
     public BiFunction<ChatRequest, Object, ChatRequest> requestTransformer() {
         return transformer;
@@ -204,6 +225,8 @@ public final class MnemoLangChain4j {
      * are strict: optional arguments become nullable, which the tools read as absent. A call that
      * {@link #listeners()} could not claim (its conversation busy) is refused here, as LangChain4j
      * asks for the tools.
+     *
+     * @return the provider of the memory tools; the same instance on every call
      */
     public ToolProvider toolProvider() {
         return toolProvider;
@@ -216,6 +239,8 @@ public final class MnemoLangChain4j {
      * counted twice. On a streamed call LangChain4j still replays the raw tokens to
      * {@code onPartialResponse} after the guardrail ran; {@link #configure} leaves it out of
      * services that stream.
+     *
+     * @return the guardrail stripping citation markup; the same instance on every call
      */
     public OutputGuardrail citationGuardrail() {
         return guardrail;
@@ -232,6 +257,8 @@ public final class MnemoLangChain4j {
      * structured object are recorded only through the guardrail. Used without {@link #configure}, a
      * streamed call holds its conversation until LangChain4j reports its end: start every
      * {@code TokenStream} and give it {@code onError}.
+     *
+     * @return the listeners to register with {@code AiServices.registerListeners}
      */
     public List<AiServiceListener<?>> listeners() {
         return listeners;
@@ -254,7 +281,9 @@ public final class MnemoLangChain4j {
      *         .start();
      * }</pre>
      *
+     * @param stream the stream the service method returned, not started yet; not null
      * @param memoryId the {@code @MemoryId} the call was made with
+     * @return a stream of visible text; {@code stream} itself when it is one already
      */
     public TokenStream visibleTokens(TokenStream stream, Object memoryId) {
         Objects.requireNonNull(stream, "stream");
@@ -282,6 +311,9 @@ public final class MnemoLangChain4j {
      * builder.chatMemoryProvider(id -> MessageWindowChatMemory.builder().id(id).maxMessages(20)
      *         .chatMemoryStore(history).build());
      * }</pre>
+     *
+     * @param store the application's chat memory store; not null
+     * @return a store keyed by tenant and memory id, delegating to {@code store}
      */
     public ChatMemoryStore chatMemoryStore(ChatMemoryStore store) {
         Objects.requireNonNull(store, "store");
@@ -298,6 +330,7 @@ public final class MnemoLangChain4j {
      * {@link #create(MemoryEngines, TenantResolver)} the tenant is resolved here, on the caller's
      * thread, and only that tenant's conversation is ended.
      *
+     * @param memoryId the {@code @MemoryId} of the conversation, as the service was called with it
      * @return false when the conversation was not open (it is marked finished all the same)
      */
     public boolean endConversation(Object memoryId) {
@@ -320,6 +353,7 @@ public final class MnemoLangChain4j {
      * {@link #create(MemoryEngines, TenantResolver)} the tenant is resolved here, on the caller's
      * thread, and only that tenant's conversation is looked up.
      *
+     * @param memoryId the {@code @MemoryId} of the conversation, as the service was called with it
      * @return empty when no answer of the conversation was recorded since it last ended, when the
      *     call had no tenant, or when 1,024 other conversations were answered since
      */
@@ -327,12 +361,22 @@ public final class MnemoLangChain4j {
         return exchanges.lastReceipt(memoryId);
     }
 
-    /** The receipt on an answer's message, under {@link #RECEIPT}; empty when it carries none. */
+    /**
+     * The receipt on an answer's message, under {@link #RECEIPT}; empty when it carries none.
+     *
+     * @param message an answer's message; not null
+     * @return the receipt, or empty when the message carries none
+     */
     public static Optional<MemoryReceipt> receipt(AiMessage message) {
         return Receipts.of(Objects.requireNonNull(message, "message"));
     }
 
-    /** The receipt on a response's message (a {@code ChatResponse} answer, or a stream's complete response). */
+    /**
+     * The receipt on a response's message (a {@code ChatResponse} answer, or a stream's complete response).
+     *
+     * @param response a chat response; not null
+     * @return the receipt, or empty when the response has no message or its message carries none
+     */
     public static Optional<MemoryReceipt> receipt(ChatResponse response) {
         Objects.requireNonNull(response, "response");
         return response.aiMessage() == null ? Optional.empty() : Receipts.of(response.aiMessage());
@@ -346,6 +390,9 @@ public final class MnemoLangChain4j {
      * Result<String> result = assistant.chat("alice-1", "How do we deploy?");
      * MnemoLangChain4j.receipt(result).ifPresent(receipt -> log.info("cited memory: {}", receipt.cited()));
      * }</pre>
+     *
+     * @param result a service method's {@code Result}; not null
+     * @return the receipt, or empty when the result has no final response or it carries none
      */
     public static Optional<MemoryReceipt> receipt(Result<?> result) {
         Objects.requireNonNull(result, "result");
@@ -361,6 +408,9 @@ public final class MnemoLangChain4j {
      * {@code CONTEXT_WINDOW_EXCEEDED}, its message kept). Tokens are counted by {@code model} when
      * it is a LangChain4j {@link TokenCountEstimator}, else estimated at four UTF-8 bytes each; see
      * {@link #languageModel(ChatModel, TokenCountEstimator)}.
+     *
+     * @param model the LangChain4j chat model to call; not null
+     * @return a language model for {@code MemoryEngine.builder().model(..)}
      */
     public static LanguageModel languageModel(ChatModel model) {
         return new LangChain4jLanguageModel(model);
@@ -370,6 +420,10 @@ public final class MnemoLangChain4j {
      * As {@link #languageModel(ChatModel)}, counting tokens with {@code estimator}'s
      * {@code estimateTokenCountInText} (it must be thread-safe), e.g.
      * {@code new OpenAiTokenCountEstimator("gpt-4o")} from {@code langchain4j-open-ai}.
+     *
+     * @param model the LangChain4j chat model to call; not null
+     * @param estimator counts the tokens of a text; thread-safe, not null
+     * @return a language model for {@code MemoryEngine.builder().model(..)}
      */
     public static LanguageModel languageModel(ChatModel model, TokenCountEstimator estimator) {
         return new LangChain4jLanguageModel(model, Objects.requireNonNull(estimator, "estimator"));

@@ -32,7 +32,11 @@ public interface ProjectResolver {
      */
     Optional<String> projectOf(Object memoryId);
 
-    /** No conversation has a project: every one sees the global memory. */
+    /**
+     * No conversation has a project: every one sees the global memory.
+     *
+     * @return a resolver that puts no conversation in a project
+     */
     static ProjectResolver none() {
         return memoryId -> Optional.empty();
     }

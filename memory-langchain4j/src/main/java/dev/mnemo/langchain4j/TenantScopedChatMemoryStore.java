@@ -43,7 +43,13 @@ public final class TenantScopedChatMemoryStore implements ChatMemoryStore {
      */
     public record Key(String tenant, Object memoryId) {
 
-        /** @throws NullPointerException when either part is null */
+        /**
+         * Checks both parts are given.
+         *
+         * @param tenant the tenant the read or write was made for; not null
+         * @param memoryId the application's memory id, as LangChain4j handed it; not null
+         * @throws NullPointerException when either part is null
+         */
         public Key {
             Objects.requireNonNull(tenant, "tenant");
             Objects.requireNonNull(memoryId, "memoryId");
@@ -52,6 +58,8 @@ public final class TenantScopedChatMemoryStore implements ChatMemoryStore {
         /**
          * Reads a key's text back: the tenant and the memory id's {@code toString()}.
          *
+         * @param text a key's text, as {@link #toString()} writes it
+         * @return the key the text was written from
          * @throws IllegalArgumentException when {@code text} is not a key's text
          */
         public static Key parse(String text) {

@@ -149,7 +149,12 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
         this.order = builder.order;
     }
 
-    /** An advisor over one memory for every request (one user, or a team sharing one memory). */
+    /**
+     * An advisor over one memory for every request (one user, or a team sharing one memory).
+     *
+     * @param engine the memory every request reads and records into; not null
+     * @return a new builder; {@link Builder#build()} makes the advisor
+     */
     public static Builder builder(MemoryEngine engine) {
         return new Builder(Objects.requireNonNull(engine, "engine"), null);
     }
@@ -166,6 +171,9 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
      *         .advisors(a -> a.param(MnemoAdvisor.USER_ID, userId).param(ChatMemory.CONVERSATION_ID, conversationId))
      *         .call().content();
      * }</pre>
+     *
+     * @param engines the per-user memories, one engine a user; not null
+     * @return a new builder; {@link Builder#build()} makes the advisor
      */
     public static Builder builder(MemoryEngines engines) {
         return new Builder(null, Objects.requireNonNull(engines, "engines"));
@@ -182,6 +190,9 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
      *         .call().chatClientResponse();
      * MnemoAdvisor.receipt(response).ifPresent(receipt -> log.info("memory cited: {}", receipt.cited()));
      * }</pre>
+     *
+     * @param response a response this advisor took part in; not null
+     * @return the answer's receipt, or empty when there is none
      */
     public static Optional<MemoryReceipt> receipt(ChatClientResponse response) {
         Objects.requireNonNull(response, "response");
@@ -236,7 +247,10 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
      * reads the advisor param {@link #USER_ID}, which such a request lacks: name the user with
      * {@link #endConversation(String, String)}. Without a user nothing is ended.
      *
+     * @param conversationId the conversation's id, as the requests gave it in
+     *     {@link ChatMemory#CONVERSATION_ID}; not blank
      * @return false when no session of the conversation was open (it is marked finished all the same)
+     * @throws IllegalArgumentException when {@code conversationId} is blank
      */
     public boolean endConversation(String conversationId) {
         requireConversationId(conversationId);
@@ -247,7 +261,11 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
      * {@link #endConversation(String)} for a named user of an advisor over {@link MemoryEngines}: the
      * user's own conversation with this id, never another user's.
      *
+     * @param userId the user whose conversation to end; not blank
+     * @param conversationId the conversation's id, as the requests gave it; not blank
+     * @return false when no session of the conversation was open (it is marked finished all the same)
      * @throws IllegalStateException for an advisor over one engine, which has no users to tell apart
+     * @throws IllegalArgumentException when {@code userId} or {@code conversationId} is blank
      */
     public boolean endConversation(String userId, String conversationId) {
         Objects.requireNonNull(userId, "userId");
@@ -314,7 +332,12 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
             this.engines = engines;
         }
 
-        /** The advisor order; default {@link #DEFAULT_ORDER}. Keep it below the tool-calling advisor's. */
+        /**
+         * The advisor order; default {@link #DEFAULT_ORDER}. Keep it below the tool-calling advisor's.
+         *
+         * @param order the Spring AI advisor order; lower runs earlier
+         * @return this builder
+         */
         public Builder order(int order) {
             this.order = order;
             return this;
@@ -325,6 +348,8 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
          * {@link MnemoTenantResolver#advisorParam()}. The resolver alone decides: when it finds no
          * user, the request reads and records no memory.
          *
+         * @param resolver finds the user of each request; not null
+         * @return this builder
          * @throws IllegalStateException for an advisor over one engine, which has no users to tell apart
          */
         public Builder tenantResolver(MnemoTenantResolver resolver) {
@@ -341,6 +366,9 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
          * Which project a request is in when it has no advisor param {@link #PROJECT}; by default
          * none (such a request sees the global memory). Works over one engine and over
          * {@link MemoryEngines} alike: a project lives inside the request's memory.
+         *
+         * @param resolver finds the project of a request without the advisor param; not null
+         * @return this builder
          */
         public Builder projectResolver(MnemoProjectResolver resolver) {
             this.projects = Objects.requireNonNull(resolver, "resolver");
@@ -351,12 +379,20 @@ public final class MnemoAdvisor implements CallAdvisor, StreamAdvisor {
          * Where a streamed request's blocking work (opening the conversation, reading the summary,
          * recording) runs; default {@link BaseAdvisor#DEFAULT_SCHEDULER}, Reactor's bounded elastic
          * scheduler, as for Spring AI's own advisors.
+         *
+         * @param scheduler runs a streamed request's blocking work; not null
+         * @return this builder
          */
         public Builder scheduler(Scheduler scheduler) {
             this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
             return this;
         }
 
+        /**
+         * The advisor this builder describes; the builder may be used again.
+         *
+         * @return a new advisor
+         */
         public MnemoAdvisor build() {
             return new MnemoAdvisor(this);
         }

@@ -26,6 +26,11 @@ import org.springframework.ai.chat.client.ChatClientRequest;
 @FunctionalInterface
 public interface MnemoProjectResolver {
 
-    /** The project key of {@code request} (one without the advisor param), or empty when it has none. */
+    /**
+     * The project key of {@code request} (one without the advisor param), or empty when it has none.
+     *
+     * @param request the request being advised, without the advisor param {@link MnemoAdvisor#PROJECT}
+     * @return the project key, or empty (the request then sees the global memory)
+     */
     Optional<String> projectKey(ChatClientRequest request);
 }

@@ -26,18 +26,31 @@ import org.springframework.ai.chat.client.ChatClientRequest;
 @FunctionalInterface
 public interface MnemoTenantResolver {
 
-    /** The user of {@code request}, or empty when it has none. */
+    /**
+     * The user of {@code request}, or empty when it has none.
+     *
+     * @param request the request being advised
+     * @return the user's id, or empty (blank counts as empty) when the request has no user
+     */
     Optional<String> tenantId(ChatClientRequest request);
 
     /**
      * The advisor param {@link MnemoAdvisor#USER_ID}, set by the application's code per request:
      * {@code .advisors(a -> a.param(MnemoAdvisor.USER_ID, userId))}.
+     *
+     * @return a resolver reading the advisor param {@link MnemoAdvisor#USER_ID}; empty when it is missing or
+     *     blank
      */
     static MnemoTenantResolver advisorParam() {
         return request -> MnemoAdvisor.param(request, MnemoAdvisor.USER_ID);
     }
 
-    /** This resolver's user, else {@code next}'s. */
+    /**
+     * This resolver's user, else {@code next}'s.
+     *
+     * @param next asked when this resolver finds no user or a blank one; not null
+     * @return a resolver trying this one, then {@code next}
+     */
     default MnemoTenantResolver orElse(MnemoTenantResolver next) {
         Objects.requireNonNull(next, "next");
         return request -> {

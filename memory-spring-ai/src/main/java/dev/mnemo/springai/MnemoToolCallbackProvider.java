@@ -31,7 +31,12 @@ public final class MnemoToolCallbackProvider implements ToolCallbackProvider {
         this.callbacks = List.copyOf(callbacks);
     }
 
-    /** The tools of {@code engine}, run without recording. */
+    /**
+     * The tools of {@code engine}, run without recording.
+     *
+     * @param engine the engine whose tools to offer; not null
+     * @return a provider of the engine's memory tools
+     */
     public static MnemoToolCallbackProvider of(MemoryEngine engine) {
         return of(Objects.requireNonNull(engine, "engine").tools());
     }
@@ -39,6 +44,9 @@ public final class MnemoToolCallbackProvider implements ToolCallbackProvider {
     /**
      * {@code tools}, run without recording: for instance the tools of a project,
      * {@code of(engine.tools().inProject(projectKey))}.
+     *
+     * @param tools the memory tools to offer; not null
+     * @return a provider of those tools
      */
     public static MnemoToolCallbackProvider of(MemoryTools tools) {
         Objects.requireNonNull(tools, "tools");
@@ -48,7 +56,12 @@ public final class MnemoToolCallbackProvider implements ToolCallbackProvider {
                 .toList());
     }
 
-    /** The tools of one conversation: each call and its output are recorded in its rollout. */
+    /**
+     * The tools of one conversation: each call and its output are recorded in its rollout.
+     *
+     * @param session the open conversation whose rollout records each call; not null
+     * @return a provider of the session's memory tools
+     */
     public static MnemoToolCallbackProvider forSession(MemorySession session) {
         Objects.requireNonNull(session, "session");
         return new MnemoToolCallbackProvider(session.toolSpecs().stream()
@@ -62,7 +75,11 @@ public final class MnemoToolCallbackProvider implements ToolCallbackProvider {
         return callbacks.toArray(ToolCallback[]::new);
     }
 
-    /** The callbacks as a list. */
+    /**
+     * The callbacks as a list.
+     *
+     * @return the tool callbacks, unmodifiable, in the tools' order
+     */
     public List<ToolCallback> toolCallbacks() {
         return callbacks;
     }

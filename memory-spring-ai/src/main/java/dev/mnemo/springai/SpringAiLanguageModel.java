@@ -78,7 +78,12 @@ public final class SpringAiLanguageModel implements LanguageModel {
         this.tokenCounter = tokenCounter;
     }
 
-    /** Mnemo's model over {@code chatModel}, with that model's default options; tokens are estimated. */
+    /**
+     * Mnemo's model over {@code chatModel}, with that model's default options; tokens are estimated.
+     *
+     * @param chatModel the Spring AI model to call; not null
+     * @return a language model for Mnemo's pipeline
+     */
     public static SpringAiLanguageModel of(ChatModel chatModel) {
         return new SpringAiLanguageModel(Objects.requireNonNull(chatModel, "chatModel"), TokenCounter.estimate());
     }
@@ -87,6 +92,10 @@ public final class SpringAiLanguageModel implements LanguageModel {
      * Mnemo's model over {@code chatModel}, counting tokens with {@code estimator} (which must be
      * thread-safe, as Spring AI's {@code JTokkitTokenCountEstimator} is). A text the estimator cannot
      * count is estimated at four bytes a token.
+     *
+     * @param chatModel the Spring AI model to call; not null
+     * @param estimator counts tokens of a text; thread-safe
+     * @return a language model for Mnemo's pipeline
      */
     public static SpringAiLanguageModel of(ChatModel chatModel, TokenCountEstimator estimator) {
         return new SpringAiLanguageModel(Objects.requireNonNull(chatModel, "chatModel"),

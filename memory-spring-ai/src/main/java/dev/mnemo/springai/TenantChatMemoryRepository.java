@@ -52,6 +52,11 @@ public final class TenantChatMemoryRepository implements ChatMemoryRepository {
     /**
      * {@code delegate} scoped by the user {@code currentTenant} names on the calling thread (empty or
      * blank: no user, and the call fails). Wrapping a wrapper is refused: ids would be qualified twice.
+     *
+     * @param delegate the repository to store into; not itself a {@code TenantChatMemoryRepository}
+     * @param currentTenant names the calling thread's user; not null
+     * @return the scoped repository
+     * @throws IllegalArgumentException when {@code delegate} is already scoped by user
      */
     public static TenantChatMemoryRepository of(ChatMemoryRepository delegate, Supplier<Optional<String>> currentTenant) {
         if (delegate instanceof TenantChatMemoryRepository) {
@@ -64,6 +69,11 @@ public final class TenantChatMemoryRepository implements ChatMemoryRepository {
      * {@code delegate} scoped by the user {@code resolver} finds on the calling thread. The resolver
      * is asked with an empty request (no prompt text, no advisor params): it must find the user in
      * thread-bound context, as the Spring Security resolver does.
+     *
+     * @param delegate the repository to store into; not itself a {@code TenantChatMemoryRepository}
+     * @param resolver finds the calling thread's user from thread-bound context; not null
+     * @return the scoped repository
+     * @throws IllegalArgumentException when {@code delegate} is already scoped by user
      */
     public static TenantChatMemoryRepository of(ChatMemoryRepository delegate, MnemoTenantResolver resolver) {
         Objects.requireNonNull(resolver, "resolver");
@@ -73,7 +83,11 @@ public final class TenantChatMemoryRepository implements ChatMemoryRepository {
     private static final Supplier<ChatClientRequest> NO_REQUEST =
             () -> ChatClientRequest.builder().prompt(new Prompt(List.of())).build();
 
-    /** The repository this one stores into, under qualified keys. */
+    /**
+     * The repository this one stores into, under qualified keys.
+     *
+     * @return the wrapped repository
+     */
     public ChatMemoryRepository delegate() {
         return delegate;
     }

@@ -14,5 +14,11 @@ import dev.mnemo.MemoryEngine;
 @FunctionalInterface
 public interface MemoryEngineBuilderCustomizer {
 
+    /**
+     * Adjusts {@code builder}, which the properties, the {@code ChatModel} and the listeners have set up already.
+     *
+     * @param builder the builder of one engine (the shared one, or one user's); it is built after every
+     *     customizer ran
+     */
     void customize(MemoryEngine.Builder builder);
 }

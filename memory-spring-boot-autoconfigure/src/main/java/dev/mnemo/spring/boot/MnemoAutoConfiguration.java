@@ -84,7 +84,16 @@ public class MnemoAutoConfiguration {
     private static final ChatClientRequest NO_REQUEST =
             ChatClientRequest.builder().prompt(new Prompt(List.of())).build();
 
-    /** One memory for the whole application. */
+    /**
+     * One memory for the whole application.
+     *
+     * @param properties the {@code mnemo.*} properties
+     * @param beans looked up for a {@code ChatModel} (by {@code mnemo.model.chat-model} when set)
+     * @param listeners the application's {@code MemoryEventListener} beans, added to the engine
+     * @param customizers the application's {@link MemoryEngineBuilderCustomizer} beans, run in their order on
+     *     the builder
+     * @return the shared engine, closed with the application context
+     */
     @Bean
     @Conditional(TenancyCondition.Shared.class)
     @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
@@ -104,7 +113,20 @@ public class MnemoAutoConfiguration {
         return knownTenantStorage(beans, root).orElseGet(() -> TenantStorage.homes(root));
     }
 
-    /** One memory per user: each user's engine opened on the first request and closed when idle. */
+    /**
+     * One memory per user: each user's engine opened on the first request and closed when idle.
+     *
+     * @param properties the {@code mnemo.*} properties
+     * @param beans looked up for a {@code ChatModel} (by {@code mnemo.model.chat-model} when set) and a known
+     *     backend
+     * @param storages where each user's state is kept; {@link #mnemoTenantStorage} by default
+     * @param listeners the application's {@code MemoryEventListener} beans, added to each engine
+     * @param customizers the application's {@link MemoryEngineBuilderCustomizer} beans, run in their order on
+     *     each engine's builder
+     * @param clocks the clock deciding which users are due for the pipeline; the UTC system clock when none
+     *     is declared
+     * @return the per-user engines; each user's engine is opened on first use and closed when idle
+     */
     @Bean
     @Conditional(TenancyCondition.PerUser.class)
     @ConditionalOnMissingBean({MemoryEngine.class, MemoryEngines.class})
@@ -130,6 +152,12 @@ public class MnemoAutoConfiguration {
      * {@link MnemoAdvisor#PROJECT}, else what the {@link MnemoProjectResolver} bean says, if there is
      * one.
      *
+     * @param engines the per-user memories, when {@code mnemo.tenancy=per-user} or the application declares
+     *     them
+     * @param engine the shared memory, asked only when there are no {@code MemoryEngines}
+     * @param resolver the application's tenant resolver, if it declares one
+     * @param projects the application's project resolver, if it declares one
+     * @return the advisor to add to a {@code ChatClient} with {@code defaultAdvisors(..)}
      * @throws InvalidConfigurationPropertyValueException when there is neither: no tenancy was chosen
      */
     @Bean

@@ -96,7 +96,13 @@ public class MnemoEndpoint implements AutoCloseable {
         this.callers = Objects.requireNonNull(callers, "callers");
     }
 
-    /** Status, summary, pending memories and history of the memory ({@code user} in per-user tenancy). */
+    /**
+     * Status, summary, pending memories and history of the memory ({@code user} in per-user tenancy).
+     *
+     * @param user the user whose memory to show, in per-user tenancy (default: the caller); none in shared
+     *     tenancy
+     * @return the memory's state with status 200, or an error body with 400, 403 or 404
+     */
     @ReadOperation
     public WebEndpointResponse<Map<String, Object>> memory(@Nullable String user) {
         return withEngine(user, (tenant, engine) -> {
@@ -119,6 +125,7 @@ public class MnemoEndpoint implements AutoCloseable {
      * @param id the pending id, for approve and reject
      * @param conversation the conversation id, for forget
      * @param user the user, in per-user tenancy
+     * @return the outcome with status 200, or an error body with 400 (bad action or missing id), 403 or 404
      */
     @WriteOperation
     public WebEndpointResponse<Map<String, Object>> decide(String action, @Nullable String id,
