@@ -10,7 +10,7 @@ public enum GoalStatus {
     PAUSED,
     /** Work on the goal cannot go on until something outside the thread changes. */
     BLOCKED,
-    /** Work stopped because the account's usage limit was reached. */
+    /** Work stopped because a usage limit (not the goal's own token budget) was reached. */
     USAGE_LIMITED,
     /** The goal spent its token budget; a paused or blocked request leaves it here. */
     BUDGET_LIMITED,
