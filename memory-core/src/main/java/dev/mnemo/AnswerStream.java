@@ -7,13 +7,21 @@ package dev.mnemo;
  */
 public interface AnswerStream {
 
-    /** Feeds the next chunk; returns the part that may be shown now, possibly {@code ""}. */
+    /**
+     * Feeds the next chunk of the model's answer.
+     *
+     * @param chunk the next piece of the model's output, as it arrived
+     * @return the part that may be shown to the user now (citation markup held back or removed),
+     *     possibly {@code ""}
+     */
     String push(String chunk);
 
     /**
      * Ends the answer: returns the whole visible text with its citation, records the visible text
      * and counts the cited memories once. Calling it again returns the same message and does
      * nothing more.
+     *
+     * @return the finished answer: its whole visible text, its citation and its receipt
      */
     AssistantMessage finish();
 }

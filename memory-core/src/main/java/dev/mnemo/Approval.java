@@ -14,10 +14,16 @@ import java.util.Locale;
  * </ul>
  */
 public enum Approval {
+    /** New memories take effect at once, without anyone approving them (the default). */
     AUTO,
+    /** New memories wait as {@link PendingMemory} until someone approves them. */
     ASK;
 
-    /** The value in {@code config.toml}: {@code auto} or {@code ask}. */
+    /**
+     * The value in {@code config.toml}: {@code auto} or {@code ask}.
+     *
+     * @return this constant's name in lower case
+     */
     public String configValue() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -25,6 +31,8 @@ public enum Approval {
     /**
      * The approval named by a {@code config.toml} value.
      *
+     * @param value the value as written in {@code config.toml}, case-sensitive
+     * @return the approval it names
      * @throws IllegalArgumentException for anything but {@code auto} or {@code ask}
      */
     public static Approval fromConfigValue(String value) {

@@ -9,12 +9,25 @@ import java.util.List;
  */
 public interface CitationStreamFilter {
 
-    /** Feeds the next chunk; returns the text that is safe to show now (a partial tag is held back). */
+    /**
+     * Feeds the next chunk of the answer.
+     *
+     * @param chunk the next piece of the model's output, as it arrived
+     * @return the text that is safe to show now (a partial tag is held back), possibly {@code ""}
+     */
     String push(String chunk);
 
-    /** Ends the stream: returns held-back text; an unclosed block is closed. */
+    /**
+     * Ends the stream; an unclosed block is closed.
+     *
+     * @return the visible text still held back, possibly {@code ""}
+     */
     String finish();
 
-    /** The bodies of the blocks seen so far. */
+    /**
+     * The bodies of the blocks seen so far.
+     *
+     * @return each citation block's body, in the order they appeared; empty when there were none
+     */
     List<String> bodies();
 }

@@ -10,15 +10,25 @@ public class ConversationBusyException extends MemoryException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The conversation that was busy, as the refused request named it. */
     private final String conversationId;
 
+    /**
+     * An exception for a refused exchange, with a message naming the conversation.
+     *
+     * @param conversationId the conversation that is still answering a previous request
+     */
     public ConversationBusyException(String conversationId) {
         super("conversation '" + conversationId + "' is still answering a previous request; its turns are "
                 + "recorded one exchange at a time, so this request was refused before anything was recorded");
         this.conversationId = conversationId;
     }
 
-    /** The conversation that was busy. */
+    /**
+     * The conversation that was busy.
+     *
+     * @return the conversation's id, as the refused request gave it
+     */
     public String conversationId() {
         return conversationId;
     }

@@ -18,6 +18,16 @@ import java.util.Objects;
  */
 public record DeadJob(String threadId, String reason, Instant failedAt, int failures) {
 
+    /**
+     * Checks the components.
+     *
+     * @param threadId the conversation whose extraction died
+     * @param reason the last failure, as the job recorded it
+     * @param failedAt when the last attempt failed (whole seconds)
+     * @param failures how many failed attempts spent the job's retries
+     * @throws NullPointerException when {@code threadId}, {@code reason} or {@code failedAt} is null
+     * @throws IllegalArgumentException when {@code failures} is negative
+     */
     public DeadJob {
         Objects.requireNonNull(threadId, "threadId");
         Objects.requireNonNull(reason, "reason");

@@ -4,14 +4,24 @@ import java.util.Locale;
 
 /** The status of a thread's goal, as Codex models it. */
 public enum GoalStatus {
+    /** The thread is working towards the goal. */
     ACTIVE,
+    /** Work on the goal was paused; it may resume. */
     PAUSED,
+    /** Work on the goal cannot go on until something outside the thread changes. */
     BLOCKED,
+    /** Work stopped because a usage limit (not the goal's own token budget) was reached. */
     USAGE_LIMITED,
+    /** The goal spent its token budget; a paused or blocked request leaves it here. */
     BUDGET_LIMITED,
+    /** The goal was reached. */
     COMPLETE;
 
-    /** The value stored in a database and sent to the model, as Codex spells it: {@code budget_limited}. */
+    /**
+     * The value stored in a database and sent to the model, as Codex spells it: {@code budget_limited}.
+     *
+     * @return this constant's name in lower case
+     */
     public String dbValue() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -19,6 +29,8 @@ public enum GoalStatus {
     /**
      * The status stored as {@code value}, in any case.
      *
+     * @param value a stored status such as {@code budget_limited}, in any case
+     * @return the status it names
      * @throws IllegalArgumentException when {@code value} names no status
      */
     public static GoalStatus fromDbValue(String value) {

@@ -37,7 +37,11 @@ import java.util.function.Function;
  */
 public interface MemoryEngines extends AutoCloseable {
 
-    /** A builder; only the engine factory is required. */
+    /**
+     * A builder; only the engine factory is required.
+     *
+     * @return a new builder with the defaults
+     */
     static Builder builder() {
         return TenantEngines.builder();
     }
@@ -48,6 +52,8 @@ public interface MemoryEngines extends AutoCloseable {
      * an engine held across a long request may be closed as idle or least recently used under its
      * caller; requests should {@link #lease} it.
      *
+     * @param tenantId the tenant, as the application names it (a user, team or workspace id); not blank
+     * @return the tenant's shared engine, open
      * @throws IllegalArgumentException when the tenant id is blank
      * @throws IllegalStateException when the set is closed
      */
@@ -58,15 +64,25 @@ public interface MemoryEngines extends AutoCloseable {
      * {@code maxOpen} closes an engine with an open lease. One lease per request, closed when the
      * request's answer is complete.
      *
+     * @param tenantId the tenant, as the application names it (a user, team or workspace id); not blank
+     * @return the lease, to close when the request's answer is complete
      * @throws IllegalArgumentException when the tenant id is blank
      * @throws IllegalStateException when the set is closed
      */
     Lease lease(String tenantId);
 
-    /** How many engines are open now. */
+    /**
+     * How many engines are open now.
+     *
+     * @return the count, at most {@code maxOpen} except while a {@link #visit} holds an extra one
+     */
     int openCount();
 
-    /** The tenants whose engines are open now, sorted. */
+    /**
+     * The tenants whose engines are open now, sorted.
+     *
+     * @return a snapshot of their ids; empty when none is open
+     */
     Set<String> openTenants();
 
     /**
@@ -76,6 +92,7 @@ public interface MemoryEngines extends AutoCloseable {
      * built or already chosen for closing is skipped. An exception from {@code visit} stops the walk
      * and reaches the caller.
      *
+     * @param visit called with each tenant id and its engine; must not close the engine
      * @return how many engines were visited
      */
     int forEachOpen(BiConsumer<String, MemoryEngine> visit);
@@ -92,6 +109,10 @@ public interface MemoryEngines extends AutoCloseable {
      * <p>The default holds a {@link #lease} for the call (which counts as use); the built-in set
      * does as described.
      *
+     * @param <T> the type of what {@code visit} returns
+     * @param tenantId the tenant, as the application names it; not blank
+     * @param visit called once with the tenant's engine; must not close it
+     * @return what {@code visit} returned
      * @throws IllegalArgumentException when the tenant id is blank
      * @throws IllegalStateException when the set is closed
      */
@@ -104,11 +125,17 @@ public interface MemoryEngines extends AutoCloseable {
     /** A request's hold on one tenant's engine; closing it twice is harmless. */
     interface Lease extends AutoCloseable {
 
+        /**
+         * The tenant whose engine this lease holds.
+         *
+         * @return the tenant id given to {@link MemoryEngines#lease}
+         */
         String tenantId();
 
         /**
          * The tenant's shared engine.
          *
+         * @return the engine, open until this lease is closed; callers must not close it
          * @throws IllegalStateException after {@link #close()}
          */
         MemoryEngine engine();
@@ -125,27 +152,54 @@ public interface MemoryEngines extends AutoCloseable {
     /** Configures a {@link MemoryEngines}. */
     interface Builder {
 
-        /** Opens a tenant's engine; called once per opening, never twice at once for one tenant. */
+        /**
+         * Sets how a tenant's engine is opened; required.
+         *
+         * @param factory opens a tenant's engine from its id, usually in a folder of its own
+         *     ({@link TenantHomes}); called once per opening, never twice at once for one tenant
+         * @return this builder
+         */
         Builder engineFactory(Function<String, MemoryEngine> factory);
 
-        /** The most engines open at once; default 100. */
+        /**
+         * The most engines open at once; default 100.
+         *
+         * @param engines the limit, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when {@code engines} is less than 1
+         */
         Builder maxOpen(int engines);
 
-        /** Closes an engine unused for this long; default never. */
+        /**
+         * Closes an engine unused for this long; default never.
+         *
+         * @param idle how long an unleased engine may stay unused; positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code idle} is zero or negative
+         */
         Builder idleTimeout(Duration idle);
 
-        /** The clock idle times are read from; default the system UTC clock. */
+        /**
+         * The clock idle times are read from; default the system UTC clock.
+         *
+         * @param clock the clock, for tests a fixed or manual one
+         * @return this builder
+         */
         Builder clock(Clock clock);
 
         /**
          * Where idle checks are scheduled and evicted engines closed; default a daemon thread the set
          * owns and stops on {@link MemoryEngines#close()}. A given scheduler is not shut down.
+         *
+         * @param scheduler the executor for idle checks and closes
+         * @return this builder
          */
         Builder scheduler(ScheduledExecutorService scheduler);
 
         /**
          * Builds the set.
          *
+         * @return the set, with no engine open yet
          * @throws IllegalStateException when no engine factory was given
          */
         MemoryEngines build();

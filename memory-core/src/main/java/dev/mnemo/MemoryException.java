@@ -10,10 +10,21 @@ public abstract class MemoryException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * An exception with a message for the person who will read the log.
+     *
+     * @param message what went wrong
+     */
     protected MemoryException(String message) {
         super(message);
     }
 
+    /**
+     * An exception with a message and the failure that caused it.
+     *
+     * @param message what went wrong
+     * @param cause the underlying failure
+     */
     protected MemoryException(String message, Throwable cause) {
         super(message, cause);
     }
