@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -364,6 +365,16 @@ public final class EngineBuilder implements MemoryEngine.Builder {
             return scan(type, serviceClassLoader);
         }
         return OWN_LOADER_PROVIDERS.computeIfAbsent(type, t -> scan(t, serviceClassLoader));
+    }
+
+    /**
+     * The first provider of {@code type} on Mnemo's own class loader, from the same per-JVM scan
+     * {@link #build()} uses: what the engine's thread logs open beside a store it discovered.
+     */
+    static <P> Optional<P> firstOwnLoaderProvider(Class<P> type) {
+        List<ServiceLoader.Provider<?>> found = OWN_LOADER_PROVIDERS.computeIfAbsent(type,
+                t -> scan(t, EngineBuilder.class.getClassLoader()));
+        return found.isEmpty() ? Optional.empty() : Optional.of(type.cast(found.get(0).get()));
     }
 
     private static List<ServiceLoader.Provider<?>> scan(Class<?> type, ClassLoader loader) {

@@ -14,7 +14,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,8 +67,7 @@ final class EngineLogs implements AutoCloseable {
                     + "engine opens itself (memory-store-sqlite's logs.sqlite) or by a store that offers them "
                     + "(fleet mode)");
         }
-        Optional<MemoryStoreProvider> provider = ServiceLoader.load(MemoryStoreProvider.class,
-                EngineLogs.class.getClassLoader()).findFirst();
+        Optional<MemoryStoreProvider> provider = EngineBuilder.firstOwnLoaderProvider(MemoryStoreProvider.class);
         if (provider.isEmpty()) {
             return none("no MemoryStoreProvider on the class path");
         }
@@ -88,8 +86,7 @@ final class EngineLogs implements AutoCloseable {
      * does not (a home from before thread logs gets no new file).
      */
     private static EngineLogs openExistingReadOnly(EngineParts parts, Executor executor) {
-        Optional<MemoryStoreProvider> provider = ServiceLoader.load(MemoryStoreProvider.class,
-                EngineLogs.class.getClassLoader()).findFirst();
+        Optional<MemoryStoreProvider> provider = EngineBuilder.firstOwnLoaderProvider(MemoryStoreProvider.class);
         try {
             Optional<ThreadLogStore> existing = provider.flatMap(p -> p.openExistingThreadLogsReadOnly(parts.home()));
             return existing.map(store -> start(store, parts, executor))

@@ -4,6 +4,7 @@ import dev.mnemo.MemoryStoreException;
 import dev.mnemo.spi.OwnerOnlyFiles;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +55,9 @@ final class SqliteDatabase implements AutoCloseable {
     /** The state database's schema: {@code mnemo.sqlite}. */
     static final Schema STATE = new Schema("state database", MIGRATIONS, HISTORY_TABLE, SCHEMA_VERSION);
     private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+    /** The database header's length, and where in it {@code PRAGMA user_version} keeps its 4 bytes (big-endian). */
+    private static final int HEADER_BYTES = 100;
+    private static final int USER_VERSION_OFFSET = 60;
     /** Serialises migrations inside this JVM; the lock file does it across processes. */
     private static final Object MIGRATION_MONITOR = new Object();
 
@@ -61,7 +65,12 @@ final class SqliteDatabase implements AutoCloseable {
      * A file's schema: its migrations, their history table and the newest version. Each SQLite file
      * of a home ({@code mnemo.sqlite}, {@code goals.sqlite}) has its own.
      */
-    record Schema(String what, String migrations, String historyTable, String version) {}
+    record Schema(String what, String migrations, String historyTable, String version) {
+        /** {@link #version()} as the number stamped in the file's {@code user_version}. */
+        int versionNumber() {
+            return Integer.parseInt(version);
+        }
+    }
 
     /** Work done on a borrowed connection. */
     @FunctionalInterface
@@ -97,11 +106,14 @@ final class SqliteDatabase implements AutoCloseable {
 
     /** {@link #open(Path)} for a file of another {@code schema}. */
     static SqliteDatabase open(Path file, Schema schema) {
-        SqliteNativeLibrary.prepare();
         Path absolute = file.toAbsolutePath().normalize();
-        requireSqliteOrEmpty(absolute);
+        int stampedVersion = requireSqliteOrEmpty(absolute);
         ownerOnly(absolute);
         SqliteDatabase database = new SqliteDatabase(absolute, schema, false);
+        if (stampedVersion >= schema.versionNumber()) {
+            // The file says its schema is current: no connection yet, the first operation opens one.
+            return database;
+        }
         try {
             database.migrate();
         } catch (RuntimeException e) {
@@ -119,7 +131,6 @@ final class SqliteDatabase implements AutoCloseable {
      * @throws MemoryStoreException when the file does not exist or is not an SQLite database
      */
     static SqliteDatabase openReadOnly(Path file, Schema schema) {
-        SqliteNativeLibrary.prepare();
         Path absolute = file.toAbsolutePath().normalize();
         if (!Files.isRegularFile(absolute)) {
             throw new MemoryStoreException("the " + schema.what() + " " + absolute + " does not exist");
@@ -276,6 +287,7 @@ final class SqliteDatabase implements AutoCloseable {
 
     /** A connection with the pragmas every Mnemo connection runs with. */
     private PooledConnection newConnection() throws SQLException {
+        SqliteNativeLibrary.prepare();
         SQLiteConfig config = new SQLiteConfig();
         config.setBusyTimeout(BUSY_TIMEOUT_MS);
         // On by default, and then sqlite-jdbc follows every INSERT with a statement of its own,
@@ -308,6 +320,7 @@ final class SqliteDatabase implements AutoCloseable {
         // The first connection switches the file to WAL before Flyway creates anything; a file whose
         // schema is current (or newer: migrated by a later Mnemo) needs no Flyway at all.
         if (withConnection("open", this::schemaIsCurrent)) {
+            stampVersion(); // a file migrated before versions were stamped: the next open needs no query
             return;
         }
         Path lockFile = file.resolveSibling(file.getFileName() + ".migration-lock");
@@ -335,6 +348,9 @@ final class SqliteDatabase implements AutoCloseable {
                     LOG.info(schema.what() + " {} migrated to schema version {} ({} migrations)", file,
                             result.targetSchemaVersion, result.migrationsExecuted);
                 }
+                if (withConnection("open", this::schemaIsCurrent)) {
+                    stampVersion();
+                }
             } catch (IOException e) {
                 throw new MemoryStoreException("cannot lock " + lockFile + " to migrate the " + schema.what() + " " + file
                         + ": " + e.getMessage(), e);
@@ -342,6 +358,22 @@ final class SqliteDatabase implements AutoCloseable {
                 throw new MemoryStoreException("cannot migrate the " + schema.what() + " " + file + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    /**
+     * Records in the file's header ({@code PRAGMA user_version}) that its schema is
+     * {@link Schema#version()}, once the history table says so: the next open reads it from the
+     * first bytes of the file and needs neither a connection nor a query (see {@link #open(Path, Schema)}).
+     * A version stamped by a newer Mnemo is left as it is.
+     */
+    private void stampVersion() {
+        int version = schema.versionNumber();
+        withConnection("stamp the schema version", connection -> {
+            if (Jdbc.queryLong(connection, "PRAGMA user_version") < version) {
+                connection.executeOnce("PRAGMA user_version = " + version);
+            }
+            return null;
+        });
     }
 
     /** True when the history table records the schema's newest version applied and no failed migration. */
@@ -354,8 +386,15 @@ final class SqliteDatabase implements AutoCloseable {
                 && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + history + " WHERE success = 0") == 0;
     }
 
-    /** A missing or empty file becomes a new database; anything else must carry SQLite's header. */
-    private static void requireSqliteOrEmpty(Path file) {
+    /**
+     * A missing or empty file becomes a new database; anything else must carry SQLite's header.
+     *
+     * @return the schema version the file's header records ({@code user_version}, stamped by
+     *     {@link #stampVersion()}), 0 for a new file or one never stamped. Only a checkpoint writes
+     *     the header, and only with committed pages, so a file that says it is current is; one whose
+     *     newer header still waits in the {@code -wal} reads as older and is checked with SQL.
+     */
+    private static int requireSqliteOrEmpty(Path file) {
         if (Files.isDirectory(file)) {
             throw new MemoryStoreException("the state database path " + file + " is a directory");
         }
@@ -366,19 +405,35 @@ final class SqliteDatabase implements AutoCloseable {
                 throw new MemoryStoreException("cannot create the folder of the state database " + file + ": "
                         + e.getMessage(), e);
             }
-            return;
+            return 0;
         }
-        byte[] header = new byte[SQLITE_HEADER.length];
+        byte[] header = new byte[HEADER_BYTES];
         int read;
         try (InputStream in = Files.newInputStream(file)) {
             read = in.readNBytes(header, 0, header.length);
         } catch (IOException e) {
             throw new MemoryStoreException("cannot read the state database " + file + ": " + e.getMessage(), e);
         }
-        if (read > 0 && (read < header.length || !Arrays.equals(header, SQLITE_HEADER))) {
+        if (read == 0) {
+            return 0;
+        }
+        if (read < SQLITE_HEADER.length || !Arrays.equals(header, 0, SQLITE_HEADER.length, SQLITE_HEADER, 0,
+                SQLITE_HEADER.length)) {
             throw new MemoryStoreException("the state database " + file
                     + " is not an SQLite database (wrong file header); it was left untouched");
         }
+        return read < HEADER_BYTES || !wellFormed(header) ? 0 : ByteBuffer.wrap(header, USER_VERSION_OFFSET, 4).getInt();
+    }
+
+    /**
+     * Whether the header's fixed fields hold what SQLite writes (a page size that is a power of two
+     * from 512 to 65,536, and the payload fractions 64, 32 and 32): a file whose first bytes only
+     * look like SQLite's is then not trusted for its version, but opened and checked with SQL.
+     */
+    private static boolean wellFormed(byte[] header) {
+        int pageSize = ((header[16] & 0xff) << 8) | (header[17] & 0xff);
+        boolean pageSizeValid = pageSize == 1 || (pageSize >= 512 && Integer.bitCount(pageSize) == 1);
+        return pageSizeValid && header[21] == 64 && header[22] == 32 && header[23] == 32;
     }
 
     private void rollbackQuietly(PooledConnection connection, Exception cause) {

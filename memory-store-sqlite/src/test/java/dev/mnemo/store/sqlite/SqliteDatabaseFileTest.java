@@ -75,6 +75,47 @@ class SqliteDatabaseFileTest {
     }
 
     @Test
+    void migrating_stampsTheSchemaVersionInTheFileHeader() {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir.resolve("mnemo.sqlite"))) {
+            assertThat(store.<Long>onConnection(connection -> Jdbc.queryLong(connection, "PRAGMA user_version")))
+                    .isEqualTo(Long.parseLong(SqliteDatabase.SCHEMA_VERSION));
+        }
+    }
+
+    @Test
+    void open_ofAFileStampedCurrent_opensNoConnectionUntilTheFirstOperation() {
+        Path file = dir.resolve("mnemo.sqlite");
+        Path wal = dir.resolve("mnemo.sqlite-wal");
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(file)) {
+            store.upsertThread(thread("a"));
+        }
+        assertThat(wal).as("the last connection's close checkpoints and removes the WAL").doesNotExist();
+
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(file)) {
+            assertThat(wal).as("no connection was opened").doesNotExist();
+            assertThat(store.thread("a")).isPresent();
+            assertThat(wal).exists();
+        }
+    }
+
+    @Test
+    void open_ofAFileMigratedBeforeVersionsWereStamped_checksItWithSqlAndStampsIt() throws Exception {
+        Path file = dir.resolve("mnemo.sqlite");
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(file)) {
+            store.upsertThread(thread("a"));
+            store.onConnection(connection -> {
+                connection.executeOnce("PRAGMA user_version = 0");
+                return null;
+            });
+        }
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(file)) {
+            assertThat(store.thread("a")).isPresent();
+            assertThat(store.<Long>onConnection(connection -> Jdbc.queryLong(connection, "PRAGMA user_version")))
+                    .isEqualTo(Long.parseLong(SqliteDatabase.SCHEMA_VERSION));
+        }
+    }
+
+    @Test
     void open_refusesATextFileAndLeavesItUntouched() throws IOException {
         Path file = dir.resolve("mnemo.sqlite");
         Files.writeString(file, "these are my notes, not a database\n");
