@@ -203,6 +203,7 @@ public final class DeveloperInstructions {
         String text = render(parts, projectKey, tools, injected);
         Built built = new Built(text, injected);
         renderings.put(cacheKey, new Rendering(parts, built));
+        parts.releaseTexts(); // the rendering is what is kept; a new one reads the summaries again
         return built;
     }
 
@@ -222,6 +223,16 @@ public final class DeveloperInstructions {
         boolean sameAs(Parts other) {
             return global == other.global && project == other.project && index == other.index
                     && notes.equals(other.notes);
+        }
+
+        /** Lets go of the summaries' texts (see {@link FileText#release()}). */
+        void releaseTexts() {
+            if (global != null) {
+                global.release();
+            }
+            if (project != null) {
+                project.release();
+            }
         }
     }
 

@@ -9,16 +9,38 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A memory file's text with the SHA-256 and size of its bytes as read, so what the instructions
  * injected can be named in a receipt without its content.
  *
- * @param text the file's text (strict UTF-8)
- * @param sha256 lowercase hex SHA-256 of the bytes
- * @param bytes how many bytes were read
+ * <p>The text may be {@linkplain #release() let go of} once what was derived from it is kept (a
+ * summary's rendering is): an open engine then holds the rendering, not the file's text too, which
+ * for a 40 KB summary was most of an idle engine's heap. {@link #text()} reads the file again when
+ * it is next asked for, which only a new rendering does. Instances are compared by identity: the
+ * same instance means the same, unchanged file (see {@link StampedPath}).
  */
-record FileText(String text, String sha256, long bytes) {
+final class FileText {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FileText.class);
+
+    private final Path file;
+    private final boolean stripped;
+    private final String sha256;
+    private final long bytes;
+    /** The text, or null once released. */
+    private volatile String text;
+
+    private FileText(Path file, boolean stripped, String text, String sha256, long bytes) {
+        this.file = Objects.requireNonNull(file, "file");
+        this.stripped = stripped;
+        this.text = Objects.requireNonNull(text, "text");
+        this.sha256 = sha256;
+        this.bytes = bytes;
+    }
 
     /**
      * Reads {@code file} once; as strict about UTF-8 as {@link Files#readString}.
@@ -29,12 +51,51 @@ record FileText(String text, String sha256, long bytes) {
         byte[] bytes = Files.readAllBytes(file);
         String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        return new FileText(text, sha256Hex(bytes), bytes.length);
+        return new FileText(file, false, text, sha256Hex(bytes), bytes.length);
     }
 
-    /** The same file, its text replaced (stripped, say). */
-    FileText withText(String newText) {
-        return new FileText(newText, sha256, bytes);
+    /** The same file with its text stripped of leading and trailing white space (also when read again). */
+    FileText stripped() {
+        return new FileText(file, true, text().strip(), sha256, bytes);
+    }
+
+    /**
+     * The file's text (strict UTF-8), stripped if this is the {@link #stripped()} form. Once
+     * {@linkplain #release() released} the file is read again; should it have changed meanwhile,
+     * the text is the new one (its stamp has changed too, so the next build starts over from it),
+     * and should it be gone or unreadable, the text is empty.
+     */
+    String text() {
+        String held = text;
+        return held != null ? held : reread();
+    }
+
+    /** Lowercase hex SHA-256 of the bytes as read. */
+    String sha256() {
+        return sha256;
+    }
+
+    /** How many bytes were read. */
+    long bytes() {
+        return bytes;
+    }
+
+    /** Lets go of the text; {@link #text()} reads the file again if it is asked for later. */
+    void release() {
+        text = null;
+    }
+
+    private String reread() {
+        try {
+            FileText again = read(file);
+            if (!again.sha256.equals(sha256)) {
+                LOG.debug("{} changed since it was read; the new text is used", file);
+            }
+            return stripped ? again.text().strip() : again.text();
+        } catch (IOException e) {
+            LOG.debug("{} could not be read again ({}); its text counts as empty", file, e.toString());
+            return "";
+        }
     }
 
     static String sha256Hex(byte[] bytes) {

@@ -16,9 +16,8 @@ final class SummaryText {
 
     /** The file's text, stripped, with its bytes' hash and size; null when blank. Strict about UTF-8. */
     static FileText read(Path file) throws IOException {
-        FileText read = FileText.read(file);
-        String text = read.text().strip();
-        return text.isEmpty() ? null : read.withText(text);
+        FileText read = FileText.read(file).stripped();
+        return read.text().isEmpty() ? null : read;
     }
 
     /** The summary now, or empty when it is missing, blank, not UTF-8 or unreadable (said in the log). */
