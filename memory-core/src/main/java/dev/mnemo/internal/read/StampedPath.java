@@ -2,6 +2,7 @@ package dev.mnemo.internal.read;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -151,7 +152,9 @@ final class StampedPath<T> {
 
     /**
      * The path was just found missing, after {@code root} was taken: that stamp vouches for it when
-     * the path's entry in the memory folder is missing too (asked once per stamp of the folder).
+     * the path's entry in the memory folder is missing too, not even a link (asked once per stamp of
+     * the folder). A dangling link's target may appear without the folder changing, so a link
+     * vouches for nothing.
      */
     private Absence absence(Stamp root, Absence was) {
         if (root == null || entry == null) {
@@ -160,7 +163,7 @@ final class StampedPath<T> {
         if (was != null && root.equals(was.root())) {
             return was;
         }
-        return new Absence(root, entry.equals(file) || !entry.toFile().exists());
+        return new Absence(root, !Files.exists(entry, LinkOption.NOFOLLOW_LINKS));
     }
 
     /** A path found missing, and the memory folder's stamp under which it was; vouched when its entry was missing too. */

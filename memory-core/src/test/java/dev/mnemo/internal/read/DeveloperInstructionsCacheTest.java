@@ -208,4 +208,22 @@ class DeveloperInstructionsCacheTest {
 
         assertThat(between(instructions.forTools())).contains("web-app");
     }
+
+    @Test
+    void build_seesProjectsAppearBehindALinkThatDangledWhileTheMemoryFolderIsUnchanged() throws IOException {
+        Files.writeString(summary, "global only", StandardCharsets.UTF_8);
+        Path elsewhere = temp.resolve("shared-projects");
+        Files.createSymbolicLink(root.resolve("projects"), elsewhere); // dangling: the target is not there yet
+        ageFolder(root);
+        DeveloperInstructions instructions = instructions(offsetFromNow(Duration.ofHours(1)));
+        assertThat(between(instructions.forTools())).isEqualTo("global only");
+        assertThat(between(instructions.forTools())).isEqualTo("global only");
+        FileTime rootModified = Files.getLastModifiedTime(root);
+
+        Path project = Files.createDirectories(elsewhere.resolve("web-app"));
+        Files.writeString(project.resolve(DeveloperInstructions.SUMMARY_FILE), "web summary", StandardCharsets.UTF_8);
+
+        assertThat(Files.getLastModifiedTime(root)).isEqualTo(rootModified);
+        assertThat(between(instructions.forTools())).contains("web-app");
+    }
 }
