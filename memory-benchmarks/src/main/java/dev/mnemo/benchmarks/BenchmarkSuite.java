@@ -66,6 +66,7 @@ public final class BenchmarkSuite {
         List<String> lines = summary(byName);
         lines.addAll(EngineOpenCold.measure(name -> selected.matcher(PACKAGE + name).find()));
         lines.addAll(McpInitializeCold.measure(name -> selected.matcher(PACKAGE + name).find()));
+        lines.addAll(McpParallelCalls.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
         lines.addAll(Phase1OverheadInterleaved.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
         lines.addAll(SelectionSimulation.measure(name -> selected.matcher(PACKAGE + name).find()));
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -84,6 +85,7 @@ public final class BenchmarkSuite {
         }
         pair(lines, r, "instructions", "ReadPathBenchmarks.instructions", 1e3, "us");
         pair(lines, r, "instructions_project", "ProjectInstructionsBenchmark.instructionsProject", 1e3, "us");
+        pair(lines, r, "instructions_project_miss", "ProjectInstructionsBenchmark.instructionsProjectMiss", 1e3, "us");
         throughput(lines, r, "citation_stream", "ReadPathBenchmarks.citationStream",
                 ReadPathBenchmarks.answerBytes(ReadPathBenchmarks.answerChunks()));
         throughput(lines, r, "rollout_render", "RolloutRenderBenchmark.render", RolloutRenderBenchmark.totalBytes());
@@ -114,6 +116,10 @@ public final class BenchmarkSuite {
         }
         rate(lines, r, "log_ingest", "ThreadLogBenchmarks.logIngest", ThreadLogBenchmarks.BURST, "entries_per_s");
         pair(lines, r, "spawn_descendants", "SpawnGraphBenchmarks.spawnDescendants", 1e6, "ms");
+        Result<?> receipt = r.get("ReceiptBenchmark.receipt");
+        if (receipt != null) {
+            lines.add(line("receipt_per_turn", nanos(receipt) / 1e3, "us", null));
+        }
         Result<?> warm = r.get("EngineOpenBenchmark.warm");
         if (warm != null) {
             lines.add(line("engine_open_warm", nanos(warm) / 1e6, "ms", null));
@@ -138,6 +144,12 @@ public final class BenchmarkSuite {
                     null));
             lines.add(line("fleet_instructions", instructions.getStatistics().getPercentile(99.0) * scale, "us_p99",
                     null));
+            Result<?> query = r.get("FleetBenchmarks.instructionsReference");
+            if (query != null) {
+                double queryScale = nanosPer(query.getScoreUnit()) / 1e3;
+                lines.add(line("fleet_instructions_vs_query", instructions.getStatistics().getPercentile(50.0) * scale,
+                        "us_p50", query.getStatistics().getPercentile(50.0) * queryScale));
+            }
         }
         Result<?> phase1 = r.get("FleetBenchmarks.phase1");
         if (phase1 != null) {

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
@@ -315,6 +316,25 @@ public class FleetBenchmarks {
     @OutputTimeUnit(TimeUnit.MICROSECONDS)
     public String instructions(ReaderState state) {
         return state.engine.buildDeveloperInstructions();
+    }
+
+    /**
+     * One query's round trip, the least a fleet server's turn pays to see another server's changes:
+     * a pooled connection, one primary-key {@code SELECT} of the tenant's versions row, as the
+     * workspace's version check reads it.
+     */
+    @Benchmark
+    @BenchmarkMode(Mode.SampleTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public long instructionsReference(ReaderState state) throws SQLException {
+        try (Connection c = state.pool.getConnection();
+                PreparedStatement versions = c.prepareStatement(
+                        "SELECT version, notes_version FROM mnemo.tenant_workspaces WHERE tenant_id = ?")) {
+            versions.setString(1, "reader");
+            try (ResultSet row = versions.executeQuery()) {
+                return row.next() ? row.getLong(1) + row.getLong(2) : -1;
+            }
+        }
     }
 
     /** An engine built on the existing tenant and cache, its instructions built, closed. */

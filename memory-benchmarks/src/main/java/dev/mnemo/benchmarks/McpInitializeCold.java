@@ -40,9 +40,8 @@ final class McpInitializeCold {
         if (!selected.test("McpInitializeCold.initialize")) {
             return lines;
         }
-        Path jar = EngineOpenCold.CLI_JAR.toAbsolutePath();
-        if (!Files.isRegularFile(jar)) {
-            System.err.println("mcp_initialize_wall skipped: " + jar + " not built");
+        Path jar = cliJar("mcp_initialize_wall");
+        if (jar == null) {
             return lines;
         }
         Path archive = jar.resolveSibling("mnemo-mcp.jsa");
@@ -82,6 +81,16 @@ final class McpInitializeCold {
             BenchSupport.deleteRecursively(scratch);
         }
         return lines;
+    }
+
+    /** The CLI's jar, absolute; null (said on standard error) when it is not built and {@code metric} is skipped. */
+    static Path cliJar(String metric) {
+        Path jar = EngineOpenCold.CLI_JAR.toAbsolutePath();
+        if (!Files.isRegularFile(jar)) {
+            System.err.println(metric + " skipped: " + jar + " not built");
+            return null;
+        }
+        return jar;
     }
 
     /** Nanoseconds from spawning {@code command} to the first line it writes after {@code initialize}. */

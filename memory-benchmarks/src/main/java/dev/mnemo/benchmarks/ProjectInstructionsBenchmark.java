@@ -25,6 +25,13 @@ import org.openjdk.jmh.infra.Blackhole;
  * key, in a memory folder holding 200 projects (each {@code projects/<slug>/memory_summary.md} and
  * {@code MEMORY.md}) beside the 40 KB global summary; against reading the two summaries those
  * instructions carry, the project's and the global one, with {@code Files.readString}.
+ *
+ * <p>{@code instructionsProject} is the cached path: nothing changed between calls, so the
+ * rendering is reused after one {@code stat} a file (against reads that cache nothing).
+ * {@code instructionsProjectMiss} is the path after a consolidation rewrote the project's summary:
+ * before each call, outside the timed region, the summary is rewritten (same size, the other of two
+ * texts), so every call reads it again and renders anew; its reference reads the two files after
+ * the same rewrite.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -88,6 +95,34 @@ public class ProjectInstructionsBenchmark {
     public void tearDown() {
         engine.close();
         BenchSupport.deleteRecursively(home);
+    }
+
+    /** Rewrites the project's summary before each call, outside the timed region: what a consolidation does. */
+    @State(Scope.Thread)
+    public static class Rewrite {
+        private String[] texts;
+        private int next;
+
+        @Setup(Level.Trial)
+        public void texts() {
+            String text = projectText(PROJECTS / 2, "v1\n", PROJECT_SUMMARY_BYTES);
+            texts = new String[] {text, "v2" + text.substring(2)};
+        }
+
+        @Setup(Level.Invocation)
+        public void rewrite(ProjectInstructionsBenchmark bench) throws IOException {
+            Files.writeString(bench.projectSummary, texts[next++ & 1], StandardCharsets.UTF_8);
+        }
+    }
+
+    @Benchmark
+    public String instructionsProjectMiss(Rewrite rewritten) {
+        return engine.buildDeveloperInstructions(projectKey);
+    }
+
+    @Benchmark
+    public void instructionsProjectMissReference(Rewrite rewritten, Blackhole bh) throws IOException {
+        instructionsProjectReference(bh);
     }
 
     @Benchmark

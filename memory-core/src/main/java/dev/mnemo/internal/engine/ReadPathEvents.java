@@ -27,19 +27,30 @@ final class ReadPathEvents {
     private final MemoryEventListener listener;
     private final Supplier<String> storeId;
     private final Clock wallClock;
+    /** False when no listener hears memory operations: then none is built, and no clock is read. */
+    private final boolean heard;
+    /** The store's label, asked once (it does not change) rather than made again each turn. */
+    private volatile String storeLabel;
 
-    /** @param storeId the store's label ({@link EngineParts#storeLabel()}) */
+    /**
+     * @param storeId the store's label ({@link EngineParts#storeLabel()}), asked when first needed;
+     *     the same every time
+     */
     ReadPathEvents(MemoryEventListener listener, Supplier<String> storeId, Clock wallClock) {
         this.listener = listener;
         this.storeId = storeId;
         this.wallClock = wallClock;
+        this.heard = !(listener instanceof SafeListener safe) || safe.hearsMemoryOperations();
     }
 
     /** When an operation starts: the wall-clock instant and the nano time it is measured from. */
-    record Start(Instant at, long nanos) {}
+    record Start(Instant at, long nanos) {
+        /** The start of an operation no listener hears. */
+        static final Start UNHEARD = new Start(Instant.EPOCH, 0);
+    }
 
     Start start() {
-        return new Start(wallClock.instant(), System.nanoTime());
+        return heard ? new Start(wallClock.instant(), System.nanoTime()) : Start.UNHEARD;
     }
 
     /** One build of the instructions: its files are the records it returned. */
@@ -56,6 +67,9 @@ final class ReadPathEvents {
 
     /** One memory tool call: a read, list or search, or a note written; other calls are not operations. */
     void toolCall(Start start, ToolCallFacts call, String output) {
+        if (!heard) {
+            return;
+        }
         Optional<String> error = call.failed() ? Optional.of(TOOL_ERROR) : Optional.empty();
         if (call.isRead()) {
             String target = call.target();
@@ -70,8 +84,16 @@ final class ReadPathEvents {
 
     private void emit(MemoryOperation.Type type, String source, Optional<String> recordId, int count,
             Optional<String> query, List<String> records, Start start, Optional<String> errorType) {
+        if (!heard) {
+            return;
+        }
+        String store = storeLabel;
+        if (store == null) {
+            store = storeId.get();
+            storeLabel = store;
+        }
         Duration elapsed = Duration.ofNanos(Math.max(0, System.nanoTime() - start.nanos()));
-        listener.memoryOperation(new MemoryOperation(type, source, storeId.get(), recordId, count, query, records,
+        listener.memoryOperation(new MemoryOperation(type, source, store, recordId, count, query, records,
                 start.at(), elapsed, errorType, Optional.empty()));
     }
 }

@@ -21,9 +21,30 @@ final class SafeListener implements MemoryEventListener {
     private static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
 
     private final List<MemoryEventListener> listeners;
+    /** Whether any listener does something with {@link #memoryOperation}; the read path skips building them otherwise. */
+    private final boolean hearsMemoryOperations;
 
     SafeListener(List<MemoryEventListener> listeners) {
         this.listeners = List.copyOf(listeners);
+        this.hearsMemoryOperations = this.listeners.stream().anyMatch(SafeListener::hearsMemoryOperations);
+    }
+
+    /**
+     * True unless every listener keeps {@link MemoryEventListener}'s empty {@code memoryOperation}:
+     * a turn then need not read the clocks and build an operation nobody hears.
+     */
+    boolean hearsMemoryOperations() {
+        return hearsMemoryOperations;
+    }
+
+    /** Whether {@code listener}'s class overrides {@code memoryOperation} (assumed so when it cannot be told). */
+    private static boolean hearsMemoryOperations(MemoryEventListener listener) {
+        try {
+            return listener.getClass().getMethod("memoryOperation", MemoryOperation.class).getDeclaringClass()
+                    != MemoryEventListener.class;
+        } catch (NoSuchMethodException | SecurityException e) {
+            return true;
+        }
     }
 
     @Override

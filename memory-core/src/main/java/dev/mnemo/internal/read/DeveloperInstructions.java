@@ -94,6 +94,8 @@ public final class DeveloperInstructions {
     /** How the summary cap counts tokens. */
     private final TokenCounter tokenCounter;
     private final MemoriesConfig config;
+    /** The memory folder's stamp, taken once a build: it vouches for the paths found missing in it. */
+    private final StampedPath.Folder root;
     private final StampedPath<FileText> globalSummary;
     private final ProjectFolders projects;
     private final PendingNotes notes;
@@ -124,7 +126,9 @@ public final class DeveloperInstructions {
         this.tokenCounter = Objects.requireNonNull(tokens, "tokens");
         this.memoryRoot = Objects.requireNonNull(memoryRoot, "memoryRoot").toAbsolutePath().normalize();
         this.config = Objects.requireNonNull(config, "config");
-        this.globalSummary = new StampedPath<>(this.memoryRoot.resolve(SUMMARY_FILE), wallClock, SummaryText::read);
+        this.root = new StampedPath.Folder(this.memoryRoot, wallClock);
+        this.globalSummary = new StampedPath<>(this.memoryRoot.resolve(SUMMARY_FILE), wallClock, SummaryText::read,
+                this.memoryRoot);
         this.projects = new ProjectFolders(this.memoryRoot, wallClock);
         this.notes = new PendingNotes(this.memoryRoot, wallClock);
         this.serverPaths = new ServerPaths(this.memoryRoot);
@@ -182,11 +186,13 @@ public final class DeveloperInstructions {
         if (!config.useMemories()) {
             return Built.NONE;
         }
-        // 1. The parts as they are on disk now (each one stat when unchanged).
+        // 1. The parts as they are on disk now (each one stat when unchanged; none for a path that
+        //    was missing from the memory folder while the folder's own stamp is unchanged).
         Optional<String> slug = projectKey.map(this::slugOf);
-        Parts parts = new Parts(slug, SummaryText.get(globalSummary, "global").orElse(null),
-                slug.flatMap(projects::summary).orElse(null), notes.forScope(slug),
-                slug.isEmpty() ? projects.slugs() : List.of());
+        StampedPath.Stamp rootNow = root.stamp();
+        Parts parts = new Parts(slug, SummaryText.get(globalSummary, rootNow, "global").orElse(null),
+                slug.flatMap(s -> projects.summary(s, rootNow)).orElse(null), notes.forScope(slug, rootNow),
+                slug.isEmpty() ? projects.slugs(rootNow) : List.of());
         if (parts.global() == null && parts.project() == null && parts.notes().isEmpty()) {
             return Built.NONE;
         }

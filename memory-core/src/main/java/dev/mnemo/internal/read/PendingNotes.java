@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The ad-hoc notes no consolidation has folded in yet ({@link AdHocNoteFiles}), per scope: what the
  * instructions show at once, framed as unverified requests. An unchanged notes folder and folded list cost
- * two {@code stat}s per turn.
+ * two {@code stat}s per turn; a
+ * memory folder without notes, none while its own stamp is unchanged.
  */
 final class PendingNotes {
 
@@ -25,9 +26,10 @@ final class PendingNotes {
     private volatile Pending last;
 
     PendingNotes(Path memoryRoot, Clock wallClock) {
-        this.notes = new StampedPath<>(AdHocNoteFiles.notesDir(memoryRoot), wallClock, AdHocNoteFiles::readAll);
+        this.notes = new StampedPath<>(AdHocNoteFiles.notesDir(memoryRoot), wallClock, AdHocNoteFiles::readAll,
+                memoryRoot);
         this.folded = new StampedPath<>(memoryRoot.resolve(AdHocNoteFiles.FOLDED_FILE), wallClock,
-                AdHocNoteFiles::readFolded);
+                AdHocNoteFiles::readFolded, memoryRoot);
     }
 
     private record Pending(List<AdHocNoteFiles.NoteFile> all, Set<String> folded, List<AdHocNoteFiles.NoteFile> pending) {}
@@ -36,9 +38,11 @@ final class PendingNotes {
      * The pending notes a session in {@code projectSlug} (or in none) sees, newest first: the
      * global ones and its project's, never another project's. The same list instance while nothing
      * changed.
+     *
+     * @param root the memory folder's stamp ({@link StampedPath.Folder#stamp()}), or null
      */
-    List<AdHocNoteFiles.NoteFile> forScope(Optional<String> projectSlug) {
-        List<AdHocNoteFiles.NoteFile> pending = pending();
+    List<AdHocNoteFiles.NoteFile> forScope(Optional<String> projectSlug, StampedPath.Stamp root) {
+        List<AdHocNoteFiles.NoteFile> pending = pending(root);
         if (pending.isEmpty()) {
             return pending;
         }
@@ -61,12 +65,12 @@ final class PendingNotes {
         return List.copyOf(visible);
     }
 
-    private List<AdHocNoteFiles.NoteFile> pending() {
+    private List<AdHocNoteFiles.NoteFile> pending(StampedPath.Stamp root) {
         List<AdHocNoteFiles.NoteFile> all;
         Set<String> foldedNames;
         try {
-            all = notes.getOrElse(List.of());
-            foldedNames = folded.getOrElse(Set.of());
+            all = notes.getOrElse(List.of(), root);
+            foldedNames = folded.getOrElse(Set.of(), root);
         } catch (IOException e) {
             LOG.warn("Cannot read the ad-hoc notes ({}); instructions show none", e.toString());
             return List.of();

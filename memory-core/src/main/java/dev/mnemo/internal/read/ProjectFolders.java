@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * The {@code projects/} folder of a memory folder: which projects have memory, and each one's
  * {@code memory_summary.md}, read through {@link StampedPath} so an unchanged folder costs one
  * {@code stat} per turn. A memory folder without {@code projects/} (Codex's, or one with global
- * memory only) costs one {@link java.io.File#exists()}.
+ * memory only) costs nothing while the memory folder's own stamp is unchanged, else one
+ * {@link java.io.File#exists()}.
  */
 final class ProjectFolders {
 
@@ -36,13 +37,17 @@ final class ProjectFolders {
     ProjectFolders(Path memoryRoot, Clock wallClock) {
         this.folder = memoryRoot.resolve(ProjectKeys.FOLDER);
         this.wallClock = wallClock;
-        this.listing = new StampedPath<>(folder, wallClock, ProjectFolders::list);
+        this.listing = new StampedPath<>(folder, wallClock, ProjectFolders::list, memoryRoot);
     }
 
-    /** The slugs of the projects with a folder, sorted; empty when there is none or it cannot be read. */
-    List<String> slugs() {
+    /**
+     * The slugs of the projects with a folder, sorted; empty when there is none or it cannot be read.
+     *
+     * @param root the memory folder's stamp ({@link StampedPath.Folder#stamp()}), or null
+     */
+    List<String> slugs(StampedPath.Stamp root) {
         try {
-            return listing.getOrElse(List.of());
+            return listing.getOrElse(List.of(), root);
         } catch (IOException e) {
             LOG.warn("Cannot list {} ({}); instructions name no project memory", folder, e.toString());
             return List.of();
@@ -52,9 +57,11 @@ final class ProjectFolders {
     /**
      * The project's summary, stripped, or empty when it has none (no folder, no file, blank, not
      * UTF-8 or unreadable).
+     *
+     * @param root the memory folder's stamp ({@link StampedPath.Folder#stamp()}), or null
      */
-    Optional<FileText> summary(String slug) {
-        if (Collections.binarySearch(slugs(), slug) < 0) {
+    Optional<FileText> summary(String slug, StampedPath.Stamp root) {
+        if (Collections.binarySearch(slugs(root), slug) < 0) {
             return Optional.empty();
         }
         if (summaries.size() > MAX_TRACKED_SUMMARIES) {
@@ -62,7 +69,7 @@ final class ProjectFolders {
         }
         StampedPath<FileText> file = summaries.computeIfAbsent(slug, s -> new StampedPath<>(
                 folder.resolve(s).resolve(DeveloperInstructions.SUMMARY_FILE), wallClock, SummaryText::read));
-        return SummaryText.get(file, "project " + slug);
+        return SummaryText.get(file, null, "project " + slug);
     }
 
     private static List<String> list(Path projects) throws IOException {

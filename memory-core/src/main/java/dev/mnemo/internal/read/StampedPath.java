@@ -2,6 +2,7 @@ package dev.mnemo.internal.read;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -33,7 +34,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>A path found missing is checked with {@link java.io.File#exists()} on the next call, which
  * answers without throwing: most folders have no notes and most projects no summary yet, and an
- * exception per turn would cost more than the whole read.
+ * exception per turn would cost more than the whole read. Better still, a path whose entry in the
+ * memory folder (the path itself, or the first folder on its way) was found missing stays missing
+ * while the memory folder's own stamp is unchanged ({@link Folder}): adding, removing or renaming
+ * an entry changes a folder's modification and change times, so one {@code stat} of the memory
+ * folder a turn answers for every such path. The racy-clean rule holds for that stamp too: only a
+ * stamp taken when both its times were older than {@link #RACY_WINDOW} vouches for anything.
  *
  * @param <T> what is derived from the path
  */
@@ -53,11 +59,19 @@ final class StampedPath<T> {
     private final Path file;
     private final Clock wallClock;
     private final Loader<T> loader;
+    /**
+     * The path's entry in the memory folder: the path itself or the first folder on its way, whose
+     * absence {@link Folder} stamps vouch for; null when the path is not under the memory folder.
+     */
+    private final Path entry;
     /** The last trusted entry, or null. Entries are immutable, so readers need no lock. */
     private volatile Entry<T> cached;
     private volatile boolean stampsSupported = true;
-    /** The last call found the path missing: the next one asks {@link java.io.File#exists()} first. */
-    private volatile boolean missing;
+    /**
+     * Non-null when the last call found the path missing: the next one trusts that while the memory
+     * folder's stamp is the one that vouched for it, else asks {@link java.io.File#exists()} first.
+     */
+    private volatile Absence absence;
 
     /**
      * @param file the file or folder
@@ -66,9 +80,29 @@ final class StampedPath<T> {
      * @param loader what to derive from the path; called again only after a change
      */
     StampedPath(Path file, Clock wallClock, Loader<T> loader) {
+        this(file, wallClock, loader, null);
+    }
+
+    /**
+     * A path under the memory folder {@code root}, whose absence that folder's stamp can vouch for
+     * ({@link #getOrElse(Object, Stamp)}).
+     *
+     * @param root the memory folder; {@code file} must lie under it
+     */
+    StampedPath(Path file, Clock wallClock, Loader<T> loader, Path root) {
         this.file = Objects.requireNonNull(file, "file");
         this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
         this.loader = Objects.requireNonNull(loader, "loader");
+        this.entry = root == null ? null : entryIn(root, file);
+    }
+
+    /** The entry of {@code root} that {@code file} is or lies under. */
+    private static Path entryIn(Path root, Path file) {
+        Path relative = root.relativize(file);
+        if (relative.getNameCount() == 0 || relative.getName(0).toString().equals("..")) {
+            throw new IllegalArgumentException("path " + file + " is not under the memory folder " + root);
+        }
+        return root.resolve(relative.getName(0));
     }
 
     /**
@@ -86,17 +120,55 @@ final class StampedPath<T> {
 
     /** {@link #get()}, or {@code absent} when the path does not exist. */
     T getOrElse(T absent) throws IOException {
-        if (missing && !file.toFile().exists()) {
-            return absent;
+        return getOrElse(absent, null);
+    }
+
+    /**
+     * {@link #get()}, or {@code absent} when the path does not exist; without a system call when it
+     * was missing from the memory folder last time and {@code root} shows that folder unchanged.
+     *
+     * @param root the memory folder's stamp, taken before this call ({@link Folder#stamp()}), or null
+     */
+    T getOrElse(T absent, Stamp root) throws IOException {
+        Absence was = absence;
+        if (was != null) {
+            if (was.vouched() && root != null && root.equals(was.root())) {
+                return absent;
+            }
+            if (!file.toFile().exists()) {
+                absence = absence(root, was);
+                return absent;
+            }
         }
         try {
             T value = get();
-            missing = false;
+            absence = null;
             return value;
         } catch (NoSuchFileException e) {
-            missing = true;
+            absence = absence(root, null);
             return absent;
         }
+    }
+
+    /**
+     * The path was just found missing, after {@code root} was taken: that stamp vouches for it when
+     * the path's entry in the memory folder is missing too, not even a link (asked once per stamp of
+     * the folder). A dangling link's target may appear without the folder changing, so a link
+     * vouches for nothing.
+     */
+    private Absence absence(Stamp root, Absence was) {
+        if (root == null || entry == null) {
+            return Absence.UNVOUCHED;
+        }
+        if (was != null && root.equals(was.root())) {
+            return was;
+        }
+        return new Absence(root, !Files.exists(entry, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    /** A path found missing, and the memory folder's stamp under which it was; vouched when its entry was missing too. */
+    private record Absence(Stamp root, boolean vouched) {
+        static final Absence UNVOUCHED = new Absence(null, false);
     }
 
     private T read() throws IOException {
@@ -126,11 +198,19 @@ final class StampedPath<T> {
         if (!stampsSupported) {
             return null;
         }
+        Stamp stamp = stampOf(file);
+        if (stamp == null) {
+            stampsSupported = false;
+        }
+        return stamp;
+    }
+
+    /** {@code path}'s stamp, by one {@code stat}; null where the file system has no {@code unix} view. */
+    private static Stamp stampOf(Path path) throws IOException {
         Map<String, Object> a;
         try {
-            a = Files.readAttributes(file, STAMP_ATTRIBUTES);
+            a = Files.readAttributes(path, STAMP_ATTRIBUTES);
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
-            stampsSupported = false;
             return null;
         }
         return new Stamp(((Number) a.get("dev")).longValue(), ((Number) a.get("ino")).longValue(),
@@ -147,7 +227,7 @@ final class StampedPath<T> {
      * {@code equals} is written out: a record's generated one is bootstrapped through method
      * handles on first use, tens of milliseconds of an engine's cold start.
      */
-    private record Stamp(long device, long inode, long size, long modifiedNanos, long changedNanos) {
+    record Stamp(long device, long inode, long size, long modifiedNanos, long changedNanos) {
         boolean olderThan(long millis) {
             long limit = TimeUnit.MILLISECONDS.toNanos(millis);
             return modifiedNanos < limit && changedNanos < limit;
@@ -166,4 +246,41 @@ final class StampedPath<T> {
     }
 
     private record Entry<T>(Stamp stamp, T value) {}
+
+    /**
+     * The memory folder, stamped once a turn so that the paths found missing in it need no system
+     * call of their own while it is unchanged ({@link StampedPath#getOrElse(Object, Stamp)}).
+     */
+    static final class Folder {
+        private final Path folder;
+        private final Clock wallClock;
+        private volatile boolean stampsSupported = true;
+
+        Folder(Path folder, Clock wallClock) {
+            this.folder = Objects.requireNonNull(folder, "folder");
+            this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+        }
+
+        /**
+         * The folder's stamp now, or null when it vouches for nothing: missing, unreadable, on a file
+         * system without the {@code unix} view, or racy (changed within {@link #RACY_WINDOW}).
+         */
+        Stamp stamp() {
+            if (!stampsSupported) {
+                return null;
+            }
+            long nowMillis = wallClock.millis();
+            Stamp stamp;
+            try {
+                stamp = stampOf(folder);
+            } catch (IOException e) {
+                return null;
+            }
+            if (stamp == null) {
+                stampsSupported = false;
+                return null;
+            }
+            return stamp.olderThan(nowMillis - RACY_WINDOW.toMillis()) ? stamp : null;
+        }
+    }
 }

@@ -20,10 +20,14 @@ final class SummaryText {
         return read.text().isEmpty() ? null : read;
     }
 
-    /** The summary now, or empty when it is missing, blank, not UTF-8 or unreadable (said in the log). */
-    static Optional<FileText> get(StampedPath<FileText> file, String which) {
+    /**
+     * The summary now, or empty when it is missing, blank, not UTF-8 or unreadable (said in the log).
+     *
+     * @param root the memory folder's stamp ({@link StampedPath.Folder#stamp()}), or null
+     */
+    static Optional<FileText> get(StampedPath<FileText> file, StampedPath.Stamp root, String which) {
         try {
-            return Optional.ofNullable(file.getOrElse(null));
+            return Optional.ofNullable(file.getOrElse(null, root));
         } catch (CharacterCodingException e) {
             LOG.warn("The {} memory summary is not valid UTF-8; instructions leave it out", which);
         } catch (IOException e) {

@@ -141,4 +141,89 @@ class DeveloperInstructionsCacheTest {
         Files.writeString(summary, "back", StandardCharsets.UTF_8);
         assertThat(between(instructions.build())).isEqualTo("back");
     }
+
+    /** Sets {@code path}'s modification time a day back, so the next entry made in it changes its stamp. */
+    private static void ageFolder(Path path) throws IOException {
+        Files.setLastModifiedTime(path, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
+    }
+
+    @Test
+    void build_seesProjectsAndNotesAddedAfterTheMemoryFolderVouchedForTheirAbsence() throws IOException {
+        Files.writeString(summary, "global only", StandardCharsets.UTF_8);
+        ageFolder(root);
+        DeveloperInstructions instructions = instructions(offsetFromNow(Duration.ofHours(1))); // trusted stamps
+        assertThat(between(instructions.forTools())).isEqualTo("global only");
+        assertThat(between(instructions.forTools())).isEqualTo("global only"); // absence now vouched by the folder
+
+        Path project = Files.createDirectories(root.resolve("projects").resolve("web-app"));
+        Files.writeString(project.resolve(DeveloperInstructions.SUMMARY_FILE), "web summary", StandardCharsets.UTF_8);
+
+        assertThat(between(instructions.forTools())).contains("global only").contains("web-app");
+
+        ageFolder(root);
+        assertThat(instructions.forTools()).doesNotContain("not yet consolidated");
+        Path notes = Files.createDirectories(AdHocNoteFiles.notesDir(root));
+        Files.writeString(notes.resolve("2026-12-01T10-00-00-tabs.md"),
+                AdHocNoteFiles.fileText(java.util.Optional.empty(), "Indent with tabs everywhere."),
+                StandardCharsets.UTF_8);
+
+        assertThat(instructions.forTools()).contains("tabs everywhere").contains("not yet consolidated");
+
+        ageFolder(root);
+        assertThat(instructions.forTools()).contains("tabs everywhere");
+        AdHocNoteFiles.writeFolded(root, AdHocNoteFiles.names(root));
+
+        assertThat(instructions.forTools()).doesNotContain("tabs everywhere");
+    }
+
+    @Test
+    void build_seesANotesFolderMadeInsideAnExistingFolderWhileTheMemoryFolderIsUnchanged() throws IOException {
+        Files.writeString(summary, "global only", StandardCharsets.UTF_8);
+        Path adHoc = Files.createDirectories(root.resolve("extensions").resolve("ad_hoc"));
+        ageFolder(root);
+        DeveloperInstructions instructions = instructions(offsetFromNow(Duration.ofHours(1)));
+        assertThat(instructions.forTools()).doesNotContain("not yet consolidated");
+        assertThat(instructions.forTools()).doesNotContain("not yet consolidated");
+        FileTime rootModified = Files.getLastModifiedTime(root);
+
+        Path notes = Files.createDirectories(adHoc.resolve("notes"));
+        Files.writeString(notes.resolve("2026-12-01T10-00-00-tabs.md"),
+                AdHocNoteFiles.fileText(java.util.Optional.empty(), "Indent with tabs everywhere."),
+                StandardCharsets.UTF_8);
+
+        assertThat(Files.getLastModifiedTime(root)).isEqualTo(rootModified); // the memory folder itself is unchanged
+        assertThat(instructions.forTools()).contains("tabs everywhere");
+    }
+
+    @Test
+    void build_withARecentlyChangedMemoryFolder_seesAProjectAddedInTheSameClockTick() throws IOException {
+        // The system clock: the memory folder was changed just now, so its stamp vouches for nothing.
+        Files.writeString(summary, "global only", StandardCharsets.UTF_8);
+        DeveloperInstructions instructions = instructions(Clock.systemUTC());
+        assertThat(between(instructions.forTools())).isEqualTo("global only");
+        FileTime before = Files.getLastModifiedTime(root);
+
+        Files.createDirectories(root.resolve("projects").resolve("web-app"));
+        Files.setLastModifiedTime(root, before); // as if in the same tick: only the change time moved
+
+        assertThat(between(instructions.forTools())).contains("web-app");
+    }
+
+    @Test
+    void build_seesProjectsAppearBehindALinkThatDangledWhileTheMemoryFolderIsUnchanged() throws IOException {
+        Files.writeString(summary, "global only", StandardCharsets.UTF_8);
+        Path elsewhere = temp.resolve("shared-projects");
+        Files.createSymbolicLink(root.resolve("projects"), elsewhere); // dangling: the target is not there yet
+        ageFolder(root);
+        DeveloperInstructions instructions = instructions(offsetFromNow(Duration.ofHours(1)));
+        assertThat(between(instructions.forTools())).isEqualTo("global only");
+        assertThat(between(instructions.forTools())).isEqualTo("global only");
+        FileTime rootModified = Files.getLastModifiedTime(root);
+
+        Path project = Files.createDirectories(elsewhere.resolve("web-app"));
+        Files.writeString(project.resolve(DeveloperInstructions.SUMMARY_FILE), "web summary", StandardCharsets.UTF_8);
+
+        assertThat(Files.getLastModifiedTime(root)).isEqualTo(rootModified);
+        assertThat(between(instructions.forTools())).contains("web-app");
+    }
 }
