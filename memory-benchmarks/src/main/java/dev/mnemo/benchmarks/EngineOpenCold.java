@@ -26,6 +26,9 @@ import java.util.Locale;
  *   <li>{@code engine_retained_heap}: in one child, used heap after a full GC with {@link #ENGINES}
  *       engines open (each on its own existing home, instructions built once) minus the used heap
  *       before they were opened, divided by {@link #ENGINES}.
+ *   <li>{@code engine_retained_heap_state}: the same, each engine's state layer used once as well
+ *       (thread logs queried, a goal read, the message history read), so its logs and goals
+ *       databases and its history file are open.
  *   <li>{@code cli_status_wall}: wall time of {@code java -jar memory-cli/target/mnemo.jar --home H
  *       status}, median of {@link #RUNS}, against {@code java -jar mnemo.jar --version} (same count,
  *       runs interleaved).
@@ -70,12 +73,19 @@ public final class EngineOpenCold {
                 }
                 System.out.println(elapsed);
             }
-            case "heap" -> System.out.println(retainedBytesPerEngine(Path.of(args[1]), Integer.parseInt(args[2])));
+            case "heap" -> System.out.println(retainedBytesPerEngine(Path.of(args[1]), Integer.parseInt(args[2]), false));
+            case "heap-state" -> System.out.println(retainedBytesPerEngine(Path.of(args[1]), Integer.parseInt(args[2]),
+                    true));
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
     }
 
-    private static long retainedBytesPerEngine(Path folder, int n) {
+    /**
+     * @param stateOpen whether each engine's state layer is used once too (its thread logs queried,
+     *     a goal read, its message history read), so its logs and goals databases and its history
+     *     file are open, as in an engine that has served a conversation
+     */
+    private static long retainedBytesPerEngine(Path folder, int n, boolean stateOpen) {
         List<Path> homes = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Path home = folder.resolve("home-" + i);
@@ -88,6 +98,11 @@ public final class EngineOpenCold {
         for (Path home : homes) {
             MemoryEngine engine = MemoryEngine.builder().home(home).build();
             engine.buildDeveloperInstructions();
+            if (stateOpen) {
+                engine.threadLogs().query("bench-open-thread", 10);
+                engine.goals().get("bench-open-thread");
+                engine.messageHistory().recent(10);
+            }
             open.add(engine);
         }
         long after = usedAfterGc(memory);
@@ -108,8 +123,9 @@ public final class EngineOpenCold {
         List<String> lines = new ArrayList<>();
         boolean first = selected.test("EngineOpenCold.first");
         boolean heap = selected.test("EngineOpenCold.retainedHeap");
+        boolean heapState = selected.test("EngineOpenCold.retainedHeapStateOpen");
         boolean cli = selected.test("EngineOpenCold.cliStatus");
-        if (!first && !heap && !cli) {
+        if (!first && !heap && !heapState && !cli) {
             return lines;
         }
         Path scratch = BenchSupport.scratch("cold");
@@ -127,6 +143,11 @@ public final class EngineOpenCold {
                 long bytes = Long.parseLong(child(List.of("heap", scratch.resolve("heap").toString(),
                         String.valueOf(ENGINES))).strip());
                 lines.add(String.format(Locale.ROOT, "engine_retained_heap %.1f KB - -", bytes / 1024.0));
+            }
+            if (heapState) {
+                long bytes = Long.parseLong(child(List.of("heap-state", scratch.resolve("heap-state").toString(),
+                        String.valueOf(ENGINES))).strip());
+                lines.add(String.format(Locale.ROOT, "engine_retained_heap_state %.1f KB - -", bytes / 1024.0));
             }
             if (cli) {
                 if (!Files.isRegularFile(CLI_JAR)) {
