@@ -79,8 +79,7 @@ public final class BenchmarkSuite {
         List<String> lines = new ArrayList<>();
         Result<?> submit = r.get("StartupSubmitBenchmark.submit");
         if (submit != null) {
-            double p99 = submit.getStatistics().getPercentile(99.0) * nanosPer(submit.getScoreUnit()) / 1e3;
-            lines.add(line("startup_submit", p99, "us_p99", null));
+            lines.add(line("startup_submit", p99Micros(submit), "us_p99", null));
         }
         pair(lines, r, "instructions", "ReadPathBenchmarks.instructions", 1e3, "us");
         pair(lines, r, "instructions_project", "ProjectInstructionsBenchmark.instructionsProject", 1e3, "us");
@@ -114,6 +113,12 @@ public final class BenchmarkSuite {
         }
         rate(lines, r, "log_ingest", "ThreadLogBenchmarks.logIngest", ThreadLogBenchmarks.BURST, "entries_per_s");
         pair(lines, r, "spawn_descendants", "SpawnGraphBenchmarks.spawnDescendants", 1e6, "ms");
+        // The p99 of a history append on the caller's thread, 8 conversations at once; reference: one alone.
+        Result<?> history = r.get("HistoryAppendBenchmark.append");
+        if (history != null) {
+            Result<?> alone = r.get("HistoryAppendBenchmark.appendAlone");
+            lines.add(line("history_append", p99Micros(history), "us_p99", alone == null ? null : p99Micros(alone)));
+        }
         Result<?> warm = r.get("EngineOpenBenchmark.warm");
         if (warm != null) {
             lines.add(line("engine_open_warm", nanos(warm) / 1e6, "ms", null));
@@ -195,6 +200,10 @@ public final class BenchmarkSuite {
             return String.format(Locale.ROOT, "%s %.3f %s - -", metric, value, unit);
         }
         return String.format(Locale.ROOT, "%s %.3f %s %.3f %.2f", metric, value, unit, reference, value / reference);
+    }
+
+    private static double p99Micros(Result<?> sampled) {
+        return sampled.getStatistics().getPercentile(99.0) * nanosPer(sampled.getScoreUnit()) / 1e3;
     }
 
     private static double nanos(Result<?> result) {
