@@ -80,8 +80,7 @@ public final class BenchmarkSuite {
         List<String> lines = new ArrayList<>();
         Result<?> submit = r.get("StartupSubmitBenchmark.submit");
         if (submit != null) {
-            double p99 = submit.getStatistics().getPercentile(99.0) * nanosPer(submit.getScoreUnit()) / 1e3;
-            lines.add(line("startup_submit", p99, "us_p99", null));
+            lines.add(line("startup_submit", p99Micros(submit), "us_p99", null));
         }
         pair(lines, r, "instructions", "ReadPathBenchmarks.instructions", 1e3, "us");
         pair(lines, r, "instructions_project", "ProjectInstructionsBenchmark.instructionsProject", 1e3, "us");
@@ -119,6 +118,12 @@ public final class BenchmarkSuite {
         Result<?> receipt = r.get("ReceiptBenchmark.receipt");
         if (receipt != null) {
             lines.add(line("receipt_per_turn", nanos(receipt) / 1e3, "us", null));
+        }
+        // The p99 of a history append on the caller's thread, 8 conversations at once; reference: one alone.
+        Result<?> history = r.get("HistoryAppendBenchmark.append");
+        if (history != null) {
+            Result<?> alone = r.get("HistoryAppendBenchmark.appendAlone");
+            lines.add(line("history_append", p99Micros(history), "us_p99", alone == null ? null : p99Micros(alone)));
         }
         Result<?> warm = r.get("EngineOpenBenchmark.warm");
         if (warm != null) {
@@ -207,6 +212,10 @@ public final class BenchmarkSuite {
             return String.format(Locale.ROOT, "%s %.3f %s - -", metric, value, unit);
         }
         return String.format(Locale.ROOT, "%s %.3f %s %.3f %.2f", metric, value, unit, reference, value / reference);
+    }
+
+    private static double p99Micros(Result<?> sampled) {
+        return sampled.getStatistics().getPercentile(99.0) * nanosPer(sampled.getScoreUnit()) / 1e3;
     }
 
     private static double nanos(Result<?> result) {

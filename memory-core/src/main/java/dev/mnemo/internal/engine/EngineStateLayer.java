@@ -7,6 +7,7 @@ import dev.mnemo.ThreadGoal;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.ThreadLogs;
 import dev.mnemo.internal.history.EngineHistory;
+import dev.mnemo.internal.history.QueuedHistory;
 import dev.mnemo.internal.rollout.ContextualFragments;
 import dev.mnemo.spi.GoalStore;
 import dev.mnemo.spi.MemoryStore;
@@ -30,7 +31,8 @@ final class EngineStateLayer {
     /** The store, for its goals ({@link MemoryStore#goals()}) and its spawn graph. */
     private final MemoryStore store;
     private final EngineLogs logs;
-    private final EngineHistory history;
+    /** The message history; a recorded session's appends are written off its thread. */
+    private final QueuedHistory history;
     private final Clock wallClock;
     private final AgentGraph agentGraph;
 
@@ -38,7 +40,7 @@ final class EngineStateLayer {
     EngineStateLayer(MemoryStore store, EngineLogs logs, EngineHistory history, Clock wallClock) {
         this.store = store;
         this.logs = logs;
-        this.history = history;
+        this.history = new QueuedHistory(history, QueuedHistory.sharedWriter());
         this.wallClock = wallClock;
         this.agentGraph = new StoreAgentGraph(store);
     }
@@ -72,7 +74,9 @@ final class EngineStateLayer {
     /**
      * A user message a session recorded goes to the message history too, as Codex's TUI keeps what
      * was typed: only the user's own words (no AGENTS.md, no harness context), redacted by the
-     * history. A failure is logged and the conversation goes on, as in Codex.
+     * history. Like Codex's TUI, which spawns the append, the caller does not wait for the file: the
+     * line is queued and written by the history's writer ({@link QueuedHistory}); a failure is logged
+     * and the conversation goes on, as in Codex.
      */
     void recordInput(String threadId, String text) {
         if (!ContextualFragments.isRealUserText(text)) {
@@ -127,8 +131,16 @@ final class EngineStateLayer {
         logs.log(new ThreadLogEntry(threadId, wallClock.instant(), "INFO", DeadJobJournal.TARGET, message));
     }
 
-    /** Writes what the thread logs still queue and closes them; a failure is logged, the engine closes anyway. */
+    /**
+     * Writes the message history's queued lines, then what the thread logs still queue, and closes the
+     * logs; a failure is logged, the engine closes anyway.
+     */
     void closeLogs() {
+        try {
+            history.flush(); // the lines still queued, before the store they go to closes
+        } catch (RuntimeException e) {
+            LOG.warn("memory engine closing: the message history's queued lines were not written", e);
+        }
         try {
             logs.close();
         } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import dev.mnemo.MessageHistory;
 import dev.mnemo.spi.HistoryStore;
 import dev.mnemo.spi.SecretRedactor;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -35,13 +36,29 @@ public final class EngineHistory implements MessageHistory {
      * persistence is {@code none} or the text is blank.
      */
     public boolean append(String sessionId, String text) {
+        return append(sessionId, text, now());
+    }
+
+    /** {@link #append(String, String)} stamped {@code at}: when the message came, for an append made later. */
+    public boolean append(String sessionId, String text, Instant at) {
         Objects.requireNonNull(sessionId, "sessionId");
         Objects.requireNonNull(text, "text");
-        if (config.persistence() == HistoryConfig.Persistence.NONE || text.isBlank()) {
+        Objects.requireNonNull(at, "at");
+        if (!keeps(text)) {
             return false;
         }
-        store.append(sessionId, clock.instant().getEpochSecond(), redactor.redact(text), config.maxBytes().orElse(0));
+        store.append(sessionId, at.getEpochSecond(), redactor.redact(text), config.maxBytes().orElse(0));
         return true;
+    }
+
+    /** Whether an append of {@code text} writes a line: persistence is not {@code none} and the text not blank. */
+    public boolean keeps(String text) {
+        return config.persistence() != HistoryConfig.Persistence.NONE && !text.isBlank();
+    }
+
+    /** The time an append made now is stamped with (the engine's clock). */
+    public Instant now() {
+        return clock.instant();
     }
 
     /** Removes every line of {@code sessionId}; returns how many went. */

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,10 +24,12 @@ import org.slf4j.LoggerFactory;
  * {@code <home>/history.jsonl}: one line {@code {"session_id","ts","text"}} per user message, in
  * Codex's format, mode 0600 (what goes in, redacted, is decided by {@link EngineHistory}).
  *
- * <p>Writing. Each append takes an exclusive lock on the file ({@link HistoryLocks}), writes the
- * whole line with one positioned write at the end, then trims, all before letting go; so lines from
- * several processes never interleave and a trim never races an append. Trimming follows Codex: past
- * {@code max_bytes} the oldest whole lines are dropped until the file is at most
+ * <p>Writing. Each append takes an exclusive lock on the file ({@link HistoryLocks}) and writes the
+ * whole line with one positioned write at the end, or, when the line would take the file past
+ * {@code max_bytes}, rewrites it trimmed with the line at its end, all before letting go; so lines
+ * from several processes never interleave, a trim never races an append, and the file is never
+ * seen past {@code max_bytes}. Trimming gives what Codex's does (append, then trim): the oldest
+ * whole lines are dropped until the file is at most
  * {@code max(floor(0.8 · max_bytes), length of the newest line)}; the newest line always stays.
  *
  * <p>Offsets. Codex looks an entry up by line number, which after a trim silently names another
@@ -73,8 +76,11 @@ public final class HistoryFile implements HistoryStore {
                 out.put((byte) '\n'); // a line cut short by a crash stays alone, unparsed
             }
             out.put(bytes).flip();
-            writeFully(channel, out, size);
-            trim(channel, bytes.length, maxBytes);
+            if (maxBytes > 0 && size + out.remaining() > maxBytes) {
+                appendTrimmed(channel, out, bytes.length, maxBytes);
+            } else {
+                writeFully(channel, out, size);
+            }
             return null;
         });
     }
@@ -166,17 +172,17 @@ public final class HistoryFile implements HistoryStore {
     }
 
     /**
-     * Codex's trim: nothing while the file is within {@code max_bytes} (absent or 0: never); else
-     * the oldest whole lines go until the size is at most the soft cap or only the newest is left.
+     * Codex's trim of the file with {@code line} appended, done as one rewrite so that the file on
+     * disk is never past {@code max_bytes} (a reader of another thread or process never sees it
+     * over): the oldest whole lines go until the size is at most the soft cap
+     * {@code max(floor(0.8 · max_bytes), length of the newest line)} or only the newest is left.
      */
-    private void trim(FileChannel channel, int newestLength, long max) throws IOException {
-        long size = channel.size();
-        if (max <= 0 || size <= max) {
-            return;
-        }
+    private void appendTrimmed(FileChannel channel, ByteBuffer line, int newestLength, long max) throws IOException {
+        byte[] old = readAll(channel);
+        byte[] all = Arrays.copyOf(old, old.length + line.remaining());
+        line.get(all, old.length, line.remaining());
         long softCap = Math.min(Math.max((long) Math.floor(max * HistoryStore.SOFT_CAP_RATIO), 1), max);
         long target = Math.max(softCap, newestLength);
-        byte[] all = readAll(channel);
         int start = 0;
         long remaining = all.length;
         while (remaining > target) {
@@ -187,10 +193,9 @@ public final class HistoryFile implements HistoryStore {
             remaining -= end + 1 - start;
             start = end + 1;
         }
-        if (start == 0) {
-            return;
+        if (start > 0) {
+            offsets.bump();
         }
-        offsets.bump();
         rewrite(channel, ByteBuffer.wrap(all, start, all.length - start));
         LOG.debug("history {} trimmed from {} to {} bytes (max_bytes {})", file, all.length, remaining, max);
     }

@@ -6,16 +6,16 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock tests move forward by hand, so time passes without sleeping. */
-final class MutableClock extends Clock {
+/** A clock tests move forward by hand, so time passes without sleeping (the history tests use it too). */
+public final class MutableClock extends Clock {
 
     private Instant now;
 
-    MutableClock(Instant start) {
+    public MutableClock(Instant start) {
         this.now = start;
     }
 
-    synchronized void advance(Duration by) {
+    public synchronized void advance(Duration by) {
         now = now.plus(by);
     }
 

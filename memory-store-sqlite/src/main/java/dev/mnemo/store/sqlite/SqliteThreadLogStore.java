@@ -4,11 +4,16 @@ import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.spi.ThreadLogQuery;
 import dev.mnemo.spi.ThreadLogStore;
 import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -17,9 +22,13 @@ import java.util.Set;
  * {@code synchronous=NORMAL}, the busy timeout, like the state database) with its own migrations,
  * so log writes never wait for or block the state database's writer.
  *
- * <p>Pruning follows Codex's: only partitions (threads) the batch touched are checked, first with
- * a count and a sum, then, when over a cap, with one window-function delete of every row past the
- * 1,000th newest or past 10 MiB of newest-first cumulative size; a single row over 10 MiB goes at once.
+ * <p>Pruning follows Codex's: only partitions (threads) the batch touched are checked, then, when
+ * over a cap, every row past the 1,000th newest or past 10 MiB of newest-first cumulative size is
+ * deleted; a single row over 10 MiB goes at once. Unlike Codex, the check does not count the
+ * partitions' rows: {@code log_partitions} holds each thread's row count and size, kept by triggers
+ * on every insert and delete (by any writer of the file), with a partial index of the threads over
+ * a cap, so the check is one small read; and a thread only over its row cap loses exactly its
+ * oldest surplus rows, found from the old end of the thread's index.
  */
 public final class SqliteThreadLogStore implements ThreadLogStore {
 
@@ -27,14 +36,23 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
     public static final String FILE_NAME = "logs.sqlite";
 
     static final SqliteDatabase.Schema LOGS = new SqliteDatabase.Schema("logs database",
-            "classpath:dev/mnemo/store/sqlite/logs-migration", "mnemo_schema_history", "2");
+            "classpath:dev/mnemo/store/sqlite/logs-migration", "mnemo_schema_history", "3");
 
     private static final String INSERT = "INSERT INTO logs (ts, ts_nanos, level, target, message, thread_id, "
             + "estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)";
-    /** Past the row cap only: the rows after the newest {@code PARTITION_ROW_LIMIT}, found through the index. */
-    private static final String PRUNE_ROWS = """
+    /**
+     * The threads over a cap with their row count and size (kept by the triggers of
+     * {@code V3__logs_partition_sizes.sql}), read from its partial index, whose condition this repeats.
+     */
+    private static final String OVER_CAP = "SELECT thread_id, rows, bytes FROM log_partitions WHERE rows > "
+            + PARTITION_ROW_LIMIT + " OR bytes > " + PARTITION_SIZE_LIMIT_BYTES;
+    /**
+     * Past the row cap only: the given number of oldest rows, which are the rows after the newest
+     * {@code PARTITION_ROW_LIMIT}, read from the old end of the thread's index (no rows skipped).
+     */
+    private static final String PRUNE_OLDEST = """
             DELETE FROM logs WHERE id IN (
-                SELECT id FROM logs WHERE thread_id = ? ORDER BY ts DESC, ts_nanos DESC, id DESC LIMIT -1 OFFSET ?)""";
+                SELECT id FROM logs WHERE thread_id = ? ORDER BY ts ASC, ts_nanos ASC, id ASC LIMIT ?)""";
     /** Past the byte cap: every row past either cap, by rank and by newest-first cumulative size. */
     private static final String PRUNE = """
             DELETE FROM logs WHERE id IN (
@@ -90,32 +108,63 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
             return;
         }
         database.write("append " + entries.size() + " log entries", connection -> {
-            Set<String> touched = new LinkedHashSet<>();
-            for (ThreadLogEntry entry : entries) {
-                Jdbc.update(connection, INSERT, entry.ts().getEpochSecond(), entry.ts().getNano(), entry.level(),
-                        entry.target(), entry.message(), entry.threadId(), ThreadLogStore.estimatedBytes(entry));
-                touched.add(entry.threadId());
-            }
-            for (String threadId : touched) {
-                prune(connection, threadId);
-            }
+            Set<String> touched = insert(connection, entries);
+            prune(connection, touched);
             return null;
         });
     }
 
     /**
-     * Applies both caps to one thread. Most batches find it within them; a thread at its row cap
-     * (the common case for a busy pseudo-thread) loses its oldest rows through the index, and only
-     * a thread past its byte cap needs the cumulative-size ranking.
+     * Inserts the rows as one JDBC batch with typed parameters (no boxing); returns the threads they
+     * belong to. One batch, not an update per row: on a connection in auto-commit mode sqlite-jdbc
+     * follows each update with its own {@code BEGIN} (which fails inside our transaction, as meant);
+     * a batch does that once.
      */
-    private static void prune(PooledConnection connection, String threadId) throws java.sql.SQLException {
-        long[] size = Jdbc.queryFirst(connection, "SELECT COUNT(*), COALESCE(SUM(estimated_bytes), 0) FROM logs "
-                + "WHERE thread_id = ?", row -> new long[] {row.getLong(1), row.getLong(2)}, threadId)
-                .orElse(new long[2]);
-        if (size[1] > PARTITION_SIZE_LIMIT_BYTES) {
-            Jdbc.update(connection, PRUNE, threadId, PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
-        } else if (size[0] > PARTITION_ROW_LIMIT) {
-            Jdbc.update(connection, PRUNE_ROWS, threadId, PARTITION_ROW_LIMIT);
+    private static Set<String> insert(PooledConnection connection, List<ThreadLogEntry> entries) throws SQLException {
+        Set<String> touched = new LinkedHashSet<>();
+        PreparedStatement insert = connection.prepare(INSERT);
+        try {
+            for (ThreadLogEntry entry : entries) {
+                insert.setLong(1, entry.ts().getEpochSecond());
+                insert.setInt(2, entry.ts().getNano());
+                insert.setString(3, entry.level());
+                insert.setString(4, entry.target());
+                insert.setString(5, entry.message());
+                insert.setString(6, entry.threadId());
+                insert.setLong(7, ThreadLogStore.estimatedBytes(entry));
+                insert.addBatch();
+                touched.add(entry.threadId());
+            }
+            insert.executeBatch();
+        } finally {
+            insert.clearBatch();
+            insert.clearParameters();
+        }
+        return touched;
+    }
+
+    /**
+     * Applies both caps to the threads the batch touched (Codex's per-partition check, for only
+     * those). Most batches find none over; a thread over its row cap only (the common case for a
+     * busy pseudo-thread) loses its oldest surplus rows through the index, and only a thread past
+     * its byte cap needs the cumulative-size ranking.
+     */
+    private static void prune(PooledConnection connection, Set<String> touched) throws SQLException {
+        Map<String, long[]> over = new LinkedHashMap<>();
+        try (ResultSet row = connection.prepare(OVER_CAP).executeQuery()) {
+            while (row.next()) {
+                if (touched.contains(row.getString(1))) {
+                    over.put(row.getString(1), new long[] {row.getLong(2), row.getLong(3)});
+                }
+            }
+        }
+        for (Map.Entry<String, long[]> thread : over.entrySet()) {
+            long rows = thread.getValue()[0];
+            if (thread.getValue()[1] > PARTITION_SIZE_LIMIT_BYTES) {
+                Jdbc.update(connection, PRUNE, thread.getKey(), PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
+            } else {
+                Jdbc.update(connection, PRUNE_OLDEST, thread.getKey(), rows - PARTITION_ROW_LIMIT);
+            }
         }
     }
 
@@ -139,8 +188,11 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
     @Override
     public int deleteOlderThan(Instant cutoff) {
         Objects.requireNonNull(cutoff, "cutoff");
-        int deleted = database.write("delete logs older than " + cutoff,
-                connection -> Jdbc.update(connection, "DELETE FROM logs WHERE ts < ?", cutoff.getEpochSecond()));
+        int deleted = database.write("delete logs older than " + cutoff, connection -> {
+            int rows = Jdbc.update(connection, "DELETE FROM logs WHERE ts < ?", cutoff.getEpochSecond());
+            Jdbc.update(connection, "DELETE FROM log_partitions WHERE rows <= 0");
+            return rows;
+        });
         if (deleted > 0) {
             database.checkpointBestEffort();
         }
@@ -150,8 +202,11 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
     @Override
     public int deleteThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
-        int deleted = database.write("delete logs of thread " + threadId,
-                connection -> Jdbc.update(connection, "DELETE FROM logs WHERE thread_id = ?", threadId));
+        int deleted = database.write("delete logs of thread " + threadId, connection -> {
+            int rows = Jdbc.update(connection, "DELETE FROM logs WHERE thread_id = ?", threadId);
+            Jdbc.update(connection, "DELETE FROM log_partitions WHERE thread_id = ?", threadId);
+            return rows;
+        });
         if (deleted > 0) {
             database.checkpointBestEffort(); // a deleted thread's entries should not linger in the WAL
         }

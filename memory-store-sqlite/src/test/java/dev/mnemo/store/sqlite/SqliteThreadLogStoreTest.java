@@ -3,11 +3,13 @@ package dev.mnemo.store.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.mnemo.ThreadLogEntry;
+import dev.mnemo.spi.ThreadLogQuery;
 import dev.mnemo.spi.ThreadLogStore;
 import dev.mnemo.testkit.contract.ThreadLogStoreContract;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +54,57 @@ class SqliteThreadLogStoreTest extends ThreadLogStoreContract {
 
         assertThat(contains(file, "hunter2")).as("in the database file").isFalse();
         assertThat(contains(wal(file), "hunter2")).as("in the WAL").isFalse();
+    }
+
+    /**
+     * The cap check reads {@code log_partitions}, which triggers keep: rows another writer of the file
+     * inserted without pruning, and rows retention deleted, are counted all the same, so the next
+     * batch still keeps exactly the newest 1,000 of the thread.
+     */
+    @Test
+    void capCheck_countsRowsOfAnyWriter_andForgetsDeletedOnes() throws Exception {
+        Path file = ((SqliteThreadLogStore) logs).file();
+        Instant t0 = Instant.parse("2026-06-01T12:00:00Z");
+        logs.append(List.of(new ThreadLogEntry("a", t0, "INFO", "t", "first")));
+        try (var connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+                var insert = connection.prepareStatement("INSERT INTO logs (ts, ts_nanos, level, target, message, "
+                        + "thread_id, estimated_bytes) VALUES (?, 0, 'INFO', 't', ?, 'a', 6)")) {
+            for (int i = 1; i <= 1_100; i++) {
+                insert.setLong(1, t0.getEpochSecond() + 2 * i);
+                insert.setString(2, "row " + i);
+                insert.executeUpdate();
+            }
+        }
+        logs.append(List.of(new ThreadLogEntry("a", t0.plusSeconds(10_000), "INFO", "t", "newest")));
+
+        List<ThreadLogEntry> kept = logs.query(ThreadLogQuery.ofThread("a", 2_000));
+        assertThat(kept).hasSize(ThreadLogStore.PARTITION_ROW_LIMIT);
+        assertThat(kept.get(0).message()).isEqualTo("row 102");
+        assertThat(kept.get(kept.size() - 1).message()).isEqualTo("newest");
+
+        // Retention takes the 500 oldest; the sizes follow, so 500 more fit before the cap prunes.
+        assertThat(logs.deleteOlderThan(t0.plusSeconds(2 * 602))).isEqualTo(500);
+        List<ThreadLogEntry> more = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            more.add(new ThreadLogEntry("a", t0.plusSeconds(20_000 + i), "INFO", "t", "more " + i));
+        }
+        logs.append(more);
+        assertThat(logs.query(ThreadLogQuery.ofThread("a", 2_000))).hasSize(ThreadLogStore.PARTITION_ROW_LIMIT)
+                .first().extracting(ThreadLogEntry::message).isEqualTo("row 602");
+        assertThat(partitionRows(file, "a")).isEqualTo(ThreadLogStore.PARTITION_ROW_LIMIT);
+
+        logs.deleteThread("a");
+        assertThat(partitionRows(file, "a")).as("a deleted thread leaves no size row").isEqualTo(-1);
+    }
+
+    private static long partitionRows(Path file, String threadId) throws Exception {
+        try (var connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+                var query = connection.prepareStatement("SELECT rows FROM log_partitions WHERE thread_id = ?")) {
+            query.setString(1, threadId);
+            try (var rows = query.executeQuery()) {
+                return rows.next() ? rows.getLong(1) : -1;
+            }
+        }
     }
 
     static Path wal(Path file) {
