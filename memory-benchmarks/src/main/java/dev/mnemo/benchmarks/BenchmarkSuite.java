@@ -68,6 +68,7 @@ public final class BenchmarkSuite {
         lines.addAll(McpInitializeCold.measure(name -> selected.matcher(PACKAGE + name).find()));
         lines.addAll(McpParallelCalls.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
         lines.addAll(Phase1OverheadInterleaved.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
+        lines.addAll(SpawnDescendantsInterleaved.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
         lines.addAll(SelectionSimulation.measure(name -> selected.matcher(PACKAGE + name).find()));
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.write(out, lines, StandardCharsets.UTF_8);

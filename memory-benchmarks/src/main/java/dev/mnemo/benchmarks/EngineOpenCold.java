@@ -213,7 +213,7 @@ public final class EngineOpenCold {
         }
     }
 
-    private static double median(long[] values) {
+    static double median(long[] values) {
         long[] sorted = values.clone();
         Arrays.sort(sorted);
         int m = sorted.length / 2;
