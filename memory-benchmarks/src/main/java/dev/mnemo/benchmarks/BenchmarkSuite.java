@@ -120,6 +120,15 @@ public final class BenchmarkSuite {
         if (receipt != null) {
             lines.add(line("receipt_per_turn", nanos(receipt) / 1e3, "us", null));
         }
+        // The OpenTelemetry listener's handling of one turn's operations; reference: a listener that does nothing.
+        Result<?> unheard = r.get("OpenTelemetryListenerBenchmark.noopReference");
+        for (String[] metric : new String[][] {{"otel_listener_noop", "OpenTelemetryListenerBenchmark.noop"},
+                {"otel_listener_sdk", "OpenTelemetryListenerBenchmark.sdk"}}) {
+            Result<?> value = r.get(metric[1]);
+            if (value != null) {
+                lines.add(line(metric[0], nanos(value) / 1e3, "us", unheard == null ? null : nanos(unheard) / 1e3));
+            }
+        }
         Result<?> warm = r.get("EngineOpenBenchmark.warm");
         if (warm != null) {
             lines.add(line("engine_open_warm", nanos(warm) / 1e6, "ms", null));
