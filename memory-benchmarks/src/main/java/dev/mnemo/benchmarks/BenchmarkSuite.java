@@ -126,6 +126,15 @@ public final class BenchmarkSuite {
             Result<?> alone = r.get("HistoryAppendBenchmark.appendAlone");
             lines.add(line("history_append", p99Micros(history), "us_p99", alone == null ? null : p99Micros(alone)));
         }
+        // The OpenTelemetry listener's handling of one turn's operations; reference: a listener that does nothing.
+        Result<?> unheard = r.get("OpenTelemetryListenerBenchmark.noopReference");
+        for (String[] metric : new String[][] {{"otel_listener_noop", "OpenTelemetryListenerBenchmark.noop"},
+                {"otel_listener_sdk", "OpenTelemetryListenerBenchmark.sdk"}}) {
+            Result<?> value = r.get(metric[1]);
+            if (value != null) {
+                lines.add(line(metric[0], nanos(value) / 1e3, "us", unheard == null ? null : nanos(unheard) / 1e3));
+            }
+        }
         Result<?> warm = r.get("EngineOpenBenchmark.warm");
         if (warm != null) {
             lines.add(line("engine_open_warm", nanos(warm) / 1e6, "ms", null));

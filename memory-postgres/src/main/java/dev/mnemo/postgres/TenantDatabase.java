@@ -3,10 +3,12 @@ package dev.mnemo.postgres;
 import dev.mnemo.MemoryStoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +29,15 @@ final class TenantDatabase implements AutoCloseable {
     interface Work<T> {
         T run(Tx tx) throws SQLException;
     }
+
+    /**
+     * Binds a tenant for the current transaction only: {@code mnemo.tenant}, which the views filter
+     * on, and the {@code search_path}. JIT off too: Mnemo's statements are short index walks whose
+     * row estimates over a large shared table can still pass jit_above_cost, and compiling them costs
+     * more (tens of ms) than running them. Parameters: the tenant, the quoted schema.
+     */
+    private static final String BIND = "SELECT set_config('mnemo.tenant', ?, true),"
+            + " set_config('search_path', ?, true), set_config('jit', 'off', true)";
 
     private final DataSource dataSource;
     private final String schema;
@@ -53,6 +64,36 @@ final class TenantDatabase implements AutoCloseable {
      */
     <T> T read(String tenant, SqlStatements sql, String what, Work<T> work) {
         return inTransaction(tenant, sql, what, false, work);
+    }
+
+    /**
+     * The first row of the single read statement {@code key} of {@code tenant}, mapped, in one round
+     * trip where {@link #read} takes three (the binding with the {@code BEGIN}, the statement, the
+     * {@code COMMIT}): the binding and the statement are sent as one two-statement query with
+     * auto-commit on, which the driver sends before a single Sync, so PostgreSQL runs both in one
+     * implicit transaction, and the binding, local to that transaction, ends with it. For a
+     * single-statement read without parameters on a hot path.
+     */
+    <T> Optional<T> readFirst(String tenant, SqlStatements sql, String key, String what, Tx.RowMapper<T> mapper) {
+        Objects.requireNonNull(tenant, "tenant");
+        try (Connection connection = dataSource.getConnection()) {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(true);
+            try (PreparedStatement statement = connection.prepareStatement(BIND + ";\n" + sql.get(key))) {
+                bindTenant(statement, tenant);
+                statement.execute();
+                if (!statement.getMoreResults()) {
+                    throw new SQLException("statement " + key + " gave no rows");
+                }
+                try (ResultSet rows = statement.getResultSet()) {
+                    return rows.next() ? Optional.ofNullable(mapper.map(rows)) : Optional.empty();
+                }
+            } finally {
+                connection.setAutoCommit(autoCommit);
+            }
+        } catch (SQLException e) {
+            throw failure(tenant, what, e);
+        }
     }
 
     /** Runs {@code work} in one read-only, repeatable-read transaction: every statement sees one snapshot. */
@@ -88,13 +129,8 @@ final class TenantDatabase implements AutoCloseable {
                         statement.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
                     }
                 }
-                // JIT off for this transaction: Mnemo's statements are short index walks whose row
-                // estimates over a large shared table can still pass jit_above_cost, and compiling
-                // them costs more (tens of ms) than running them.
-                try (PreparedStatement bind = connection.prepareStatement("SELECT set_config('mnemo.tenant', ?, true),"
-                        + " set_config('search_path', ?, true), set_config('jit', 'off', true)")) {
-                    bind.setString(1, tenant);
-                    bind.setString(2, quoted(schema));
+                try (PreparedStatement bind = connection.prepareStatement(BIND)) {
+                    bindTenant(bind, tenant);
                     bind.execute();
                 }
                 return open;
@@ -139,6 +175,11 @@ final class TenantDatabase implements AutoCloseable {
         } catch (SQLException e) {
             throw new MemoryStoreException("PostgreSQL schema " + schema + ": cannot " + what + ": " + e.getMessage(), e);
         }
+    }
+
+    private void bindTenant(PreparedStatement bind, String tenant) throws SQLException {
+        bind.setString(1, tenant);
+        bind.setString(2, quoted(schema));
     }
 
     private MemoryStoreException failure(String tenant, String what, SQLException e) {

@@ -112,8 +112,8 @@ final class WorkspaceCopy {
             boolean withNotes = withNotes();
             if (localVersion < 0) {
                 local.createRoot(); // the tools may add a note before anything was materialised here
-            } else if (!behind(read("check the memory files version",
-                    tx -> tx.first("workspace.versions", row -> new Versions(row.getLong(1), row.getLong(2)))),
+            } else if (!behind(database.readFirst(tenant, PostgresMemoryWorkspace.SQL, "workspace.versions",
+                    "check the memory files version", row -> new Versions(row.getLong(1), row.getLong(2))),
                     withNotes)) {
                 return;
             }

@@ -1,17 +1,23 @@
 package dev.mnemo.internal.logs;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.CitationEntry;
 import dev.mnemo.MemoryCitation;
 import dev.mnemo.MemoryReceipt;
 import dev.mnemo.MemoryReceipt.InjectedFile;
 import dev.mnemo.MemoryReceipt.ToolRead;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A receipt as one thread-log message: a sentence a person reads in {@code mnemo logs}, then, after
@@ -23,12 +29,20 @@ public final class ReceiptLine {
     /** Between the sentence and the JSON. */
     static final String SEPARATOR = " | ";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonFactory JSON_FACTORY = JSON.getFactory();
 
     private ReceiptLine() {}
 
     /** The log message for {@code receipt}. */
     public static String format(MemoryReceipt receipt) {
-        return sentence(receipt) + SEPARATOR + json(receipt);
+        StringWriter message = new StringWriter(1024);
+        message.append(sentence(receipt)).append(SEPARATOR);
+        try {
+            json(receipt, message);
+        } catch (IOException cannotHappen) {
+            throw new UncheckedIOException("writing to a string failed", cannotHappen);
+        }
+        return message.toString();
     }
 
     /** The receipt a {@link #format} message holds; empty for any other message. */
@@ -68,43 +82,86 @@ public final class ReceiptLine {
     }
 
     private static String sentence(MemoryReceipt receipt) {
-        long tokens = receipt.injected().stream().mapToLong(InjectedFile::tokens).sum();
-        boolean cut = receipt.injected().stream().anyMatch(InjectedFile::truncated);
-        long bytes = receipt.reads().stream().mapToLong(ToolRead::bytesReturned).sum();
-        long files = receipt.citations().stream().flatMap(c -> c.entries().stream()).map(CitationEntry::path)
-                .distinct().count();
-        long conversations = receipt.citations().stream().flatMap(c -> c.rolloutIds().stream()).distinct().count();
+        long tokens = 0;
+        boolean cut = false;
+        for (InjectedFile f : receipt.injected()) {
+            tokens += f.tokens();
+            cut |= f.truncated();
+        }
+        long bytes = 0;
+        for (ToolRead r : receipt.reads()) {
+            bytes += r.bytesReturned();
+        }
+        Set<String> files = new HashSet<>();
+        Set<String> conversations = new HashSet<>();
+        for (MemoryCitation c : receipt.citations()) {
+            for (CitationEntry e : c.entries()) {
+                files.add(e.path());
+            }
+            conversations.addAll(c.rolloutIds());
+        }
         return "memory given: " + (receipt.given()
                         ? receipt.injected().size() + " file(s), " + tokens + " tokens" + (cut ? ", cut by the cap" : "")
                         : "none")
                 + "; read: " + (receipt.read() ? receipt.reads().size() + " tool call(s), " + bytes + " bytes" : "none")
-                + "; cited: " + (receipt.cited() ? files + " file(s) from " + conversations + " conversation(s)" : "none");
+                + "; cited: " + (receipt.cited()
+                        ? files.size() + " file(s) from " + conversations.size() + " conversation(s)"
+                        : "none");
     }
 
-    private static String json(MemoryReceipt receipt) {
-        ObjectNode root = JSON.createObjectNode();
-        root.put("threadId", receipt.threadId());
-        ArrayNode injected = root.putArray("injected");
-        for (InjectedFile f : receipt.injected()) {
-            injected.addObject().put("scope", f.scope()).put("kind", f.kind()).put("path", f.path())
-                    .put("sha256", f.sha256()).put("bytes", f.bytes()).put("tokens", f.tokens())
-                    .put("truncated", f.truncated());
-        }
-        ArrayNode reads = root.putArray("reads");
-        for (ToolRead r : receipt.reads()) {
-            reads.addObject().put("tool", r.tool()).put("target", r.target()).put("bytes", r.bytesReturned())
-                    .put("failed", r.failed());
-        }
-        ArrayNode citations = root.putArray("citations");
-        for (MemoryCitation c : receipt.citations()) {
-            ObjectNode citation = citations.addObject();
-            ArrayNode entries = citation.putArray("entries");
-            for (CitationEntry e : c.entries()) {
-                entries.addObject().put("path", e.path()).put("lineStart", e.lineStart()).put("lineEnd", e.lineEnd());
+    /**
+     * The receipt as compact JSON, written field by field (a tree of nodes cost a turn several
+     * kilobytes of garbage): the same text, key order and escaping as the node tree's
+     * {@code toString()} this replaced.
+     */
+    private static void json(MemoryReceipt receipt, Writer out) throws IOException {
+        try (JsonGenerator g = JSON_FACTORY.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("threadId", receipt.threadId());
+            g.writeArrayFieldStart("injected");
+            for (InjectedFile f : receipt.injected()) {
+                g.writeStartObject();
+                g.writeStringField("scope", f.scope());
+                g.writeStringField("kind", f.kind());
+                g.writeStringField("path", f.path());
+                g.writeStringField("sha256", f.sha256());
+                g.writeNumberField("bytes", f.bytes());
+                g.writeNumberField("tokens", f.tokens());
+                g.writeBooleanField("truncated", f.truncated());
+                g.writeEndObject();
             }
-            ArrayNode ids = citation.putArray("rolloutIds");
-            c.rolloutIds().forEach(ids::add);
+            g.writeEndArray();
+            g.writeArrayFieldStart("reads");
+            for (ToolRead r : receipt.reads()) {
+                g.writeStartObject();
+                g.writeStringField("tool", r.tool());
+                g.writeStringField("target", r.target());
+                g.writeNumberField("bytes", r.bytesReturned());
+                g.writeBooleanField("failed", r.failed());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("citations");
+            for (MemoryCitation c : receipt.citations()) {
+                g.writeStartObject();
+                g.writeArrayFieldStart("entries");
+                for (CitationEntry e : c.entries()) {
+                    g.writeStartObject();
+                    g.writeStringField("path", e.path());
+                    g.writeNumberField("lineStart", e.lineStart());
+                    g.writeNumberField("lineEnd", e.lineEnd());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+                g.writeArrayFieldStart("rolloutIds");
+                for (String id : c.rolloutIds()) {
+                    g.writeString(id);
+                }
+                g.writeEndArray();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
         }
-        return root.toString();
     }
 }
