@@ -49,9 +49,13 @@ final class FileText {
      */
     static FileText read(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
-        String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+        return new FileText(file, false, decode(bytes), sha256Hex(bytes), bytes.length);
+    }
+
+    /** The bytes as strict UTF-8. */
+    private static String decode(byte[] bytes) throws IOException {
+        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        return new FileText(file, false, text, sha256Hex(bytes), bytes.length);
     }
 
     /** The same file with its text stripped of leading and trailing white space (also when read again). */
@@ -63,7 +67,7 @@ final class FileText {
      * The file's text (strict UTF-8), stripped if this is the {@link #stripped()} form. Once
      * {@linkplain #release() released} the file is read again; should it have changed meanwhile,
      * the text is the new one (its stamp has changed too, so the next build starts over from it),
-     * and should it be gone or unreadable, the text is empty.
+     * and should it be gone, unreadable or no longer UTF-8, the text is empty.
      */
     String text() {
         String held = text;
@@ -85,13 +89,11 @@ final class FileText {
         text = null;
     }
 
+    /** The text read again, not hashed again: whether the file changed is for its stamp to say. */
     private String reread() {
         try {
-            FileText again = read(file);
-            if (!again.sha256.equals(sha256)) {
-                LOG.debug("{} changed since it was read; the new text is used", file);
-            }
-            return stripped ? again.text().strip() : again.text();
+            String again = decode(Files.readAllBytes(file));
+            return stripped ? again.strip() : again;
         } catch (IOException e) {
             LOG.debug("{} could not be read again ({}); its text counts as empty", file, e.toString());
             return "";
