@@ -364,7 +364,12 @@ public final class EngineBuilder implements MemoryEngine.Builder {
         if (serviceClassLoader != EngineBuilder.class.getClassLoader()) {
             return scan(type, serviceClassLoader);
         }
-        return OWN_LOADER_PROVIDERS.computeIfAbsent(type, t -> scan(t, serviceClassLoader));
+        return ownLoaderProviders(type);
+    }
+
+    /** The providers of {@code type} on Mnemo's own class loader, scanned once per JVM. */
+    private static List<ServiceLoader.Provider<?>> ownLoaderProviders(Class<?> type) {
+        return OWN_LOADER_PROVIDERS.computeIfAbsent(type, t -> scan(t, EngineBuilder.class.getClassLoader()));
     }
 
     /**
@@ -372,8 +377,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
      * {@link #build()} uses: what the engine's thread logs open beside a store it discovered.
      */
     static <P> Optional<P> firstOwnLoaderProvider(Class<P> type) {
-        List<ServiceLoader.Provider<?>> found = OWN_LOADER_PROVIDERS.computeIfAbsent(type,
-                t -> scan(t, EngineBuilder.class.getClassLoader()));
+        List<ServiceLoader.Provider<?>> found = ownLoaderProviders(type);
         return found.isEmpty() ? Optional.empty() : Optional.of(type.cast(found.get(0).get()));
     }
 
