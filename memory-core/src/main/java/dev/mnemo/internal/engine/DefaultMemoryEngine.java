@@ -26,6 +26,7 @@ import dev.mnemo.internal.events.BackgroundOperations;
 import dev.mnemo.internal.extract.ThreadRollouts;
 import dev.mnemo.internal.history.EngineHistory;
 import dev.mnemo.internal.history.HistoryFile;
+import dev.mnemo.internal.history.QueuedHistory;
 import dev.mnemo.internal.redact.DefaultSecretRedactor;
 import dev.mnemo.internal.read.DeveloperInstructions;
 import dev.mnemo.internal.rollout.JsonlSessionRecorder;
@@ -104,9 +105,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.notes = new ConversationNotes(parts, this::localTools);
         this.forgets = new EngineForgetting(new Forgetting(parts.store(), parts.workspace(), parts.clock(),
                 this::workerId), notes, executor, operations);
-        this.state = new EngineStateLayer(parts.store(), logs, new EngineHistory(parts.store().messageHistory()
-                .orElseGet(() -> new HistoryFile(parts.home())), parts.history(), redactor(), parts.clock()),
-                parts.wallClock());
+        this.state = new EngineStateLayer(parts.store(), logs, queuedHistory(), parts.wallClock());
         this.threads = new StoreThreadRegistry(parts.store(), parts.clock(), parts.sessionStore(),
                 new StoreThreadRegistry.Hooks(forgets::forgetNow, state::deleteThreadState, state::forgetThreadLogs,
                         state::journal));
@@ -151,6 +150,17 @@ final class DefaultMemoryEngine implements MemoryEngine {
             }
         }
         return id;
+    }
+
+    /**
+     * The message history: the store's, else {@code history.jsonl}; a recorded session's appends are
+     * written off the caller's thread, by the executor the application gave, else by the process's
+     * one history writer (an engine given an executor starts no thread of its own).
+     */
+    private QueuedHistory queuedHistory() {
+        EngineHistory history = new EngineHistory(parts.store().messageHistory()
+                .orElseGet(() -> new HistoryFile(parts.home())), parts.history(), redactor(), parts.clock());
+        return new QueuedHistory(history, ownsExecutor ? QueuedHistory.sharedWriter() : parts.executor());
     }
 
     SecretRedactor redactor() {

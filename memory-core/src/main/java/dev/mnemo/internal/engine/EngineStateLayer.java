@@ -6,7 +6,6 @@ import dev.mnemo.MessageHistory;
 import dev.mnemo.ThreadGoal;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.ThreadLogs;
-import dev.mnemo.internal.history.EngineHistory;
 import dev.mnemo.internal.history.QueuedHistory;
 import dev.mnemo.internal.rollout.ContextualFragments;
 import dev.mnemo.spi.GoalStore;
@@ -37,10 +36,10 @@ final class EngineStateLayer {
     private final AgentGraph agentGraph;
 
     /** @param wallClock times the journal's lines, as the rest of what is reported */
-    EngineStateLayer(MemoryStore store, EngineLogs logs, EngineHistory history, Clock wallClock) {
+    EngineStateLayer(MemoryStore store, EngineLogs logs, QueuedHistory history, Clock wallClock) {
         this.store = store;
         this.logs = logs;
-        this.history = new QueuedHistory(history, QueuedHistory.sharedWriter());
+        this.history = history;
         this.wallClock = wallClock;
         this.agentGraph = new StoreAgentGraph(store);
     }
