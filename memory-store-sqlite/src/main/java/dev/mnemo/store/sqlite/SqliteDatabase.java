@@ -3,17 +3,13 @@ package dev.mnemo.store.sqlite;
 import dev.mnemo.MemoryStoreException;
 import dev.mnemo.spi.OwnerOnlyFiles;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -54,10 +50,6 @@ final class SqliteDatabase implements AutoCloseable {
     static final String SCHEMA_VERSION = "10";
     /** The state database's schema: {@code mnemo.sqlite}. */
     static final Schema STATE = new Schema("state database", MIGRATIONS, HISTORY_TABLE, SCHEMA_VERSION);
-    private static final byte[] SQLITE_HEADER = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
-    /** The database header's length, and where in it {@code PRAGMA user_version} keeps its 4 bytes (big-endian). */
-    private static final int HEADER_BYTES = 100;
-    private static final int USER_VERSION_OFFSET = 60;
     /** Serialises migrations inside this JVM; the lock file does it across processes. */
     private static final Object MIGRATION_MONITOR = new Object();
 
@@ -107,7 +99,7 @@ final class SqliteDatabase implements AutoCloseable {
     /** {@link #open(Path)} for a file of another {@code schema}. */
     static SqliteDatabase open(Path file, Schema schema) {
         Path absolute = file.toAbsolutePath().normalize();
-        int stampedVersion = requireSqliteOrEmpty(absolute);
+        int stampedVersion = SqliteFileHeader.requireSqliteOrEmpty(absolute);
         ownerOnly(absolute);
         SqliteDatabase database = new SqliteDatabase(absolute, schema, false);
         if (stampedVersion >= schema.versionNumber()) {
@@ -135,7 +127,7 @@ final class SqliteDatabase implements AutoCloseable {
         if (!Files.isRegularFile(absolute)) {
             throw new MemoryStoreException("the " + schema.what() + " " + absolute + " does not exist");
         }
-        requireSqliteOrEmpty(absolute);
+        SqliteFileHeader.requireSqliteOrEmpty(absolute);
         // A reader of a WAL database creates -wal and -shm beside it and leaves them there. With no
         // -wal now, no engine has the file open and every row is in the file itself: it is read as
         // immutable, creating nothing (a writer that starts meanwhile is not seen by this short read).
@@ -384,56 +376,6 @@ final class SqliteDatabase implements AutoCloseable {
         return hasHistory && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + history
                 + " WHERE version = ? AND success = 1", schema.version()) > 0
                 && Jdbc.queryLong(connection, "SELECT COUNT(*) FROM " + history + " WHERE success = 0") == 0;
-    }
-
-    /**
-     * A missing or empty file becomes a new database; anything else must carry SQLite's header.
-     *
-     * @return the schema version the file's header records ({@code user_version}, stamped by
-     *     {@link #stampVersion()}), 0 for a new file or one never stamped. Only a checkpoint writes
-     *     the header, and only with committed pages, so a file that says it is current is; one whose
-     *     newer header still waits in the {@code -wal} reads as older and is checked with SQL.
-     */
-    private static int requireSqliteOrEmpty(Path file) {
-        if (Files.isDirectory(file)) {
-            throw new MemoryStoreException("the state database path " + file + " is a directory");
-        }
-        if (!Files.exists(file)) {
-            try {
-                OwnerOnlyFiles.createFolders(file.getParent());
-            } catch (IOException e) {
-                throw new MemoryStoreException("cannot create the folder of the state database " + file + ": "
-                        + e.getMessage(), e);
-            }
-            return 0;
-        }
-        byte[] header = new byte[HEADER_BYTES];
-        int read;
-        try (InputStream in = Files.newInputStream(file)) {
-            read = in.readNBytes(header, 0, header.length);
-        } catch (IOException e) {
-            throw new MemoryStoreException("cannot read the state database " + file + ": " + e.getMessage(), e);
-        }
-        if (read == 0) {
-            return 0;
-        }
-        if (read < SQLITE_HEADER.length || !Arrays.equals(header, 0, SQLITE_HEADER.length, SQLITE_HEADER, 0,
-                SQLITE_HEADER.length)) {
-            throw new MemoryStoreException("the state database " + file
-                    + " is not an SQLite database (wrong file header); it was left untouched");
-        }
-        return read < HEADER_BYTES || !wellFormed(header) ? 0 : ByteBuffer.wrap(header, USER_VERSION_OFFSET, 4).getInt();
-    }
-
-    /**
-     * Whether the header's fixed fields hold what SQLite writes (a page size that is a power of two
-     * from 512 to 65,536, and the payload fractions 64, 32 and 32): a file whose first bytes only
-     * look like SQLite's is then not trusted for its version, but opened and checked with SQL.
-     */
-    private static boolean wellFormed(byte[] header) {
-        int pageSize = ((header[16] & 0xff) << 8) | (header[17] & 0xff);
-        boolean pageSizeValid = pageSize == 1 || (pageSize >= 512 && Integer.bitCount(pageSize) == 1);
-        return pageSizeValid && header[21] == 64 && header[22] == 32 && header[23] == 32;
     }
 
     private void rollbackQuietly(PooledConnection connection, Exception cause) {
