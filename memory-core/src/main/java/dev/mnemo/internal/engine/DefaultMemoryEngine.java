@@ -153,14 +153,15 @@ final class DefaultMemoryEngine implements MemoryEngine {
     }
 
     /**
-     * The message history: the store's, else {@code history.jsonl}; a recorded session's appends are
-     * written off the caller's thread, by the executor the application gave, else by the process's
-     * one history writer (an engine given an executor starts no thread of its own).
+     * The message history: the store's, else {@code history.jsonl}. A recorded session's appends are
+     * written off the caller's thread by the process's one history writer; an engine the application
+     * gave an executor starts no thread of its own and submits it nothing it did not ask for, so its
+     * appends are written on the caller's thread, as before the queue.
      */
     private QueuedHistory queuedHistory() {
         EngineHistory history = new EngineHistory(parts.store().messageHistory()
                 .orElseGet(() -> new HistoryFile(parts.home())), parts.history(), redactor(), parts.clock());
-        return new QueuedHistory(history, ownsExecutor ? QueuedHistory.sharedWriter() : parts.executor());
+        return new QueuedHistory(history, ownsExecutor ? QueuedHistory.sharedWriter() : Runnable::run);
     }
 
     SecretRedactor redactor() {
