@@ -424,7 +424,9 @@ public interface MemoryEngine extends AutoCloseable {
 
         /**
          * How long {@link MemoryEngine#close()} waits for running startup tasks before cancelling
-         * them and releasing their jobs; default 10 seconds.
+         * them and releasing their jobs, and for a background forget (of a conversation that saw
+         * external context) to finish rewriting the memory folder; default 10 seconds. A
+         * background forget not started by then is completed by the next consolidation.
          *
          * @param timeout how long to wait; zero cancels at once, negative is rejected
          * @return this builder

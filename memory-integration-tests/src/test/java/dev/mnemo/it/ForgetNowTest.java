@@ -69,6 +69,37 @@ class ForgetNowTest {
     }
 
     @Test
+    void closingTheEngine_waitsForTheBackgroundForgetOfAConversationThatSawExternalContext() throws Exception {
+        java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).build();
+            try (Scenario p = new Scenario(home, config, new FaultyStore(), executor)) {
+                p.consolidateBoth();
+                try (MemorySession session = p.engine.openSession(SessionContext.root(p.secretThread))) {
+                    executor.submit(() -> {}).get(); // what opening the session queued is done
+                    executor.execute(() -> pause(300)); // the forget pass queues behind other work
+                    session.externalContext("web_search");
+                }
+
+                p.engine.close();
+
+                assertThat(p.store.pendingForgets()).as("the forget completed before close returned").isEmpty();
+                assertThat(gitObjectsContaining(p.memoryRoot(), SECRET)).isEmpty();
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void theReconsolidationAfterAForget_doesNotWaitForTheSuccessCooldown() throws Exception {
         try (Scenario p = new Scenario(home, MemoriesConfig.defaults())) {
             p.consolidateBoth();

@@ -402,8 +402,11 @@ final class DefaultMemoryEngine implements MemoryEngine {
         // 0. Open conversations stop recording (an unfinished streamed answer keeps what was shown),
         //    then every other session still recording.
         conversations.closeAll();
-        // 1. Let running work finish, within a bound; then cancel it.
+        // 1. Let running work finish, within a bound; then cancel it. Background forgets get what
+        //    is left of the bound.
+        long deadline = System.nanoTime() + parts.closeTimeout().toNanos();
         schedule.windDown(parts.closeTimeout());
+        forgets.windDown(deadline);
         // 2. Jobs this engine still holds go back to the pool at once, without a retry spent. An
         //    engine that never took a worker id has claimed none.
         String claimedAs = workerId;

@@ -7,9 +7,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +45,10 @@ final class EngineForgetting {
     /** Threads whose forget waits for the background pass (for a store that records no pending forgets). */
     private final Set<String> awaitingForgetPass = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean forgetPassQueued = new AtomicBoolean();
+    /** Background passes queued or running, each completed when its pass ends or is skipped. */
+    private final Set<CompletableFuture<Void>> passesInFlight = ConcurrentHashMap.newKeySet();
+    /** Set when the engine closes: a pass not started by then is left to the next consolidation. */
+    private volatile boolean stopped;
 
     /**
      * Set when a forget of this engine could not drop its text from the files at once; while the
@@ -171,9 +179,19 @@ final class EngineForgetting {
             return;
         }
         BackgroundOperations.Run run = operations.startRun();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        passesInFlight.add(done);
         try {
-            executor.execute(() -> forgetPass(run));
+            executor.execute(() -> {
+                try {
+                    forgetPass(run);
+                } finally {
+                    passesInFlight.remove(done);
+                    done.complete(null);
+                }
+            });
         } catch (RejectedExecutionException e) {
+            passesInFlight.remove(done);
             forgetPassQueued.set(false);
             run.finish();
             LOG.warn("the executor refused the forget of thread {}; the next consolidation completes it first",
@@ -186,6 +204,12 @@ final class EngineForgetting {
      * Files it restored are an {@code update_memory} of its run, counting the conversations forgotten.
      */
     private void forgetPass(BackgroundOperations.Run run) {
+        if (stopped) {
+            run.finish();
+            LOG.info("memory engine closed before its background forget started; the next consolidation "
+                    + "completes it first");
+            return;
+        }
         try {
             run.within(() -> {
                 forgetPassQueued.set(false);
@@ -208,5 +232,28 @@ final class EngineForgetting {
         } finally {
             run.finish();
         }
+    }
+
+    /**
+     * When the engine closes: waits until {@code deadlineNanos} ({@link System#nanoTime()}) for the
+     * background passes queued or running, so none still rewrites the workspace once its owner has
+     * closed it; a pass not started by then does not start (its forget stays recorded in the store,
+     * and the next consolidation completes it first).
+     */
+    void windDown(long deadlineNanos) {
+        for (CompletableFuture<Void> pass : List.copyOf(passesInFlight)) {
+            try {
+                pass.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            } catch (TimeoutException e) {
+                LOG.info("memory engine closing: a background forget still runs after the close timeout");
+                break;
+            } catch (ExecutionException e) {
+                // the pass logs its own failure
+            }
+        }
+        stopped = true;
     }
 }
