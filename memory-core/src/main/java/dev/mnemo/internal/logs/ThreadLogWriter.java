@@ -103,7 +103,7 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
         }
         oldestQueuedAt.compareAndSet(null, clock.instant());
         if (queue.size() >= batchSize) {
-            scheduleDrain();
+            scheduleDrain(true);
         }
     }
 
@@ -134,7 +134,7 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
         Instant now = clock.instant();
         Instant since = oldestQueuedAt.get();
         if (since != null && !now.isBefore(since.plus(flushInterval))) {
-            scheduleDrain();
+            scheduleDrain(false);
         }
         Instant due = nextRetentionAt.get();
         if (due != null && !now.isBefore(due) && nextRetentionAt.compareAndSet(due, now.plus(RETENTION_INTERVAL))) {
@@ -168,13 +168,21 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
         }
     }
 
-    private void scheduleDrain() {
+    /**
+     * Queues a pass on the executor, unless one is queued already (the next tick asks again).
+     *
+     * @param fullBatchesOnly a pass for a full batch, which leaves a partial batch queued (for the
+     *     next full one, the flush interval or a reader): as in Codex, a full batch is written when
+     *     it fills, and the rest waits. Writing the few entries that arrived meanwhile at once cost
+     *     a transaction each, most of a full batch's price.
+     */
+    private void scheduleDrain(boolean fullBatchesOnly) {
         if (drainScheduled.compareAndSet(false, true)) {
             try {
                 executor.execute(() -> {
                     drainScheduled.set(false);
                     if (!closed) {
-                        drain();
+                        drain(fullBatchesOnly);
                     }
                 });
             } catch (RuntimeException e) {
@@ -186,10 +194,15 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
 
     /** Writes everything queued now, batch by batch; one writer at a time. */
     private void drain() {
+        drain(false);
+    }
+
+    /** Writes what is queued, batch by batch, or only full batches; one writer at a time. */
+    private void drain(boolean fullBatchesOnly) {
         writing.lock();
         try {
             List<ThreadLogEntry> batch = new ArrayList<>(batchSize);
-            while (true) {
+            while (!fullBatchesOnly || queue.size() >= batchSize) {
                 batch.clear();
                 oldestQueuedAt.set(null);
                 queue.drainTo(batch, batchSize);

@@ -53,11 +53,21 @@ final class SqliteDatabase implements AutoCloseable {
     /** Serialises migrations inside this JVM; the lock file does it across processes. */
     private static final Object MIGRATION_MONITOR = new Object();
 
+    /** SQLite's own {@code wal_autocheckpoint}, in pages. */
+    static final int DEFAULT_WAL_AUTOCHECKPOINT_PAGES = 1_000;
+
     /**
      * A file's schema: its migrations, their history table and the newest version. Each SQLite file
      * of a home ({@code mnemo.sqlite}, {@code goals.sqlite}) has its own.
+     *
+     * @param walAutocheckpointPages how large the {@code -wal} file grows, in pages, before a commit
+     *     copies it back into the database ({@code PRAGMA wal_autocheckpoint})
      */
-    record Schema(String what, String migrations, String historyTable, String version) {
+    record Schema(String what, String migrations, String historyTable, String version, int walAutocheckpointPages) {
+        Schema(String what, String migrations, String historyTable, String version) {
+            this(what, migrations, historyTable, version, DEFAULT_WAL_AUTOCHECKPOINT_PAGES);
+        }
+
         /** {@link #version()} as the number stamped in the file's {@code user_version}. */
         int versionNumber() {
             return Integer.parseInt(version);
@@ -296,6 +306,9 @@ final class SqliteDatabase implements AutoCloseable {
             connection.executeOnce("PRAGMA synchronous = NORMAL");
             connection.executeOnce("PRAGMA foreign_keys = ON");
             connection.executeOnce("PRAGMA secure_delete = ON");
+            if (schema.walAutocheckpointPages() != DEFAULT_WAL_AUTOCHECKPOINT_PAGES) {
+                connection.executeOnce("PRAGMA wal_autocheckpoint = " + schema.walAutocheckpointPages());
+            }
             return connection;
         } catch (SQLException e) {
             closeQuietly(connection);

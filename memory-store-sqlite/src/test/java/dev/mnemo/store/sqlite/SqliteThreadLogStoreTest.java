@@ -42,6 +42,17 @@ class SqliteThreadLogStoreTest extends ThreadLogStoreContract {
         }
     }
 
+    @Test
+    void logsConnections_checkpointTheirWalAtFourThousandPages_theStateDatabasesAtSqlitesDefault() {
+        SqliteThreadLogStore store = (SqliteThreadLogStore) logs;
+        assertThat(store.<Long>onConnection(connection -> Jdbc.queryLong(connection, "PRAGMA wal_autocheckpoint")))
+                .isEqualTo(4_000L);
+        try (SqliteMemoryStore state = SqliteMemoryStore.open(dir.resolve("mnemo.sqlite"))) {
+            assertThat(state.<Long>onConnection(connection -> Jdbc.queryLong(connection, "PRAGMA wal_autocheckpoint")))
+                    .isEqualTo(1_000L);
+        }
+    }
+
     /** Issue 36: a deleted thread's entries stayed readable in {@code logs.sqlite-wal}. */
     @Test
     void deleteThread_leavesNoTextInTheDatabaseOrItsWal() throws Exception {

@@ -100,6 +100,23 @@ class ThreadLogWriterTest {
     }
 
     @Test
+    void aFullBatch_isWrittenAlone_theEntriesQueuedBehindItWaitForTheNextBatchOrTheInterval() {
+        ThreadLogWriter writer = new ThreadLogWriter(store, clock, held::add, 16, 4, Duration.ofSeconds(2));
+        for (int i = 0; i < 6; i++) {
+            writer.log(entry("a", i)); // the fourth schedules the write; two more arrive before it runs
+        }
+        assertThat(held).hasSize(1);
+
+        held.remove(0).run();
+        assertThat(stored()).as("one full batch, not the two entries behind it").isEqualTo(4);
+
+        clock.advance(Duration.ofSeconds(2));
+        writer.tick();
+        held.remove(0).run();
+        assertThat(stored()).isEqualTo(6);
+    }
+
+    @Test
     void aPartialBatch_isWrittenOnceTheFlushIntervalHasPassed() {
         ThreadLogWriter writer = new ThreadLogWriter(store, clock, Runnable::run);
         writer.log(entry("a", 0));
