@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * on {@code executor}, one append at a time and in the order they were queued. Readers never see
  * less than was queued before they asked: every read, and {@link #removeSession} (so a thread's
  * line still queued is not written after its lines were removed), first writes what is queued, as
- * does {@link #flush()} when the engine closes.
+ * does {@link #flush()} when the engine closes; a JVM that exits with an engine still open writes
+ * them before it goes (a shutdown hook, held while the writer thread lives).
  *
  * <p>On the caller's thread this is a few microseconds whatever the file system does; writing the
  * line itself (open, lock, {@code chmod} check, write, unlock) took 30 to 90 µs, and with eight
@@ -36,6 +39,9 @@ public final class QueuedHistory implements MessageHistory {
 
     /** How long the shared writer thread outlives its last append. */
     static final long WRITER_KEEP_ALIVE_SECONDS = 30;
+
+    /** How long the JVM's exit waits for the lines still queued when no engine closed them. */
+    static final long EXIT_WAIT_SECONDS = 5;
 
     /**
      * Lines an engine's queue holds at most: past it, the appending caller writes what is queued
@@ -159,13 +165,48 @@ public final class QueuedHistory implements MessageHistory {
 
     private static ThreadPoolExecutor sharedWriterThread() {
         ThreadPoolExecutor writer = new ThreadPoolExecutor(1, 1, WRITER_KEEP_ALIVE_SECONDS, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "mnemo-history-write");
-                    t.setDaemon(true);
-                    return t;
-                });
+                new LinkedBlockingQueue<>(), QueuedHistory::writerThread);
         writer.allowCoreThreadTimeOut(true);
         return writer;
+    }
+
+    /**
+     * The writer thread, a daemon, which holds a shutdown hook for as long as it lives: a JVM that
+     * exits without closing its engines (the end of {@code main}, {@code System.exit}) would stop
+     * it with lines still queued. The hook lets it write them first, up to
+     * {@value #EXIT_WAIT_SECONDS} s. Held only while the thread lives, the hook keeps no class
+     * loader of a redeployed application alive past the writer's keep-alive.
+     */
+    private static Thread writerThread(Runnable work) {
+        Thread hook = new Thread(QueuedHistory::writeQueuedLinesAtExit, "mnemo-history-exit");
+        Thread writer = new Thread(() -> {
+            try {
+                work.run();
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // the JVM is exiting: the hook runs, and finds nothing queued
+                }
+            }
+        }, "mnemo-history-write");
+        writer.setDaemon(true);
+        Runtime.getRuntime().addShutdownHook(hook);
+        return writer;
+    }
+
+    /**
+     * At exit: every line queued has a write queued after it on the writer (an append schedules
+     * one unless one not yet started is queued), so once a task queued now has run, they are written.
+     */
+    private static void writeQueuedLinesAtExit() {
+        try {
+            SHARED_WRITER.submit(() -> { }).get(EXIT_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            LOG.warn("message history lines still queued at exit may be lost: {}", e.toString());
+        }
     }
 
     @Override
