@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -25,11 +26,14 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Reads the {@code [memories]} and {@code [history]} tables of a {@code config.toml}. Other tables are
+ * Reads the {@code [memories]}, {@code [history]} and {@code [logs]} tables of a {@code config.toml}. Other tables are
  * ignored; inside each every key must be known and of the right type, or loading fails with a
  * {@link MemoryConfigurationException} naming the key and the file. Nothing is silently defaulted.
  */
 public final class TomlConfigLoader {
+
+    /** The longest {@code logs.retention_days}: about a hundred years. */
+    private static final long MAX_RETENTION_DAYS = 36_500;
 
     private TomlConfigLoader() {}
 
@@ -43,15 +47,13 @@ public final class TomlConfigLoader {
 
     public static MemoriesConfig load(Path file) {
         Objects.requireNonNull(file, "configToml");
-        JsonNode table = table(file, "memories");
-        if (table == null) {
+        List<Value> values = values(file, "memories");
+        if (values == null) {
             return MemoriesConfig.defaults();
         }
         MemoriesConfig.Builder builder = MemoriesConfig.builder();
-        Iterator<Map.Entry<String, JsonNode>> fields = table.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            apply(builder, new Value(file, "memories", field.getKey(), field.getValue()));
+        for (Value v : values) {
+            apply(builder, v);
         }
         return builder.build();
     }
@@ -62,15 +64,8 @@ public final class TomlConfigLoader {
      */
     public static HistoryConfig loadHistory(Path file) {
         Objects.requireNonNull(file, "configToml");
-        JsonNode table = table(file, "history");
         HistoryConfig config = HistoryConfig.defaults();
-        if (table == null) {
-            return config;
-        }
-        Iterator<Map.Entry<String, JsonNode>> fields = table.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            Value v = new Value(file, "history", field.getKey(), field.getValue());
+        for (Value v : valuesOrNone(file, "history")) {
             switch (v.key) {
                 case "persistence" -> {
                     String text = v.nonBlankString();
@@ -93,6 +88,48 @@ public final class TomlConfigLoader {
             }
         }
         return config;
+    }
+
+    /**
+     * The {@code [logs]} table's {@code retention_days}, in days, when set: a whole number, at least
+     * 1. Any other key fails, naming it and the file.
+     */
+    public static Optional<Duration> loadLogsRetention(Path file) {
+        Objects.requireNonNull(file, "configToml");
+        Optional<Duration> retention = Optional.empty();
+        for (Value v : valuesOrNone(file, "logs")) {
+            if (!v.key.equals("retention_days")) {
+                throw new MemoryConfigurationException("unknown key logs." + v.key + " in " + file);
+            }
+            long days = v.integer();
+            if (days < 1 || days > MAX_RETENTION_DAYS) {
+                throw new MemoryConfigurationException("logs.retention_days in " + file + " must be a whole number of"
+                        + " days from 1 to " + MAX_RETENTION_DAYS + ", was " + days);
+            }
+            retention = Optional.of(Duration.ofDays(days));
+        }
+        return retention;
+    }
+
+    /** The keys of the named top-level table of {@code file}, in order; null when the file or the table is missing. */
+    private static List<Value> values(Path file, String name) {
+        JsonNode table = table(file, name);
+        if (table == null) {
+            return null;
+        }
+        List<Value> values = new ArrayList<>();
+        Iterator<Map.Entry<String, JsonNode>> fields = table.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            values.add(new Value(file, name, field.getKey(), field.getValue()));
+        }
+        return values;
+    }
+
+    /** {@link #values}, none when the file or the table is missing. */
+    private static List<Value> valuesOrNone(Path file, String name) {
+        List<Value> values = values(file, name);
+        return values == null ? List.of() : values;
     }
 
     /** The named top-level table of {@code file}; null when the file or the table is missing. */

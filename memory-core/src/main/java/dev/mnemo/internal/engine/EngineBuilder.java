@@ -4,8 +4,9 @@ import dev.mnemo.HistoryConfig;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryConfigurationException;
 import dev.mnemo.MemoryEngine;
-import dev.mnemo.spi.OwnerOnlyFiles;
+import dev.mnemo.internal.logs.LogsConfig;
 import dev.mnemo.internal.rollout.FileSessionStore;
+import dev.mnemo.spi.OwnerOnlyFiles;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.spi.ConsolidationAgent;
 import dev.mnemo.spi.MemoryEventListener;
@@ -230,11 +231,12 @@ public final class EngineBuilder implements MemoryEngine.Builder {
 
     @Override
     public MemoryEngine build() {
-        // 1. Where everything lives, and the settings (config.toml unless given).
+        // 1. Where everything lives, and the settings (config.toml unless given; [logs] always from it).
         Path resolvedHome = resolveHome();
-        MemoriesConfig resolvedConfig = config != null ? config : MemoriesConfig.load(resolvedHome.resolve("config.toml"));
-        HistoryConfig resolvedHistory = historyConfig != null ? historyConfig
-                : HistoryConfig.load(resolvedHome.resolve("config.toml"));
+        Path configToml = resolvedHome.resolve("config.toml");
+        MemoriesConfig resolvedConfig = config != null ? config : MemoriesConfig.load(configToml);
+        HistoryConfig resolvedHistory = historyConfig != null ? historyConfig : HistoryConfig.load(configToml);
+        Duration logsRetention = LogsConfig.load(configToml).retention();
         Path memoryRoot = resolvedHome.resolve("memories");
         if (workspace != null && !workspace.root().toAbsolutePath().normalize().equals(memoryRoot)) {
             // The workspace may live elsewhere; the read path and tools follow the workspace.
@@ -275,7 +277,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
                 List.copyOf(rolloutSources),
                 sessionStore != null ? sessionStore : new FileSessionStore(resolvedHome.resolve("sessions"), clock),
                 redactor, List.copyOf(listeners), clock, wallClock != null ? wallClock : clock, executor, closeTimeout,
-                conversationIdleTimeout, maxOpenConversations, resolvedHistory, goalTools, readOnly,
+                conversationIdleTimeout, maxOpenConversations, resolvedHistory, logsRetention, goalTools, readOnly,
                 BUILDING_FOR_TENANT.get());
         return new DefaultMemoryEngine(parts);
     }

@@ -2,7 +2,6 @@ package dev.mnemo.internal.engine;
 
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.ThreadLogs;
-import dev.mnemo.internal.logs.LogsConfig;
 import dev.mnemo.internal.logs.ThreadLogListener;
 import dev.mnemo.internal.logs.ThreadLogTicker;
 import dev.mnemo.internal.logs.ThreadLogWriter;
@@ -11,7 +10,6 @@ import dev.mnemo.spi.MemoryStoreProvider;
 import dev.mnemo.spi.Stage1Store;
 import dev.mnemo.spi.ThreadLogStore;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -106,18 +104,8 @@ final class EngineLogs implements AutoCloseable {
         if (parts.readOnly()) {
             return new EngineLogs(writer, () -> { }, null, false);
         }
-        writer.retainFor(retention(parts));
+        writer.retainFor(parts.logsRetention());
         return new EngineLogs(writer, ThreadLogTicker.shared().register(writer), null);
-    }
-
-    private static Duration retention(EngineParts parts) {
-        try {
-            return LogsConfig.load(parts.home().resolve("config.toml")).retention();
-        } catch (RuntimeException e) {
-            LOG.warn("thread logs: [logs] in {} could not be read; entries are kept {}", parts.home(),
-                    ThreadLogWriter.DEFAULT_RETENTION, e);
-            return ThreadLogWriter.DEFAULT_RETENTION;
-        }
     }
 
     private static EngineLogs none(String reason) {

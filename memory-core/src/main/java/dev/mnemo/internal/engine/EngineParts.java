@@ -20,7 +20,8 @@ import java.util.concurrent.ExecutorService;
  * Everything an engine is built from, after validation. Nullable fields are parts that were not
  * configured: no model, no custom agent, the built-in redactor, an engine-owned executor.
  * {@code clock} decides (leases, windows, backoffs); {@code wallClock} times what is reported.
- * {@code history} is the {@code [history]} table; {@code goalTools} offers the goal tools to models;
+ * {@code history} is the {@code [history]} table, {@code logsRetention} the {@code [logs]} table's
+ * retention; {@code goalTools} offers the goal tools to models;
  * {@code readOnly} marks an engine that only looks ({@link dev.mnemo.MemoryEngine.Builder#readOnly}).
  * {@code tenantId} is the tenant the engine serves in a fleet ({@link TenantEngines}), null otherwise.
  */
@@ -29,7 +30,7 @@ record EngineParts(Path home, Path memoryRoot, MemoriesConfig config, LanguageMo
         MemoryWorkspace workspace, boolean ownsWorkspace, List<RolloutSource> rolloutSources, SessionStore sessionStore,
         SecretRedactor redactor, List<MemoryEventListener> listeners, Clock clock, Clock wallClock,
         ExecutorService executor, Duration closeTimeout, Duration conversationIdleTimeout, int maxOpenConversations,
-        HistoryConfig history, boolean goalTools, boolean readOnly, String tenantId) {
+        HistoryConfig history, Duration logsRetention, boolean goalTools, boolean readOnly, String tenantId) {
 
     /** The label a home without a usable folder name gets. */
     static final String DEFAULT_STORE_LABEL = "mnemo";

@@ -1,19 +1,13 @@
 package dev.mnemo.internal.logs;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.toml.TomlMapper;
-import dev.mnemo.MemoryConfigurationException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import dev.mnemo.internal.config.TomlConfigLoader;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * The {@code [logs]} table of {@code config.toml}: {@code retention_days} (default 10, Codex's
- * {@code LOG_RETENTION_DAYS}; at least 1). Read apart from {@code [memories]} so a home without a
- * {@code [logs]} table never starts the TOML parser for it.
+ * {@code LOG_RETENTION_DAYS}; from 1 to 36,500). Parsed as the other tables are
+ * ({@link TomlConfigLoader}): an unknown key or a bad value fails, naming it and the file.
  *
  * @param retention entries older than this are deleted when the engine opens its logs
  */
@@ -21,32 +15,13 @@ public record LogsConfig(Duration retention) {
 
     public static final LogsConfig DEFAULTS = new LogsConfig(ThreadLogWriter.DEFAULT_RETENTION);
 
-    /** Reads {@code file}'s {@code [logs]} table; defaults when the file or the table is missing. */
+    /**
+     * Reads {@code file}'s {@code [logs]} table; defaults when the file or the table is missing.
+     *
+     * @throws dev.mnemo.MemoryConfigurationException when the table has an unknown key or a bad
+     *     value, or the file cannot be parsed
+     */
     public static LogsConfig load(Path file) {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            return DEFAULTS;
-        } catch (IOException e) {
-            return DEFAULTS; // the [memories] loader reads the same file first and reports what is wrong with it
-        }
-        if (!text.contains("[logs]")) {
-            return DEFAULTS;
-        }
-        JsonNode days;
-        try {
-            days = new TomlMapper().readTree(text).path("logs").path("retention_days");
-        } catch (IOException e) {
-            throw new MemoryConfigurationException(file + " is not valid TOML: " + e.getMessage(), e);
-        }
-        if (days.isMissingNode()) {
-            return DEFAULTS;
-        }
-        if (!days.canConvertToInt() || !days.isIntegralNumber() || days.asInt() < 1) {
-            throw new MemoryConfigurationException("logs.retention_days in " + file + " must be a whole number of days,"
-                    + " at least 1, was " + days);
-        }
-        return new LogsConfig(Duration.ofDays(days.asInt()));
+        return TomlConfigLoader.loadLogsRetention(file).map(LogsConfig::new).orElse(DEFAULTS);
     }
 }

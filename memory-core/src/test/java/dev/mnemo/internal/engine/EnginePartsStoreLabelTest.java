@@ -14,7 +14,7 @@ class EnginePartsStoreLabelTest {
     private static EngineParts parts(Path home, String tenantId) {
         return new EngineParts(home, home.resolve("memories"), null, null, null, null, null, false, null, false,
                 List.of(), null, null, List.of(), Clock.systemUTC(), Clock.systemUTC(), null, Duration.ZERO,
-                Duration.ZERO, 1, null, false, false, tenantId);
+                Duration.ZERO, 1, null, Duration.ofDays(10), false, false, tenantId);
     }
 
     @Test
