@@ -9,9 +9,12 @@ import dev.mnemo.MemorySession;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.PendingMemory;
 import dev.mnemo.SessionContext;
+import dev.mnemo.spi.MemoryEventListener;
+import dev.mnemo.spi.MemoryOperation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,6 +70,31 @@ class ConversationNotesTest {
             p.engine.admin().approve(notes(p).get(0).id());
             assertThat(p.memoryRoot().resolve(NOTES + "2026-11-01T09-00-00-canary.md"))
                     .hasContent("source: conversation " + thread + "\n\nDeploy with --canary.");
+        }
+    }
+
+    @Test
+    void anApprovedNote_isACreateNamingItsPath_asANoteWrittenAtOnceIs() {
+        List<MemoryOperation> heard = new CopyOnWriteArrayList<>();
+        MemoryEventListener listener = new MemoryEventListener() {
+            @Override
+            public void memoryOperation(MemoryOperation operation) {
+                heard.add(operation);
+            }
+        };
+        try (Pipeline p = new Pipeline(home, MemoriesConfig.builder().approval(Approval.ASK).build(), null, listener)) {
+            conversation(p, s -> addNote(s, "2026-11-01T09-00-00-canary.md", "Deploy with --canary."));
+            assertThat(heard).noneMatch(op -> op.type() == MemoryOperation.Type.CREATE); // pending: nothing written
+
+            p.engine.admin().approve(notes(p).get(0).id());
+
+            assertThat(heard).filteredOn(op -> op.type() == MemoryOperation.Type.CREATE).singleElement()
+                    .satisfies(op -> {
+                        assertThat(op.source()).isEqualTo("approval");
+                        assertThat(op.recordId()).contains(NOTES + "2026-11-01T09-00-00-canary.md");
+                        assertThat(op.recordCount()).isEqualTo(1);
+                        assertThat(op.errorType()).isEmpty();
+                    });
         }
     }
 

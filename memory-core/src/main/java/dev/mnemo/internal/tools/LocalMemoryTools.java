@@ -218,15 +218,17 @@ public final class LocalMemoryTools implements MemoryTools {
     /**
      * The same, naming the recorded conversation that asked for the note in its header.
      *
+     * @return the file written
      * @throws IllegalArgumentException when the name is invalid or already taken
      */
-    public void writeApprovedNote(String filename, Optional<String> projectSlug, String note,
+    public Path writeApprovedNote(String filename, Optional<String> projectSlug, String note,
             Optional<String> conversation) {
         try {
             Path written = notes.write(filename, note, projectSlug, conversation);
             if (!noteAdded.test(written)) {
                 throw new IllegalArgumentException("ad-hoc note '" + filename + "' already exists");
             }
+            return written;
         } catch (ToolFailure e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
