@@ -26,7 +26,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Reads the {@code [memories]}, {@code [history]} and {@code [logs]} tables of a {@code config.toml}. Other tables are
+ * Reads the {@code [memories]}, {@code [history]} and {@code [logs]} tables of a {@code config.toml}
+ * ({@link #read}: the file read and parsed once, its tables taken from the parse). Other tables are
  * ignored; inside each every key must be known and of the right type, or loading fails with a
  * {@link MemoryConfigurationException} naming the key and the file. Nothing is silently defaulted.
  */
@@ -45,116 +46,145 @@ public final class TomlConfigLoader {
         static final TomlMapper MAPPER = new TomlMapper();
     }
 
-    public static MemoriesConfig load(Path file) {
-        Objects.requireNonNull(file, "configToml");
-        List<Value> values = values(file, "memories");
-        if (values == null) {
-            return MemoriesConfig.defaults();
-        }
-        MemoriesConfig.Builder builder = MemoriesConfig.builder();
-        for (Value v : values) {
-            apply(builder, v);
-        }
-        return builder.build();
-    }
-
     /**
-     * The {@code [history]} table ({@link HistoryConfig}): {@code persistence} and {@code max_bytes};
-     * any other key fails, naming it and the file.
+     * Reads and parses {@code file} once; its tables are then read from the parse. A missing file
+     * reads as one without tables (and starts no TOML parser).
+     *
+     * @throws MemoryConfigurationException when the file is not UTF-8 text, not valid TOML, or unreadable
      */
-    public static HistoryConfig loadHistory(Path file) {
+    public static ConfigFile read(Path file) {
         Objects.requireNonNull(file, "configToml");
-        HistoryConfig config = HistoryConfig.defaults();
-        for (Value v : valuesOrNone(file, "history")) {
-            switch (v.key) {
-                case "persistence" -> {
-                    String text = v.nonBlankString();
-                    try {
-                        config = config.withPersistence(HistoryConfig.Persistence.fromToml(text));
-                    } catch (IllegalArgumentException e) {
-                        throw new MemoryConfigurationException("history.persistence in " + file
-                                + " must be \"save-all\" or \"none\", was \"" + text + "\"", e);
-                    }
-                }
-                case "max_bytes" -> {
-                    long max = v.integer();
-                    if (max < 0) {
-                        throw new MemoryConfigurationException("history.max_bytes in " + file
-                                + " must not be negative, was " + max);
-                    }
-                    config = config.withMaxBytes(max);
-                }
-                default -> throw new MemoryConfigurationException("unknown key history." + v.key + " in " + file);
-            }
-        }
-        return config;
-    }
-
-    /**
-     * The {@code [logs]} table's {@code retention_days}, in days, when set: a whole number, at least
-     * 1. Any other key fails, naming it and the file.
-     */
-    public static Optional<Duration> loadLogsRetention(Path file) {
-        Objects.requireNonNull(file, "configToml");
-        Optional<Duration> retention = Optional.empty();
-        for (Value v : valuesOrNone(file, "logs")) {
-            if (!v.key.equals("retention_days")) {
-                throw new MemoryConfigurationException("unknown key logs." + v.key + " in " + file);
-            }
-            long days = v.integer();
-            if (days < 1 || days > MAX_RETENTION_DAYS) {
-                throw new MemoryConfigurationException("logs.retention_days in " + file + " must be a whole number of"
-                        + " days from 1 to " + MAX_RETENTION_DAYS + ", was " + days);
-            }
-            retention = Optional.of(Duration.ofDays(days));
-        }
-        return retention;
-    }
-
-    /** The keys of the named top-level table of {@code file}, in order; null when the file or the table is missing. */
-    private static List<Value> values(Path file, String name) {
-        JsonNode table = table(file, name);
-        if (table == null) {
-            return null;
-        }
-        List<Value> values = new ArrayList<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = table.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            values.add(new Value(file, name, field.getKey(), field.getValue()));
-        }
-        return values;
-    }
-
-    /** {@link #values}, none when the file or the table is missing. */
-    private static List<Value> valuesOrNone(Path file, String name) {
-        List<Value> values = values(file, name);
-        return values == null ? List.of() : values;
-    }
-
-    /** The named top-level table of {@code file}; null when the file or the table is missing. */
-    private static JsonNode table(Path file, String name) {
-        JsonNode root;
         try {
             // The file is read before Toml.MAPPER is touched: written as one expression, the
             // receiver would be evaluated (and Jackson initialised) before the file was found missing.
             String text = text(file);
-            root = Toml.MAPPER.readTree(text);
+            return new ConfigFile(file, Toml.MAPPER.readTree(text));
         } catch (NoSuchFileException e) {
-            return null;
+            return new ConfigFile(file, null);
         } catch (JacksonException e) {
             throw new MemoryConfigurationException(file + " is not valid TOML" + where(e) + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new MemoryConfigurationException("cannot read " + file + ": " + e, e);
         }
-        if (root == null || root.isMissingNode() || root.get(name) == null) {
-            return null;
+    }
+
+    /** {@code read(file).memories()}. */
+    public static MemoriesConfig load(Path file) {
+        return read(file).memories();
+    }
+
+    /** {@code read(file).history()}. */
+    public static HistoryConfig loadHistory(Path file) {
+        return read(file).history();
+    }
+
+    /** One {@code config.toml}, parsed: its {@code [memories]}, {@code [history]} and {@code [logs]} tables. */
+    public static final class ConfigFile {
+        private final Path file;
+        /** The parsed document; null when the file does not exist. */
+        private final JsonNode root;
+
+        private ConfigFile(Path file, JsonNode root) {
+            this.file = file;
+            this.root = root;
         }
-        JsonNode table = root.get(name);
-        if (!table.isObject()) {
-            throw new MemoryConfigurationException(name + " in " + file + " must be a table, was " + describe(table));
+
+        /** The {@code [memories]} table ({@link MemoriesConfig}); the defaults when it is missing. */
+        public MemoriesConfig memories() {
+            List<Value> values = values("memories");
+            if (values == null) {
+                return MemoriesConfig.defaults();
+            }
+            MemoriesConfig.Builder builder = MemoriesConfig.builder();
+            for (Value v : values) {
+                apply(builder, v);
+            }
+            return builder.build();
         }
-        return table;
+
+        /**
+         * The {@code [history]} table ({@link HistoryConfig}): {@code persistence} and {@code max_bytes};
+         * any other key fails, naming it and the file.
+         */
+        public HistoryConfig history() {
+            HistoryConfig config = HistoryConfig.defaults();
+            for (Value v : valuesOrNone("history")) {
+                switch (v.key) {
+                    case "persistence" -> {
+                        String text = v.nonBlankString();
+                        try {
+                            config = config.withPersistence(HistoryConfig.Persistence.fromToml(text));
+                        } catch (IllegalArgumentException e) {
+                            throw new MemoryConfigurationException("history.persistence in " + file
+                                    + " must be \"save-all\" or \"none\", was \"" + text + "\"", e);
+                        }
+                    }
+                    case "max_bytes" -> {
+                        long max = v.integer();
+                        if (max < 0) {
+                            throw new MemoryConfigurationException("history.max_bytes in " + file
+                                    + " must not be negative, was " + max);
+                        }
+                        config = config.withMaxBytes(max);
+                    }
+                    default -> throw new MemoryConfigurationException("unknown key history." + v.key + " in " + file);
+                }
+            }
+            return config;
+        }
+
+        /**
+         * The {@code [logs]} table's {@code retention_days}, in days, when set: a whole number, at least
+         * 1. Any other key fails, naming it and the file.
+         */
+        public Optional<Duration> logsRetention() {
+            Optional<Duration> retention = Optional.empty();
+            for (Value v : valuesOrNone("logs")) {
+                if (!v.key.equals("retention_days")) {
+                    throw new MemoryConfigurationException("unknown key logs." + v.key + " in " + file);
+                }
+                long days = v.integer();
+                if (days < 1 || days > MAX_RETENTION_DAYS) {
+                    throw new MemoryConfigurationException("logs.retention_days in " + file + " must be a whole number of"
+                            + " days from 1 to " + MAX_RETENTION_DAYS + ", was " + days);
+                }
+                retention = Optional.of(Duration.ofDays(days));
+            }
+            return retention;
+        }
+
+        /** The keys of the named top-level table of {@code file}, in order; null when the file or the table is missing. */
+        private List<Value> values(String name) {
+            JsonNode table = table(name);
+            if (table == null) {
+                return null;
+            }
+            List<Value> values = new ArrayList<>();
+            Iterator<Map.Entry<String, JsonNode>> fields = table.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                values.add(new Value(file, name, field.getKey(), field.getValue()));
+            }
+            return values;
+        }
+
+        /** {@link #values}, none when the file or the table is missing. */
+        private List<Value> valuesOrNone(String name) {
+            List<Value> values = values(name);
+            return values == null ? List.of() : values;
+        }
+
+        /** The named top-level table; null when the file or the table is missing. */
+        private JsonNode table(String name) {
+            if (root == null || root.isMissingNode() || root.get(name) == null) {
+                return null;
+            }
+            JsonNode table = root.get(name);
+            if (!table.isObject()) {
+                throw new MemoryConfigurationException(name + " in " + file + " must be a table, was " + describe(table));
+            }
+            return table;
+        }
     }
 
     /** The file as text; a file that is not UTF-8 text (or holds NUL bytes, as binary files do) fails saying so. */

@@ -4,6 +4,7 @@ import dev.mnemo.HistoryConfig;
 import dev.mnemo.MemoriesConfig;
 import dev.mnemo.MemoryConfigurationException;
 import dev.mnemo.MemoryEngine;
+import dev.mnemo.internal.config.TomlConfigLoader;
 import dev.mnemo.internal.logs.LogsConfig;
 import dev.mnemo.internal.rollout.FileSessionStore;
 import dev.mnemo.spi.OwnerOnlyFiles;
@@ -231,12 +232,13 @@ public final class EngineBuilder implements MemoryEngine.Builder {
 
     @Override
     public MemoryEngine build() {
-        // 1. Where everything lives, and the settings (config.toml unless given; [logs] always from it).
+        // 1. Where everything lives, and the settings: config.toml, read once, for the tables not
+        //    given ([logs] always comes from it).
         Path resolvedHome = resolveHome();
-        Path configToml = resolvedHome.resolve("config.toml");
-        MemoriesConfig resolvedConfig = config != null ? config : MemoriesConfig.load(configToml);
-        HistoryConfig resolvedHistory = historyConfig != null ? historyConfig : HistoryConfig.load(configToml);
-        Duration logsRetention = LogsConfig.load(configToml).retention();
+        TomlConfigLoader.ConfigFile configToml = TomlConfigLoader.read(resolvedHome.resolve("config.toml"));
+        MemoriesConfig resolvedConfig = config != null ? config : configToml.memories();
+        HistoryConfig resolvedHistory = historyConfig != null ? historyConfig : configToml.history();
+        Duration logsRetention = LogsConfig.from(configToml).retention();
         Path memoryRoot = resolvedHome.resolve("memories");
         if (workspace != null && !workspace.root().toAbsolutePath().normalize().equals(memoryRoot)) {
             // The workspace may live elsewhere; the read path and tools follow the workspace.

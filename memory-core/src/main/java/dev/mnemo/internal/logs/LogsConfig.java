@@ -22,6 +22,11 @@ public record LogsConfig(Duration retention) {
      *     value, or the file cannot be parsed
      */
     public static LogsConfig load(Path file) {
-        return TomlConfigLoader.loadLogsRetention(file).map(LogsConfig::new).orElse(DEFAULTS);
+        return from(TomlConfigLoader.read(file));
+    }
+
+    /** The {@code [logs]} table of a {@code config.toml} already read; defaults when it has none. */
+    public static LogsConfig from(TomlConfigLoader.ConfigFile file) {
+        return file.logsRetention().map(LogsConfig::new).orElse(DEFAULTS);
     }
 }

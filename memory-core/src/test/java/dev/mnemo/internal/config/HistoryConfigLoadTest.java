@@ -12,7 +12,7 @@ import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The {@code [history]} table of config.toml. */
+/** The {@code [history]} table of config.toml, and one read serving every table. */
 class HistoryConfigLoadTest {
 
     @TempDir
@@ -43,6 +43,25 @@ class HistoryConfigLoadTest {
         assertThat(HistoryConfig.load(file))
                 .isEqualTo(new HistoryConfig(HistoryConfig.Persistence.NONE, OptionalLong.of(4096)));
         assertThat(MemoriesConfig.load(file).maxUnusedDays()).isEqualTo(7);
+    }
+
+    @Test
+    void oneRead_servesTheMemoriesHistoryAndLogsTables_fromOneParse() throws Exception {
+        Path file = config("""
+                [memories]
+                max_unused_days = 7
+                [history]
+                max_bytes = 4096
+                [logs]
+                retention_days = 3
+                """);
+        TomlConfigLoader.ConfigFile read = TomlConfigLoader.read(file);
+        Files.delete(file); // what the engine's build uses is the one parse
+
+        assertThat(read.memories().maxUnusedDays()).isEqualTo(7);
+        assertThat(read.history().maxBytes()).isEqualTo(OptionalLong.of(4096));
+        assertThat(read.logsRetention()).contains(java.time.Duration.ofDays(3));
+        assertThat(TomlConfigLoader.read(file).logsRetention()).isEmpty();
     }
 
     @Test
