@@ -30,10 +30,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -134,6 +137,72 @@ class BackgroundOperationEventsTest {
             });
             assertThat(ops.get(0).recordId()).contains(kept);
             assertThat(recorder.events).hasSize(3); // nothing outside the run
+        }
+    }
+
+    /**
+     * A run interrupted (an engine closing cancels its startup task) while a helper thread is in a
+     * job: the job's stored output is told inside the run, before the run's end.
+     */
+    @Test
+    @Timeout(120)
+    void anInterruptedPhase1_tellsTheOutputAHelperStillStored_beforeTheRunEnds() throws Exception {
+        try (Pipeline p = pipeline(MemoriesConfig.builder().phase1Concurrency(2).build(), null)) {
+            CountDownLatch helperInJob = new CountDownLatch(1);
+            CountDownLatch helperMayFinish = new CountDownLatch(1);
+            AtomicReference<Thread> runThread = new AtomicReference<>();
+            p.model.extraction = request -> {
+                if (Thread.currentThread() == runThread.get()) {
+                    awaitQuietly(helperInJob); // the run's own job holds its claim until the helper has the other
+                } else {
+                    helperInJob.countDown();
+                    awaitQuietly(helperMayFinish);
+                }
+                return ScriptedModel.reply("builds use gradle", "a summary", "build");
+            };
+            p.recordSession("how do we build");
+            p.recordSession("how do we deploy");
+            p.idle();
+            Thread run = new Thread(() -> {
+                try {
+                    p.engine.admin().runPhase1("current-thread");
+                } catch (RuntimeException expected) {
+                    // interrupted
+                }
+            });
+            runThread.set(run);
+            run.start();
+            helperInJob.await();
+            while (recorder.operations(MemoryOperation.Type.CREATE).isEmpty()
+                    || run.getState() != Thread.State.WAITING) {
+                Thread.onSpinWait(); // the run's own job stores its output, then the run waits for the helper's
+            }
+
+            run.interrupt();
+            while (run.isAlive() && run.getState() != Thread.State.TIMED_WAITING) {
+                Thread.onSpinWait(); // the interrupted run ends, or waits for its helper
+            }
+            helperMayFinish.countDown();
+            run.join();
+
+            String runId = recorder.starts().get(0).runId();
+            List<MemoryOperation> inRun = recorder.checkRun(runId, run);
+            assertThat(inRun).filteredOn(op -> op.type() == MemoryOperation.Type.CREATE).hasSize(2);
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // a model call that does not stop at once
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -30,7 +30,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Phaser;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import dev.mnemo.ThreadGoal;
 import java.util.Optional;
@@ -71,6 +74,8 @@ public final class Phase1Runner {
      * short, because fixing a model setting and running again should not wait Codex's hour.
      */
     public static final Duration MODEL_FAILURE_RETRY_DELAY = Duration.ofMinutes(5);
+    /** How long an interrupted run waits for its helpers' jobs in flight. */
+    static final Duration HELPERS_WIND_DOWN = Duration.ofSeconds(10);
     /** Codex {@code DEFAULT_ROLLOUT_TOKEN_LIMIT}: the input budget when the context window is unknown. */
     public static final long DEFAULT_ROLLOUT_TOKEN_LIMIT = 150_000;
     /** Codex {@code CONTEXT_WINDOW_PERCENT}. */
@@ -245,9 +250,18 @@ public final class Phase1Runner {
         };
         int helpers = Math.min(deps.config().phase1Concurrency(), claims.size()) - 1;
         List<FutureTask<Void>> submitted = new ArrayList<>(helpers);
+        Phaser helping = new Phaser(1); // the run's thread, and each helper while it runs
+        Runnable helperWork = () -> {
+            helping.register();
+            try {
+                worker.run();
+            } finally {
+                helping.arriveAndDeregister();
+            }
+        };
         try {
             for (int i = 0; i < helpers; i++) {
-                FutureTask<Void> helper = new FutureTask<>(worker, null);
+                FutureTask<Void> helper = new FutureTask<>(helperWork, null);
                 workers.execute(helper);
                 submitted.add(helper);
             }
@@ -264,10 +278,29 @@ public final class Phase1Runner {
             return outcomes;
         } catch (InterruptedException e) {
             aborted.set(true);
+            submitted.forEach(helper -> helper.cancel(true));
+            awaitHelpers(helping);
             Thread.currentThread().interrupt();
             throw new Phase1InterruptedException();
         } finally {
             submitted.forEach(helper -> helper.cancel(true));
+        }
+    }
+
+    /**
+     * After the run was interrupted: lets the helpers still in a job finish it (they take no other),
+     * up to {@link #HELPERS_WIND_DOWN}, so what a job stores is told inside the run, before it ends.
+     * A helper registers before it takes a claim; one registering after the wait takes none, since
+     * the run is marked aborted first.
+     */
+    private static void awaitHelpers(Phaser helping) {
+        try {
+            helping.awaitAdvanceInterruptibly(helping.arrive(), HELPERS_WIND_DOWN.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (TimeoutException e) {
+            LOG.warn("memory stage-1 run interrupted: a helper's job still runs after {} s; its result is told "
+                    + "after the run ends", HELPERS_WIND_DOWN.toSeconds());
         }
     }
 
