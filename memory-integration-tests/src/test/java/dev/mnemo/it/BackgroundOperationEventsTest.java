@@ -25,10 +25,8 @@ import dev.mnemo.spi.MemoryEventListener;
 import dev.mnemo.spi.MemoryOperation;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -269,7 +267,7 @@ class BackgroundOperationEventsTest {
 
     @Test
     void startupTask_isAnnouncedOnTheSubmittingThreadBeforeItRuns_andFinishedBeforeItsResultIsSeen() throws Exception {
-        HeldExecutor executor = new HeldExecutor();
+        HeldExecutor executor = HeldExecutor.holding();
         try (Pipeline p = new Pipeline(tmp.resolve("home"), MemoriesConfig.defaults(), null, recorder,
                 new FaultyStore(), executor)) {
             p.recordSession("how do we build");
@@ -299,7 +297,7 @@ class BackgroundOperationEventsTest {
 
     @Test
     void startupTaskCancelledBeforeItRan_isFinishedAtOnce_withoutOperations() {
-        HeldExecutor executor = new HeldExecutor();
+        HeldExecutor executor = HeldExecutor.holding();
         try (Pipeline p = new Pipeline(tmp.resolve("home"), MemoriesConfig.defaults(), null, recorder,
                 new FaultyStore(), executor)) {
             StartupTask task = p.engine.startStartupTask(SessionContext.root("current-thread"));
@@ -403,7 +401,7 @@ class BackgroundOperationEventsTest {
 
     @Test
     void externalContext_isADeleteOnTheRequestThread_andTheBackgroundRollbackIsAnUpdateOfItsOwnRun() {
-        HeldExecutor executor = new HeldExecutor();
+        HeldExecutor executor = HeldExecutor.holding();
         MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).build();
         try (Pipeline p = new Pipeline(tmp.resolve("home"), config, null, recorder, new FaultyStore(), executor)) {
             String thread = consolidatedConversation(p);
@@ -439,7 +437,7 @@ class BackgroundOperationEventsTest {
 
     @Test
     void aForgetLeftToTheNextConsolidation_isAnUpdateOfThatConsolidationsRun() {
-        HeldExecutor executor = new HeldExecutor();
+        HeldExecutor executor = HeldExecutor.holding();
         MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).build();
         try (Pipeline p = new Pipeline(tmp.resolve("home"), config, null, recorder, new FaultyStore(), executor)) {
             String thread = consolidatedConversation(p);
@@ -507,50 +505,4 @@ class BackgroundOperationEventsTest {
                 .filter(line -> line.startsWith("diff --git ")).count();
     }
 
-    /** Keeps every task for the test to run, on the thread it chooses. */
-    private static final class HeldExecutor extends AbstractExecutorService {
-        private final List<Runnable> held = new CopyOnWriteArrayList<>();
-        private volatile boolean shutdown;
-
-        /** What was kept, in order; no longer kept. */
-        List<Runnable> release() {
-            List<Runnable> released = new ArrayList<>(held);
-            held.removeAll(released);
-            return released;
-        }
-
-        @Override
-        public void execute(Runnable command) {
-            if (shutdown) {
-                throw new java.util.concurrent.RejectedExecutionException("shut down");
-            }
-            held.add(command);
-        }
-
-        @Override
-        public void shutdown() {
-            shutdown = true;
-        }
-
-        @Override
-        public List<Runnable> shutdownNow() {
-            shutdown = true;
-            return release();
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return shutdown;
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return shutdown;
-        }
-
-        @Override
-        public boolean awaitTermination(long timeout, TimeUnit unit) {
-            return shutdown;
-        }
-    }
 }

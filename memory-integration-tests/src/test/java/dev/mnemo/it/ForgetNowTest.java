@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -70,32 +71,40 @@ class ForgetNowTest {
 
     @Test
     void closingTheEngine_waitsForTheBackgroundForgetOfAConversationThatSawExternalContext() throws Exception {
-        java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newSingleThreadExecutor();
+        HeldExecutor executor = HeldExecutor.onThreadsUntilHeld();
+        Thread closing = Thread.currentThread();
+        AtomicBoolean checked = new AtomicBoolean();
+        Thread lateRunner = null;
         try {
             MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).build();
             try (Scenario p = new Scenario(home, config, new FaultyStore(), executor)) {
                 p.consolidateBoth();
                 try (MemorySession session = p.engine.openSession(SessionContext.root(p.secretThread))) {
-                    executor.submit(() -> {}).get(); // what opening the session queued is done
-                    executor.execute(() -> pause(300)); // the forget pass queues behind other work
+                    session.startupTask().completion().join();
+                    executor.hold();
                     session.externalContext("web_search");
                 }
+                List<Runnable> forgetPass = executor.release();
+                assertThat(forgetPass).as("the background forget, not run yet").isNotEmpty();
+                // The pass runs only once close waits (or once the test has checked, for code that does not).
+                lateRunner = new Thread(() -> {
+                    while (!checked.get() && closing.getState() != Thread.State.TIMED_WAITING) {
+                        Thread.onSpinWait();
+                    }
+                    forgetPass.forEach(Runnable::run);
+                });
+                lateRunner.start();
 
                 p.engine.close();
 
                 assertThat(p.store.pendingForgets()).as("the forget completed before close returned").isEmpty();
                 assertThat(gitObjectsContaining(p.memoryRoot(), SECRET)).isEmpty();
+                checked.set(true);
+                lateRunner.join();
             }
         } finally {
+            checked.set(true);
             executor.shutdownNow();
-        }
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -393,7 +402,7 @@ class ForgetNowTest {
     @Test
     void externalContextOnTheRequestThread_recordsTheForgetsAndLeavesTheRollbackToOneBackgroundPass()
             throws Exception {
-        HeldExecutor executor = new HeldExecutor();
+        HeldExecutor executor = HeldExecutor.onThreadsUntilHeld();
         MemoriesConfig config = MemoriesConfig.builder().disableOnExternalContext(true).build();
         try (Scenario p = new Scenario(home, config, new FaultyStore(), executor)) {
             p.consolidateBoth();
@@ -428,58 +437,6 @@ class ForgetNowTest {
         }
     }
 
-    /** Runs tasks on real threads, except while held: then it keeps them for the test to run. */
-    private static final class HeldExecutor extends java.util.concurrent.AbstractExecutorService {
-        private final java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newCachedThreadPool();
-        private final List<Runnable> held = new java.util.concurrent.CopyOnWriteArrayList<>();
-        private volatile boolean holding;
-
-        void hold() {
-            holding = true;
-        }
-
-        /** Stops holding; returns what was kept, in order. */
-        List<Runnable> release() {
-            holding = false;
-            List<Runnable> kept = List.copyOf(held);
-            held.clear();
-            return kept;
-        }
-
-        @Override
-        public void execute(Runnable task) {
-            if (holding) {
-                held.add(task);
-            } else {
-                threads.execute(task);
-            }
-        }
-
-        @Override
-        public void shutdown() {
-            threads.shutdown();
-        }
-
-        @Override
-        public List<Runnable> shutdownNow() {
-            return threads.shutdownNow();
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return threads.isShutdown();
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return threads.isTerminated();
-        }
-
-        @Override
-        public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) throws InterruptedException {
-            return threads.awaitTermination(timeout, unit);
-        }
-    }
 
     private void forgetAndCheck(Consumer<Scenario> forget) throws Exception {
         try (Scenario p = new Scenario(home, MemoriesConfig.defaults())) {

@@ -11,7 +11,6 @@ import dev.mnemo.SessionContext;
 import dev.mnemo.ThreadGoal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -31,7 +30,7 @@ class StateLayerEngineTest {
 
     @Test
     void anEngineGivenAnExecutor_writesTheHistoryOnTheCallersThread_startingNoWriterThreadOfItsOwn() throws Exception {
-        HeldExecutor given = new HeldExecutor();
+        HeldExecutor given = HeldExecutor.holding();
         try (MemoryEngine engine = MemoryEngine.builder().home(home).config(TestHomes.config()).executor(given).build();
                 RecordedSession session = engine.sessions().start(SessionContext.root("thread-1"))) {
             session.userMessage("ship it on friday");
@@ -42,57 +41,6 @@ class StateLayerEngineTest {
         }
     }
 
-    /** An executor that runs nothing until told: what it was given shows who does the work. */
-    private static final class HeldExecutor extends java.util.concurrent.AbstractExecutorService {
-        private final java.util.Queue<Runnable> tasks = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        private volatile boolean shutdown;
-
-        int held() {
-            return tasks.size();
-        }
-
-        void runHeld() {
-            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
-                task.run();
-            }
-        }
-
-        @Override
-        public void execute(Runnable command) {
-            if (shutdown) {
-                throw new java.util.concurrent.RejectedExecutionException("shut down");
-            }
-            tasks.add(command);
-        }
-
-        @Override
-        public void shutdown() {
-            shutdown = true;
-        }
-
-        @Override
-        public List<Runnable> shutdownNow() {
-            shutdown = true;
-            List<Runnable> left = new java.util.ArrayList<>(tasks);
-            tasks.clear();
-            return left;
-        }
-
-        @Override
-        public boolean isShutdown() {
-            return shutdown;
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return shutdown && tasks.isEmpty();
-        }
-
-        @Override
-        public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) {
-            return isTerminated();
-        }
-    }
 
     @Test
     void recordedUserMessages_reachTheHistoryRedacted_butNotHarnessContextOrOtherRoles() {
