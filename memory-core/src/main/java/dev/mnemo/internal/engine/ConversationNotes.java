@@ -1,10 +1,15 @@
 package dev.mnemo.internal.engine;
 
 import dev.mnemo.Approval;
+import dev.mnemo.internal.events.BackgroundOperations;
 import dev.mnemo.internal.read.AdHocNoteFiles;
 import dev.mnemo.internal.sandbox.ToolFailure;
 import dev.mnemo.internal.tools.LocalMemoryTools;
+import dev.mnemo.spi.MemoryOperation;
 import dev.mnemo.spi.PendingNote;
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -29,12 +34,18 @@ final class ConversationNotes implements LocalMemoryTools.NoteGate {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConversationNotes.class);
 
+    /** The source of the {@code create_memory} an approved note's write is. */
+    static final String APPROVAL = "approval";
+
     private final EngineParts parts;
     private final Supplier<LocalMemoryTools> tools;
+    private final BackgroundOperations operations;
 
-    ConversationNotes(EngineParts parts, Supplier<LocalMemoryTools> tools) {
+    /** @param operations tells the listeners of an approved note's write */
+    ConversationNotes(EngineParts parts, Supplier<LocalMemoryTools> tools, BackgroundOperations operations) {
         this.parts = parts;
         this.tools = tools;
+        this.operations = operations;
     }
 
     @Override
@@ -69,6 +80,25 @@ final class ConversationNotes implements LocalMemoryTools.NoteGate {
         LOG.info("Ad-hoc note {} awaits approval as note:{}{}", request.filename(), id,
                 request.externalContext() ? " (its conversation saw external context)" : "");
         return Optional.of(EngineAdmin.NOTE_PREFIX + id);
+    }
+
+    /**
+     * A person approved {@code note}: it is written to the notes folder, its header naming its
+     * conversation, and told as a note the memory tool writes at once is, a {@code create_memory}
+     * (source {@value #APPROVAL}) naming its path. A write that fails puts the note back to wait.
+     */
+    void approved(PendingNote note) {
+        BackgroundOperations.Start start = operations.start();
+        Path written;
+        try {
+            written = tools.get().writeApprovedNote(note.filename(), note.projectSlug(), note.text(), note.threadId());
+        } catch (RuntimeException e) {
+            parts.store().addPendingNote(note); // nothing lost: it waits again
+            throw e;
+        }
+        String path = parts.memoryRoot().relativize(written).toString().replace(File.separatorChar, '/');
+        operations.operation(MemoryOperation.Type.CREATE, APPROVAL, Optional.of(path), 1, List.of(), start,
+                Optional.empty(), BackgroundOperations.currentRun());
     }
 
     /** A person rejected {@code note}: the same note from the same conversation is refused from now on. */

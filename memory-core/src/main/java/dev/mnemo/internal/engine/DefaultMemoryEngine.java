@@ -102,7 +102,7 @@ final class DefaultMemoryEngine implements MemoryEngine {
         this.listener = new SafeListener(List.copyOf(allListeners));
         this.operations = new BackgroundOperations(listener, parts.storeLabel(), parts.wallClock());
         // 3. Forgetting, the state layer, and the registry that tells them of forgotten and deleted threads.
-        this.notes = new ConversationNotes(parts, this::localTools);
+        this.notes = new ConversationNotes(parts, this::localTools, operations);
         this.forgets = new EngineForgetting(new Forgetting(parts.store(), parts.workspace(), parts.clock(),
                 this::workerId), notes, executor, operations);
         this.state = new EngineStateLayer(parts.store(), logs, queuedHistory(), parts.wallClock());

@@ -17,21 +17,17 @@ import dev.mnemo.StartupTask;
 import dev.mnemo.ThreadInfo;
 import dev.mnemo.ThreadMemory;
 import dev.mnemo.TranscriptLine;
-import dev.mnemo.internal.events.BackgroundOperations;
 import dev.mnemo.internal.extract.GoalContext;
 import dev.mnemo.internal.extract.Phase1Request;
 import dev.mnemo.internal.extract.Phase1Runner;
 import dev.mnemo.internal.startup.StartupRunner;
 import dev.mnemo.internal.startup.ThreadSync;
 import dev.mnemo.spi.ConsolidationRecord;
-import dev.mnemo.spi.MemoryOperation;
 import dev.mnemo.spi.MemoryStore;
 import dev.mnemo.spi.PendingNote;
 import dev.mnemo.spi.RolloutSource;
 import dev.mnemo.spi.Stage1Output;
-import java.io.File;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -65,8 +61,6 @@ final class EngineAdmin implements MemoryAdmin {
     private static final String STAGE1_PREFIX = PendingMemory.STAGE1 + ":";
     /** How a pending note's id starts; the engine names the notes it queues with it. */
     static final String NOTE_PREFIX = PendingMemory.NOTE + ":";
-    /** The source of the {@code create_memory} an approved note's write is. */
-    static final String APPROVAL = "approval";
     /** "Refresh now" stops extracting after this many Phase 1 runs, however many threads wait. */
     private static final int MAX_PHASE1_RUNS_PER_REFRESH = 64;
 
@@ -249,19 +243,7 @@ final class EngineAdmin implements MemoryAdmin {
             return;
         }
         PendingNote note = takeNote(pendingId);
-        BackgroundOperations.Start start = engine.operations.start();
-        Path written;
-        try {
-            written = engine.localTools().writeApprovedNote(note.filename(), note.projectSlug(), note.text(),
-                    note.threadId());
-        } catch (RuntimeException e) {
-            store.addPendingNote(note); // nothing lost: it waits again
-            throw e;
-        }
-        // As a note the memory tool writes at once: a create_memory naming the note's path.
-        String path = engine.parts.memoryRoot().relativize(written).toString().replace(File.separatorChar, '/');
-        engine.operations.operation(MemoryOperation.Type.CREATE, APPROVAL, Optional.of(path), 1, List.of(), start,
-                Optional.empty(), BackgroundOperations.currentRun());
+        engine.notes().approved(note);
         LOG.info("note {} approved and written as {}", pendingId, note.filename());
     }
 
