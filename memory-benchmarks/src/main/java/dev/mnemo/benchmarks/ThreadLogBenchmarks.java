@@ -13,6 +13,8 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -36,10 +38,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * filled to its 1,000-row cap in setup: each batch of 128 checks the caps of the 128 threads it
  * touched and deletes past the cap in about 13 of them (Codex's per-partition pruning in the insert
  * transaction). Reference: the same rows, after the same prefill, inserted with plain JDBC batch
- * inserts into a table of the same shape (the columns and the two indexes of {@code logs}, the
- * per-thread one carrying {@code estimated_bytes} as logs.sqlite's does since its V2) in a database
- * file of its own with the same pragmas, one transaction per batch of 128, and no pruning (so no
- * {@code log_partitions} sizes either).
+ * inserts into a table of the same shape (the columns and the two indexes of {@code logs}: the
+ * per-thread one keyed by each thread's integer partition id and carrying {@code estimated_bytes},
+ * as logs.sqlite's is since its V4, the ids kept in a map of the benchmark's) in a database file of
+ * its own with the same pragmas, one transaction per batch of 128, and no pruning (so no
+ * {@code log_partitions} ids or sizes either).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -159,9 +162,10 @@ public class ThreadLogBenchmarks {
                 s.execute("PRAGMA secure_delete = ON");
                 s.execute("CREATE TABLE logs (id INTEGER PRIMARY KEY AUTOINCREMENT, ts INTEGER NOT NULL,"
                         + " ts_nanos INTEGER NOT NULL, level TEXT NOT NULL, target TEXT NOT NULL, message TEXT NOT NULL,"
-                        + " thread_id TEXT NOT NULL, estimated_bytes INTEGER NOT NULL DEFAULT 0)");
+                        + " thread_id TEXT NOT NULL, estimated_bytes INTEGER NOT NULL DEFAULT 0,"
+                        + " partition_id INTEGER NOT NULL DEFAULT 0)");
                 s.execute("CREATE INDEX idx_logs_ts ON logs (ts DESC, ts_nanos DESC, id DESC)");
-                s.execute("CREATE INDEX idx_logs_thread_size ON logs (thread_id, ts DESC, ts_nanos DESC, id DESC,"
+                s.execute("CREATE INDEX idx_logs_partition_size ON logs (partition_id, ts DESC, ts_nanos DESC, id DESC,"
                         + " estimated_bytes)");
             }
             jdbc.setAutoCommit(false);
@@ -184,7 +188,16 @@ public class ThreadLogBenchmarks {
     }
 
     private static final String INSERT = "INSERT INTO logs (ts, ts_nanos, level, target, message, thread_id,"
-            + " estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)";
+            + " estimated_bytes, partition_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+
+    /** The reference's partition ids: a thread's index in {@link #THREAD_IDS}, plus one (logs.sqlite's start at 1). */
+    private static final Map<String, Long> PARTITION_IDS = new HashMap<>();
+
+    static {
+        for (int i = 0; i < THREADS; i++) {
+            PARTITION_IDS.put(THREAD_IDS[i], i + 1L);
+        }
+    }
 
     private static void add(PreparedStatement insert, ThreadLogEntry e) throws SQLException {
         insert.setLong(1, e.ts().getEpochSecond());
@@ -194,6 +207,7 @@ public class ThreadLogBenchmarks {
         insert.setString(5, e.message());
         insert.setString(6, e.threadId());
         insert.setLong(7, utf8(e.message()) + utf8(e.level()) + utf8(e.target()));
+        insert.setLong(8, PARTITION_IDS.get(e.threadId()));
         insert.addBatch();
     }
 

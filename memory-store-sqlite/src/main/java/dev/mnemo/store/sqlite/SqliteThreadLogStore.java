@@ -10,8 +10,9 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,6 +30,12 @@ import java.util.Set;
  * on every insert and delete (by any writer of the file), with a partial index of the threads over
  * a cap, so the check is one small read; and a thread only over its row cap loses exactly its
  * oldest surplus rows, found from the old end of the thread's index.
+ *
+ * <p>Each thread's partition has a small integer id ({@code log_partitions.id}, since the file's
+ * V4), and the per-thread index is keyed by it rather than by the thread id: a row's insert into
+ * that index is what a log entry costs most, and with narrow keys it costs about half. Rows keep
+ * their {@code thread_id}; the writer looks up (or makes) the partition ids of a batch's threads in
+ * the batch's own transaction, so an id is never stale, whoever else writes or deletes.
  */
 public final class SqliteThreadLogStore implements ThreadLogStore {
 
@@ -43,23 +50,27 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
      * checkpoints cost the log writer about a sixth less CPU in {@code phase1_overhead}.
      */
     static final SqliteDatabase.Schema LOGS = new SqliteDatabase.Schema("logs database",
-            "classpath:dev/mnemo/store/sqlite/logs-migration", "mnemo_schema_history", "3", 4_000);
+            "classpath:dev/mnemo/store/sqlite/logs-migration", "mnemo_schema_history", "4", 4_000);
 
     private static final String INSERT = "INSERT INTO logs (ts, ts_nanos, level, target, message, thread_id, "
-            + "estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)";
+            + "estimated_bytes, partition_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String PARTITION_OF = "SELECT id FROM log_partitions WHERE thread_id = ?";
+    private static final String NEW_PARTITION = "INSERT INTO log_partitions (thread_id) VALUES (?)";
     /**
-     * The threads over a cap with their row count and size (kept by the triggers of
-     * {@code V3__logs_partition_sizes.sql}), read from its partial index, whose condition this repeats.
+     * The partitions over a cap with their row count and size (kept by the triggers of
+     * {@code V4__logs_partition_ids.sql}), read from its partial index, whose condition this repeats.
      */
-    private static final String OVER_CAP = "SELECT thread_id, rows, bytes FROM log_partitions WHERE rows > "
+    private static final String OVER_CAP = "SELECT id, rows, bytes FROM log_partitions WHERE rows > "
             + PARTITION_ROW_LIMIT + " OR bytes > " + PARTITION_SIZE_LIMIT_BYTES;
+    /** A thread's rows through the per-partition index (the thread's own condition alone would scan the table). */
+    private static final String OF_THREAD = "partition_id = (" + PARTITION_OF + ")";
     /**
      * Past the row cap only: the given number of oldest rows, which are the rows after the newest
      * {@code PARTITION_ROW_LIMIT}, read from the old end of the thread's index (no rows skipped).
      */
     private static final String PRUNE_OLDEST = """
             DELETE FROM logs WHERE id IN (
-                SELECT id FROM logs WHERE thread_id = ? ORDER BY ts ASC, ts_nanos ASC, id ASC LIMIT ?)""";
+                SELECT id FROM logs WHERE partition_id = ? ORDER BY ts ASC, ts_nanos ASC, id ASC LIMIT ?)""";
     /** Past the byte cap: every row past either cap, by rank and by newest-first cumulative size. */
     private static final String PRUNE = """
             DELETE FROM logs WHERE id IN (
@@ -68,13 +79,19 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
                         ROW_NUMBER() OVER (ORDER BY ts DESC, ts_nanos DESC, id DESC) AS newest_rank,
                         SUM(estimated_bytes) OVER (ORDER BY ts DESC, ts_nanos DESC, id DESC
                             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS newest_bytes
-                    FROM logs WHERE thread_id = ?)
+                    FROM logs WHERE partition_id = ?)
                 WHERE newest_rank > ? OR newest_bytes > ?)""";
 
     private final SqliteDatabase database;
+    /**
+     * Whether the file's rows carry partition ids (schema 4 on): always for a store that migrated it;
+     * for a read-only one, which migrates nothing, asked of the file at the first query.
+     */
+    private volatile Boolean partitioned;
 
-    private SqliteThreadLogStore(SqliteDatabase database) {
+    private SqliteThreadLogStore(SqliteDatabase database, Boolean partitioned) {
         this.database = database;
+        this.partitioned = partitioned;
     }
 
     /**
@@ -84,7 +101,7 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
      * @return the open store; close it when done
      */
     public static SqliteThreadLogStore open(Path file) {
-        return new SqliteThreadLogStore(SqliteDatabase.open(Objects.requireNonNull(file, "file"), LOGS));
+        return new SqliteThreadLogStore(SqliteDatabase.open(Objects.requireNonNull(file, "file"), LOGS), true);
     }
 
     /**
@@ -96,7 +113,7 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
      * @throws dev.mnemo.MemoryStoreException when the file does not exist or is not an SQLite database
      */
     public static SqliteThreadLogStore openReadOnly(Path file) {
-        return new SqliteThreadLogStore(SqliteDatabase.openReadOnly(Objects.requireNonNull(file, "file"), LOGS));
+        return new SqliteThreadLogStore(SqliteDatabase.openReadOnly(Objects.requireNonNull(file, "file"), LOGS), null);
     }
 
     /**
@@ -120,20 +137,21 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
             return;
         }
         database.write("append " + entries.size() + " log entries", connection -> {
-            Set<String> touched = insert(connection, entries);
+            Set<Long> touched = insert(connection, entries);
             prune(connection, touched);
             return null;
         });
     }
 
     /**
-     * Inserts the rows as one JDBC batch with typed parameters (no boxing); returns the threads they
-     * belong to. One batch, not an update per row: on a connection in auto-commit mode sqlite-jdbc
-     * follows each update with its own {@code BEGIN} (which fails inside our transaction, as meant);
-     * a batch does that once.
+     * Inserts the rows as one JDBC batch with typed parameters; returns the partitions they belong
+     * to. One batch, not an update per row: on a connection in auto-commit mode sqlite-jdbc follows
+     * each update with its own {@code BEGIN} (which fails inside our transaction, as meant); a batch
+     * does that once.
      */
-    private static Set<String> insert(PooledConnection connection, List<ThreadLogEntry> entries) throws SQLException {
-        Set<String> touched = new LinkedHashSet<>();
+    private static Set<Long> insert(PooledConnection connection, List<ThreadLogEntry> entries)
+            throws SQLException {
+        Map<String, Long> partitions = partitionIds(connection, entries);
         PreparedStatement insert = connection.prepare(INSERT);
         try {
             for (ThreadLogEntry entry : entries) {
@@ -144,15 +162,40 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
                 insert.setString(5, entry.message());
                 insert.setString(6, entry.threadId());
                 insert.setLong(7, ThreadLogStore.estimatedBytes(entry));
+                insert.setLong(8, partitions.get(entry.threadId()));
                 insert.addBatch();
-                touched.add(entry.threadId());
             }
             insert.executeBatch();
         } finally {
             insert.clearBatch();
             insert.clearParameters();
         }
-        return touched;
+        return new HashSet<>(partitions.values());
+    }
+
+    /** The partition id of each thread of {@code entries}, made for a thread new to the file. */
+    private static Map<String, Long> partitionIds(PooledConnection connection, List<ThreadLogEntry> entries)
+            throws SQLException {
+        Map<String, Long> ids = new HashMap<>();
+        for (ThreadLogEntry entry : entries) {
+            String threadId = entry.threadId();
+            if (!ids.containsKey(threadId)) {
+                ids.put(threadId, partitionId(connection, threadId));
+            }
+        }
+        return ids;
+    }
+
+    private static long partitionId(PooledConnection connection, String threadId) throws SQLException {
+        PreparedStatement find = connection.prepare(PARTITION_OF);
+        find.setString(1, threadId);
+        try (ResultSet row = find.executeQuery()) {
+            if (row.next()) {
+                return row.getLong(1);
+            }
+        }
+        Jdbc.update(connection, NEW_PARTITION, threadId);
+        return Jdbc.queryLong(connection, "SELECT last_insert_rowid()");
     }
 
     /**
@@ -161,41 +204,72 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
      * busy pseudo-thread) loses its oldest surplus rows through the index, and only a thread past
      * its byte cap needs the cumulative-size ranking.
      */
-    private static void prune(PooledConnection connection, Set<String> touched) throws SQLException {
-        Map<String, long[]> over = new LinkedHashMap<>();
+    private static void prune(PooledConnection connection, Set<Long> touched) throws SQLException {
+        Map<Long, long[]> over = new LinkedHashMap<>();
         try (ResultSet row = connection.prepare(OVER_CAP).executeQuery()) {
             while (row.next()) {
-                if (touched.contains(row.getString(1))) {
-                    over.put(row.getString(1), new long[] {row.getLong(2), row.getLong(3)});
+                if (touched.contains(row.getLong(1))) {
+                    over.put(row.getLong(1), new long[] {row.getLong(2), row.getLong(3)});
                 }
             }
         }
-        for (Map.Entry<String, long[]> thread : over.entrySet()) {
-            long rows = thread.getValue()[0];
-            if (thread.getValue()[1] > PARTITION_SIZE_LIMIT_BYTES) {
-                Jdbc.update(connection, PRUNE, thread.getKey(), PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
+        for (Map.Entry<Long, long[]> partition : over.entrySet()) {
+            long rows = partition.getValue()[0];
+            if (partition.getValue()[1] > PARTITION_SIZE_LIMIT_BYTES) {
+                Jdbc.update(connection, PRUNE, partition.getKey(), PARTITION_ROW_LIMIT, PARTITION_SIZE_LIMIT_BYTES);
             } else {
-                Jdbc.update(connection, PRUNE_OLDEST, thread.getKey(), rows - PARTITION_ROW_LIMIT);
+                Jdbc.update(connection, PRUNE_OLDEST, partition.getKey(), rows - PARTITION_ROW_LIMIT);
             }
         }
     }
 
     @Override
     public List<ThreadLogEntry> query(ThreadLogQuery query) {
-        Objects.requireNonNull(query, "query");
-        ThreadLogQuery.SqlFilter filter = query.sqlFilter();
-        String sql = "SELECT thread_id, ts, ts_nanos, level, target, message FROM logs WHERE " + filter.conditions()
-                + " ORDER BY ts DESC, ts_nanos DESC, id DESC LIMIT ?";
-        List<Object> args = new ArrayList<>(filter.arguments());
-        args.add(query.limit());
+        Select select = select(Objects.requireNonNull(query, "query"), partitioned());
         List<ThreadLogEntry> newestFirst = database.read("query logs", connection -> Jdbc.query(connection,
-                sql, row -> new ThreadLogEntry(row.getString(1),
+                select.sql(), row -> new ThreadLogEntry(row.getString(1),
                         Instant.ofEpochSecond(row.getLong(2), row.getLong(3)), row.getString(4), row.getString(5),
-                        row.getString(6)), args.toArray()));
+                        row.getString(6)), select.arguments().toArray()));
         List<ThreadLogEntry> oldestFirst = new ArrayList<>(newestFirst);
         Collections.reverse(oldestFirst);
         return oldestFirst;
     }
+
+    /**
+     * Whether the rows carry partition ids. A file an older Mnemo wrote, read by a read-only store
+     * (which migrates nothing: {@code mnemo logs} on a home no engine has opened since), has none and
+     * is read by the thread id, through the per-thread index it has.
+     */
+    private boolean partitioned() {
+        Boolean known = partitioned;
+        if (known == null) {
+            known = database.read("look for partition ids", connection -> Jdbc.queryLong(connection,
+                    "SELECT COUNT(*) FROM pragma_table_info('logs') WHERE name = 'partition_id'") > 0);
+            partitioned = known;
+        }
+        return known;
+    }
+
+    /**
+     * The newest {@code query.limit()} rows the query matches, newest first; a thread's through its
+     * partition when the rows carry partition ids.
+     */
+    static Select select(ThreadLogQuery query, boolean partitioned) {
+        ThreadLogQuery.SqlFilter filter = query.sqlFilter();
+        List<Object> args = new ArrayList<>();
+        String conditions = filter.conditions();
+        if (partitioned && query.threadId().isPresent()) {
+            conditions = OF_THREAD + " AND " + conditions;
+            args.add(query.threadId().get());
+        }
+        args.addAll(filter.arguments());
+        args.add(query.limit());
+        return new Select("SELECT thread_id, ts, ts_nanos, level, target, message FROM logs WHERE " + conditions
+                + " ORDER BY ts DESC, ts_nanos DESC, id DESC LIMIT ?", args);
+    }
+
+    /** A query's SQL and its arguments, in order. */
+    record Select(String sql, List<Object> arguments) {}
 
     @Override
     public int deleteOlderThan(Instant cutoff) {
@@ -215,7 +289,7 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
     public int deleteThread(String threadId) {
         Objects.requireNonNull(threadId, "threadId");
         int deleted = database.write("delete logs of thread " + threadId, connection -> {
-            int rows = Jdbc.update(connection, "DELETE FROM logs WHERE thread_id = ?", threadId);
+            int rows = Jdbc.update(connection, "DELETE FROM logs WHERE " + OF_THREAD, threadId);
             Jdbc.update(connection, "DELETE FROM log_partitions WHERE thread_id = ?", threadId);
             return rows;
         });

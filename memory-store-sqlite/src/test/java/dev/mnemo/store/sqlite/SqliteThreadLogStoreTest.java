@@ -108,6 +108,27 @@ class SqliteThreadLogStoreTest extends ThreadLogStoreContract {
         assertThat(partitionRows(file, "a")).as("a deleted thread leaves no size row").isEqualTo(-1);
     }
 
+    /** A row given another thread by hand is found, counted and forgotten under that thread. */
+    @Test
+    void rowMovedToAnotherThreadByHand_isFoundCountedAndForgottenUnderIt() throws Exception {
+        Path file = ((SqliteThreadLogStore) logs).file();
+        Instant t0 = Instant.parse("2026-06-01T12:00:00Z");
+        logs.append(List.of(new ThreadLogEntry("a", t0, "INFO", "t", "one"),
+                new ThreadLogEntry("a", t0.plusSeconds(1), "INFO", "t", "two")));
+        try (var connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+                var statement = connection.createStatement()) {
+            statement.executeUpdate("UPDATE logs SET thread_id = 'b' WHERE message = 'two'");
+        }
+
+        assertThat(logs.query(ThreadLogQuery.ofThread("a", 10))).extracting(ThreadLogEntry::message).containsExactly("one");
+        assertThat(logs.query(ThreadLogQuery.ofThread("b", 10))).extracting(ThreadLogEntry::message).containsExactly("two");
+        assertThat(partitionRows(file, "a")).isEqualTo(1);
+        assertThat(partitionRows(file, "b")).isEqualTo(1);
+
+        assertThat(logs.deleteThread("b")).isEqualTo(1);
+        assertThat(contains(file, "two") || contains(wal(file), "two")).isFalse();
+    }
+
     private static long partitionRows(Path file, String threadId) throws Exception {
         try (var connection = DriverManager.getConnection("jdbc:sqlite:" + file);
                 var query = connection.prepareStatement("SELECT rows FROM log_partitions WHERE thread_id = ?")) {
