@@ -31,7 +31,8 @@ final class HomeEngines {
      * @param model the model, or null for commands that call none
      * @param asOf evaluate windows, leases and backoffs at this instant instead of now
      * @param codexSessions Codex CLI session folders to scan, read-only
-     * @param configTweak adjusts the home's settings (the demo widens its windows)
+     * @param configTweak adjusts the home's settings (the demo widens its windows);
+     *     {@link UnaryOperator#identity()} leaves them to the engine, which reads {@code config.toml} itself
      * @param listener hears the pipeline's progress, or null
      */
     record EngineOptions(Path home, LanguageModel model, Optional<Instant> asOf, List<Path> codexSessions,
@@ -67,9 +68,10 @@ final class HomeEngines {
     /** Opens the home's engine: its config, SQLite store and git workspace. A home that is a file fails. */
     static MemoryEngine openEngine(EngineOptions options) {
         requireFolderIfPresent(options.home());
-        MemoryEngine.Builder builder = MemoryEngine.builder()
-                .home(options.home())
-                .config(options.configTweak().apply(loadConfig(options.home())));
+        MemoryEngine.Builder builder = MemoryEngine.builder().home(options.home());
+        if (options.configTweak() != UnaryOperator.<MemoriesConfig>identity()) {
+            builder.config(options.configTweak().apply(loadConfig(options.home())));
+        }
         if (options.model() != null) {
             builder.model(options.model());
         }
@@ -102,7 +104,7 @@ final class HomeEngines {
     static MemoryEngine openReadOnlyEngine(Path home) {
         requireExists(home);
         requireFolderIfPresent(home);
-        return MemoryEngine.builder().home(home).config(loadConfig(home)).readOnly(true).build();
+        return MemoryEngine.builder().home(home).readOnly(true).build(); // it reads config.toml, once
     }
 
     private static void requireExists(Path home) {
