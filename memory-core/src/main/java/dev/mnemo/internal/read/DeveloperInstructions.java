@@ -189,7 +189,7 @@ public final class DeveloperInstructions {
         // 1. The parts as they are on disk now (each one stat when unchanged; none for a path that
         //    was missing from the memory folder while the folder's own stamp is unchanged).
         Optional<String> slug = projectKey.map(this::slugOf);
-        StampedPath.Stamp rootNow = root.stamp();
+        StampedPath.FolderStamp rootNow = root.stamp();
         Parts parts = new Parts(slug, SummaryText.get(globalSummary, rootNow, "global").orElse(null),
                 slug.flatMap(s -> projects.summary(s, rootNow)).orElse(null), notes.forScope(slug, rootNow),
                 slug.isEmpty() ? projects.slugs(rootNow) : List.of());

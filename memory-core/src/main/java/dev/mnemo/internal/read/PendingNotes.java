@@ -41,7 +41,7 @@ final class PendingNotes {
      *
      * @param root the memory folder's stamp ({@link StampedPath.Folder#stamp()}), or null
      */
-    List<AdHocNoteFiles.NoteFile> forScope(Optional<String> projectSlug, StampedPath.Stamp root) {
+    List<AdHocNoteFiles.NoteFile> forScope(Optional<String> projectSlug, StampedPath.FolderStamp root) {
         List<AdHocNoteFiles.NoteFile> pending = pending(root);
         if (pending.isEmpty()) {
             return pending;
@@ -65,7 +65,7 @@ final class PendingNotes {
         return List.copyOf(visible);
     }
 
-    private List<AdHocNoteFiles.NoteFile> pending(StampedPath.Stamp root) {
+    private List<AdHocNoteFiles.NoteFile> pending(StampedPath.FolderStamp root) {
         List<AdHocNoteFiles.NoteFile> all;
         Set<String> foldedNames;
         try {

@@ -45,7 +45,7 @@ final class ProjectFolders {
      *
      * @param root the memory folder's stamp ({@link StampedPath.Folder#stamp()}), or null
      */
-    List<String> slugs(StampedPath.Stamp root) {
+    List<String> slugs(StampedPath.FolderStamp root) {
         try {
             return listing.getOrElse(List.of(), root);
         } catch (IOException e) {
@@ -60,7 +60,7 @@ final class ProjectFolders {
      *
      * @param root the memory folder's stamp ({@link StampedPath.Folder#stamp()}), or null
      */
-    Optional<FileText> summary(String slug, StampedPath.Stamp root) {
+    Optional<FileText> summary(String slug, StampedPath.FolderStamp root) {
         if (Collections.binarySearch(slugs(root), slug) < 0) {
             return Optional.empty();
         }

@@ -25,7 +25,7 @@ final class SummaryText {
      *
      * @param root the memory folder's stamp ({@link StampedPath.Folder#stamp()}), or null
      */
-    static Optional<FileText> get(StampedPath<FileText> file, StampedPath.Stamp root, String which) {
+    static Optional<FileText> get(StampedPath<FileText> file, StampedPath.FolderStamp root, String which) {
         try {
             return Optional.ofNullable(file.getOrElse(null, root));
         } catch (CharacterCodingException e) {

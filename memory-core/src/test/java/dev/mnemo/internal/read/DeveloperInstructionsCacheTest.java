@@ -195,6 +195,26 @@ class DeveloperInstructionsCacheTest {
         assertThat(instructions.forTools()).contains("tabs everywhere");
     }
 
+    /** A memory folder swapped for another by rename, even with the same time, is another folder (its inode). */
+    @Test
+    void build_seesAMemoryFolderReplacedByRenameWithTheSameModificationTime() throws IOException {
+        Files.writeString(summary, "global only", StandardCharsets.UTF_8);
+        ageFolder(root);
+        DeveloperInstructions instructions = instructions(offsetFromNow(Duration.ofHours(1)));
+        assertThat(between(instructions.forTools())).isEqualTo("global only");
+        assertThat(between(instructions.forTools())).isEqualTo("global only"); // absence now vouched by the folder
+
+        Path next = Files.createDirectories(temp.resolve("memories.next"));
+        Files.copy(summary, next.resolve(DeveloperInstructions.SUMMARY_FILE), StandardCopyOption.COPY_ATTRIBUTES);
+        Path project = Files.createDirectories(next.resolve("projects").resolve("web-app"));
+        Files.writeString(project.resolve(DeveloperInstructions.SUMMARY_FILE), "web summary", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(next, Files.getLastModifiedTime(root));
+        Files.move(root, temp.resolve("memories.old"));
+        Files.move(next, root);
+
+        assertThat(between(instructions.forTools())).contains("global only").contains("web-app");
+    }
+
     @Test
     void build_withARecentlyChangedMemoryFolder_seesAProjectAddedInTheSameClockTick() throws IOException {
         // The system clock: the memory folder was changed just now, so its stamp vouches for nothing.
