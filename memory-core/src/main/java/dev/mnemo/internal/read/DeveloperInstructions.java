@@ -5,10 +5,6 @@ import dev.mnemo.MemoryReceipt;
 import dev.mnemo.MemoryTools;
 import dev.mnemo.ProjectKeys;
 import dev.mnemo.llm.TokenCounter;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -17,10 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,9 +34,9 @@ import org.slf4j.LoggerFactory;
  * rule), and the rendering is kept while everything it came from is the same. A missing,
  * unreadable, non-UTF-8 or blank summary counts as none; with nothing to show, or
  * {@code use_memories = false}, the result is {@code ""}: the model is then told nothing about
- * memory. The parts are placed in Mnemo's template between the {@code MEMORY_SUMMARY BEGINS}/
- * {@code ENDS} lines, after the guidance on when and how to use memory, how to cite it and how to ask
- * for a change.
+ * memory. The parts are placed in Mnemo's template ({@link InstructionsTemplate}) between the
+ * {@code MEMORY_SUMMARY BEGINS}/{@code ENDS} lines, after the guidance on when and how to use memory,
+ * how to cite it and how to ask for a change.
  *
  * <p>Two renderings: for a model that is handed the {@code memories_*} tools ({@link #forTools()},
  * what a {@link dev.mnemo.MemorySession} gives), every step names a tool and every path is
@@ -72,9 +64,6 @@ public final class DeveloperInstructions {
     static final int INDEX_MAX_PROJECTS = 40;
 
     private static final Logger LOG = LoggerFactory.getLogger(DeveloperInstructions.class);
-    private static final String TEMPLATE_RESOURCE = "developer_instructions.md";
-    private static final Set<String> PLACEHOLDERS = Set.of("path_prefix", "raw_layout", "scope_layout", "search_how",
-            "open_how", "raw_how", "note_how", "memory_summary");
     /** Renderings kept (one per audience and project) before the cache is simply emptied. */
     private static final int MAX_RENDERINGS = 1_024;
     /** Sub-bullets of the layout list (indented two spaces) for a model with a shell. */
@@ -409,57 +398,6 @@ public final class DeveloperInstructions {
                         "raw_how", "If it is still unclear and you need exact commands, error messages or evidence,"
                                 + " search the raw `rollout_path` logs those files name.",
                         "note_how", "write one small new file per change into " + base + "/extensions/ad_hoc/notes/.");
-        StringBuilder out = new StringBuilder(summary.length() + 8192);
-        for (Segment segment : Template.SEGMENTS) {
-            out.append(segment.placeholder() ? values.get(segment.text()) : segment.text());
-        }
-        return out.toString();
-    }
-
-    /** The parsed template, loaded when first rendered (an engine that never renders skips it). */
-    private static final class Template {
-        static final List<Segment> SEGMENTS = parseTemplate(loadTemplate());
-    }
-
-    /** A piece of the template: literal text, or the name of a value inserted at render time. */
-    private record Segment(String text, boolean placeholder) {}
-
-    private static String loadTemplate() {
-        try (InputStream in = DeveloperInstructions.class.getResourceAsStream(TEMPLATE_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource dev/mnemo/internal/read/" + TEMPLATE_RESOURCE);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read resource " + TEMPLATE_RESOURCE, e);
-        }
-    }
-
-    /**
-     * Splits the template at its {@code {{ name }}} placeholders once, so inserted values (which may
-     * themselves contain braces) are never scanned again. Every placeholder must be a known one and
-     * every known one must appear.
-     */
-    static List<Segment> parseTemplate(String template) {
-        Matcher matcher = Pattern.compile("\\{\\{\\s*([a-z_]+)\\s*}}").matcher(template);
-        List<Segment> segments = new ArrayList<>();
-        Set<String> seen = new TreeSet<>();
-        int last = 0;
-        while (matcher.find()) {
-            String name = matcher.group(1);
-            if (!PLACEHOLDERS.contains(name)) {
-                throw new IllegalStateException("unknown placeholder {{ " + name + " }} in " + TEMPLATE_RESOURCE);
-            }
-            segments.add(new Segment(template.substring(last, matcher.start()), false));
-            segments.add(new Segment(name, true));
-            seen.add(name);
-            last = matcher.end();
-        }
-        segments.add(new Segment(template.substring(last), false));
-        if (!seen.equals(new TreeSet<>(PLACEHOLDERS))) {
-            throw new IllegalStateException(TEMPLATE_RESOURCE + " uses placeholders " + seen + ", expected "
-                    + new TreeSet<>(PLACEHOLDERS));
-        }
-        return List.copyOf(segments);
+        return InstructionsTemplate.fill(values, summary.length());
     }
 }
