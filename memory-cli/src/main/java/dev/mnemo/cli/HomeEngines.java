@@ -31,15 +31,15 @@ final class HomeEngines {
      * @param model the model, or null for commands that call none
      * @param asOf evaluate windows, leases and backoffs at this instant instead of now
      * @param codexSessions Codex CLI session folders to scan, read-only
-     * @param configTweak adjusts the home's settings (the demo widens its windows);
-     *     {@link UnaryOperator#identity()} leaves them to the engine, which reads {@code config.toml} itself
+     * @param configTweak adjusts the home's settings (the demo widens its windows), or null to leave
+     *     them to the engine, which reads {@code config.toml} itself
      * @param listener hears the pipeline's progress, or null
      */
     record EngineOptions(Path home, LanguageModel model, Optional<Instant> asOf, List<Path> codexSessions,
             UnaryOperator<MemoriesConfig> configTweak, MemoryEventListener listener) {
 
         static EngineOptions plain(Path home) {
-            return new EngineOptions(home, null, Optional.empty(), List.of(), UnaryOperator.identity(), null);
+            return new EngineOptions(home, null, Optional.empty(), List.of(), null, null);
         }
     }
 
@@ -69,7 +69,7 @@ final class HomeEngines {
     static MemoryEngine openEngine(EngineOptions options) {
         requireFolderIfPresent(options.home());
         MemoryEngine.Builder builder = MemoryEngine.builder().home(options.home());
-        if (options.configTweak() != UnaryOperator.<MemoriesConfig>identity()) {
+        if (options.configTweak() != null) {
             builder.config(options.configTweak().apply(loadConfig(options.home())));
         }
         if (options.model() != null) {

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -78,8 +77,8 @@ final class RunCommand implements Callable<Integer> {
         Optional<Instant> at = parseAsOf();
         Path home = root.resolveHome();
         if (dryRun) {
-            dryRun(root, new HomeEngines.EngineOptions(home, root.model().orElse(null), at, codexSessions,
-                    UnaryOperator.identity(), null), fullRequest, json);
+            dryRun(root, new HomeEngines.EngineOptions(home, root.model().orElse(null), at, codexSessions, null, null),
+                    fullRequest, json);
             return 0;
         }
         LanguageModel model = root.requireModel("run");

@@ -91,12 +91,8 @@ public final class TomlConfigLoader {
 
         /** The {@code [memories]} table ({@link MemoriesConfig}); the defaults when it is missing. */
         public MemoriesConfig memories() {
-            List<Value> values = values("memories");
-            if (values == null) {
-                return MemoriesConfig.defaults();
-            }
             MemoriesConfig.Builder builder = MemoriesConfig.builder();
-            for (Value v : values) {
+            for (Value v : values("memories")) {
                 apply(builder, v);
             }
             return builder.build();
@@ -108,7 +104,7 @@ public final class TomlConfigLoader {
          */
         public HistoryConfig history() {
             HistoryConfig config = HistoryConfig.defaults();
-            for (Value v : valuesOrNone("history")) {
+            for (Value v : values("history")) {
                 switch (v.key) {
                     case "persistence" -> {
                         String text = v.nonBlankString();
@@ -139,7 +135,7 @@ public final class TomlConfigLoader {
          */
         public Optional<Duration> logsRetention() {
             Optional<Duration> retention = Optional.empty();
-            for (Value v : valuesOrNone("logs")) {
+            for (Value v : values("logs")) {
                 if (!v.key.equals("retention_days")) {
                     throw new MemoryConfigurationException("unknown key logs." + v.key + " in " + file);
                 }
@@ -153,11 +149,11 @@ public final class TomlConfigLoader {
             return retention;
         }
 
-        /** The keys of the named top-level table of {@code file}, in order; null when the file or the table is missing. */
+        /** The keys of the named top-level table of {@code file}, in order; none when the file or the table is missing. */
         private List<Value> values(String name) {
             JsonNode table = table(name);
             if (table == null) {
-                return null;
+                return List.of();
             }
             List<Value> values = new ArrayList<>();
             Iterator<Map.Entry<String, JsonNode>> fields = table.fields();
@@ -166,12 +162,6 @@ public final class TomlConfigLoader {
                 values.add(new Value(file, name, field.getKey(), field.getValue()));
             }
             return values;
-        }
-
-        /** {@link #values}, none when the file or the table is missing. */
-        private List<Value> valuesOrNone(String name) {
-            List<Value> values = values(name);
-            return values == null ? List.of() : values;
         }
 
         /** The named top-level table; null when the file or the table is missing. */
