@@ -13,24 +13,42 @@ import java.util.function.Predicate;
  * shared machine's load changes both alike. JMH runs the two sides in forks one after the other, and
  * on a loaded machine their means moved by ±50 % between runs, too much to judge a 5 % target.
  *
- * <p>Both homes are built first; then {@link #WARMUP_ROUNDS} rounds unmeasured and the measured
+ * <p>Both homes are built first; then rounds unmeasured until the JIT has settled, and the measured
  * rounds, each round extracting all 1,000 rollouts once on each engine, the order alternating
- * (on-off, off-on). Each side's figure is its median; the logs-on side is checked after every round
- * as in the JMH benchmark (every thread has its entry). Two lines: wall time
- * ({@code phase1_overhead_interleaved}) and the process's CPU time over the same rounds
- * ({@code phase1_overhead_cpu}), which counts the log writer's thread too and moves less with the
- * machine's load than wall time does.
+ * (on-off, off-on). The logs-on side is checked after every round as in the JMH benchmark (every
+ * thread has its entry). Two lines: wall time ({@code phase1_overhead_interleaved}) and the
+ * process's CPU time over the same rounds ({@code phase1_overhead_cpu}), which counts the log
+ * writer's thread too and moves less with the machine's load than wall time does.
+ *
+ * <p>Each side's figure is the mean of its rounds less the highest and the lowest. The process's
+ * CPU time is counted in the kernel's 10 ms ticks, a twenty-fourth of a round, so a median could
+ * only read 1.00×, 1.04×, 1.09×…; a trimmed mean is counted to the tick over all the rounds and
+ * still ignores one odd round each way.
+ *
+ * <p>The process's CPU time also counts the JIT's compiler threads, and a fixed six rounds of
+ * warm-up left them compiling for 20–150 ms a round well into the measured rounds (a round is
+ * about 250 ms of CPU), more than the 5 % being judged, on whichever side was running; the log
+ * writer's code, run a few times a round, is among the last to be compiled. What a steady state
+ * costs is the figure, so the warm-up goes on, from {@link #MIN_WARMUP_ROUNDS} to at
+ * most {@link #MAX_WARMUP_ROUNDS} rounds, until {@link #QUIET_ROUNDS} rounds in a row compiled
+ * for at most {@link #QUIET_COMPILATION_SHARE} of their CPU time; the compilation time of the
+ * measured rounds is printed with the result, so a run that never settled says so.
  */
 public final class Phase1OverheadInterleaved {
 
-    static final int WARMUP_ROUNDS = 6;
-    static final int QUICK_ROUNDS = 5;
-    static final int FULL_ROUNDS = 9;
+    static final int MIN_WARMUP_ROUNDS = 12;
+    static final int MAX_WARMUP_ROUNDS = 60;
+    /** Warm-up rounds in a row (both sides) whose compilation share must be under {@link #QUIET_COMPILATION_SHARE}. */
+    static final int QUIET_ROUNDS = 5;
+    /** The share of a round's process CPU time the JIT may still spend compiling in a settled round. */
+    static final double QUIET_COMPILATION_SHARE = 0.03;
+    static final int QUICK_ROUNDS = 7;
+    static final int FULL_ROUNDS = 15;
 
     private Phase1OverheadInterleaved() {}
 
     /**
-     * The child: {@code <rounds>}; prints four medians in nanoseconds: wall time logs on, off, then
+     * The child: {@code <rounds>}; prints four trimmed means in nanoseconds: wall time logs on, off, then
      * process CPU time (every thread: Phase 1's, the log writer's, the collector's and the JIT's)
      * logs on, off.
      */
@@ -51,28 +69,61 @@ public final class Phase1OverheadInterleaved {
         }
     }
 
-    /** The rounds, turn about; returns the four medians, space-separated. */
+    /** The rounds, turn about; returns the four trimmed means, space-separated. */
     private static String interleave(Phase1Benchmarks.OverheadState on, Phase1Benchmarks.OverheadLogsOffState off,
             int rounds) {
+        int warmup = warmUp(on, off);
         long[][] onNanos = new long[2][rounds];
         long[][] offNanos = new long[2][rounds];
-        for (int i = -WARMUP_ROUNDS; i < rounds; i++) {
-            boolean onFirst = (i & 1) == 0;
-            long[] first = onFirst ? timeOn(on) : timeOff(off);
-            long[] second = onFirst ? timeOff(off) : timeOn(on);
-            long[] logsOn = onFirst ? first : second;
-            long[] logsOff = onFirst ? second : first;
-            System.err.printf(Locale.ROOT, "phase1_overhead_interleaved round %d: logs on %.1f ms (CPU %.1f ms),"
-                    + " off %.1f ms (CPU %.1f ms)%n", i, logsOn[0] / 1e6, logsOn[1] / 1e6, logsOff[0] / 1e6,
-                    logsOff[1] / 1e6);
-            if (i >= 0) {
-                for (int k = 0; k < 2; k++) {
-                    onNanos[k][i] = logsOn[k];
-                    offNanos[k][i] = logsOff[k];
-                }
+        long compilingBefore = compilationMillis();
+        for (int i = 0; i < rounds; i++) {
+            long[][] pair = pair(on, off, i);
+            for (int k = 0; k < 2; k++) {
+                onNanos[k][i] = pair[0][k];
+                offNanos[k][i] = pair[1][k];
             }
         }
-        return median(onNanos[0]) + " " + median(offNanos[0]) + " " + median(onNanos[1]) + " " + median(offNanos[1]);
+        System.err.printf(Locale.ROOT, "phase1_overhead_interleaved: %d rounds of warm-up; the JIT compiled for"
+                + " %d ms during the %d measured rounds%n", warmup, compilationMillis() - compilingBefore, rounds);
+        return trimmedMean(onNanos[0]) + " " + trimmedMean(offNanos[0]) + " " + trimmedMean(onNanos[1]) + " "
+                + trimmedMean(offNanos[1]);
+    }
+
+    /**
+     * Unmeasured rounds until the JIT has settled ({@link #QUIET_ROUNDS} rounds in a row under
+     * {@link #QUIET_COMPILATION_SHARE}), {@link #MIN_WARMUP_ROUNDS} at least and
+     * {@link #MAX_WARMUP_ROUNDS} at most; returns how many ran.
+     */
+    private static int warmUp(Phase1Benchmarks.OverheadState on, Phase1Benchmarks.OverheadLogsOffState off) {
+        int quiet = 0;
+        int round = 0;
+        while (round < MAX_WARMUP_ROUNDS && (round < MIN_WARMUP_ROUNDS || quiet < QUIET_ROUNDS)) {
+            long compiling = compilationMillis();
+            long[][] pair = pair(on, off, -1 - round);
+            double cpuMillis = (pair[0][1] + pair[1][1]) / 1e6;
+            quiet = compilationMillis() - compiling <= QUIET_COMPILATION_SHARE * cpuMillis ? quiet + 1 : 0;
+            round++;
+        }
+        return round;
+    }
+
+    /** One round: both sides, the order alternating with the round's number; returns {logs on, logs off}. */
+    private static long[][] pair(Phase1Benchmarks.OverheadState on, Phase1Benchmarks.OverheadLogsOffState off,
+            int round) {
+        boolean onFirst = (round & 1) == 0;
+        long[] first = onFirst ? timeOn(on) : timeOff(off);
+        long[] second = onFirst ? timeOff(off) : timeOn(on);
+        long[] logsOn = onFirst ? first : second;
+        long[] logsOff = onFirst ? second : first;
+        System.err.printf(Locale.ROOT, "phase1_overhead_interleaved round %d: logs on %.1f ms (CPU %.1f ms),"
+                + " off %.1f ms (CPU %.1f ms)%n", round, logsOn[0] / 1e6, logsOn[1] / 1e6, logsOff[0] / 1e6,
+                logsOff[1] / 1e6);
+        return new long[][] {logsOn, logsOff};
+    }
+
+    /** Milliseconds the JIT's compiler threads have spent compiling since the JVM started. */
+    private static long compilationMillis() {
+        return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
     }
 
     /** Wall and process CPU nanoseconds of one extraction of every rollout, logs on (flush included). */
@@ -109,21 +160,26 @@ public final class Phase1OverheadInterleaved {
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Dmnemo.fixtures=" + BenchSupport.fixturesDir().toAbsolutePath(), "-cp", EngineOpenCold.ownJar(),
                 Phase1OverheadInterleaved.class.getName(), String.valueOf(quick ? QUICK_ROUNDS : FULL_ROUNDS)));
-        String[] medians = EngineOpenCold.run(command).strip().split(" ");
+        String[] means = EngineOpenCold.run(command).strip().split(" ");
         double perJob = 1e6 * Phase1Benchmarks.OVERHEAD_ROLLOUTS;
         String[] metrics = {"phase1_overhead_interleaved", "phase1_overhead_cpu"};
         for (int k = 0; k < 2; k++) {
-            double logsOn = Double.parseDouble(medians[2 * k]) / perJob;
-            double logsOff = Double.parseDouble(medians[2 * k + 1]) / perJob;
+            double logsOn = Double.parseDouble(means[2 * k]) / perJob;
+            double logsOff = Double.parseDouble(means[2 * k + 1]) / perJob;
             lines.add(String.format(Locale.ROOT, "%s %.3f ms_per_job %.3f %.2f", metrics[k], logsOn, logsOff,
                     logsOn / logsOff));
         }
         return lines;
     }
 
-    private static long median(long[] values) {
+    /** The mean of {@code values} less the highest and the lowest one. */
+    private static long trimmedMean(long[] values) {
         long[] sorted = values.clone();
         Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
+        long sum = 0;
+        for (int i = 1; i < sorted.length - 1; i++) {
+            sum += sorted[i];
+        }
+        return sum / (sorted.length - 2);
     }
 }
