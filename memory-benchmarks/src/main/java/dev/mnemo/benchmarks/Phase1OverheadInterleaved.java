@@ -75,16 +75,19 @@ public final class Phase1OverheadInterleaved {
         int warmup = warmUp(on, off);
         long[][] onNanos = new long[2][rounds];
         long[][] offNanos = new long[2][rounds];
-        long compilingBefore = compilationMillis();
+        long[] compiling = new long[2];
         for (int i = 0; i < rounds; i++) {
             long[][] pair = pair(on, off, i);
             for (int k = 0; k < 2; k++) {
                 onNanos[k][i] = pair[0][k];
                 offNanos[k][i] = pair[1][k];
             }
+            compiling[0] += pair[0][2];
+            compiling[1] += pair[1][2];
         }
-        System.err.printf(Locale.ROOT, "phase1_overhead_interleaved: %d rounds of warm-up; the JIT compiled for"
-                + " %d ms during the %d measured rounds%n", warmup, compilationMillis() - compilingBefore, rounds);
+        System.err.printf(Locale.ROOT, "phase1_overhead_interleaved: %d rounds of warm-up; during the %d measured"
+                + " rounds the JIT compiled for %d ms with logs on, %d ms with logs off%n", warmup, rounds,
+                compiling[0], compiling[1]);
         return trimmedMean(onNanos[0]) + " " + trimmedMean(offNanos[0]) + " " + trimmedMean(onNanos[1]) + " "
                 + trimmedMean(offNanos[1]);
     }
@@ -98,16 +101,18 @@ public final class Phase1OverheadInterleaved {
         int quiet = 0;
         int round = 0;
         while (round < MAX_WARMUP_ROUNDS && (round < MIN_WARMUP_ROUNDS || quiet < QUIET_ROUNDS)) {
-            long compiling = compilationMillis();
             long[][] pair = pair(on, off, -1 - round);
             double cpuMillis = (pair[0][1] + pair[1][1]) / 1e6;
-            quiet = compilationMillis() - compiling <= QUIET_COMPILATION_SHARE * cpuMillis ? quiet + 1 : 0;
+            quiet = pair[0][2] + pair[1][2] <= QUIET_COMPILATION_SHARE * cpuMillis ? quiet + 1 : 0;
             round++;
         }
         return round;
     }
 
-    /** One round: both sides, the order alternating with the round's number; returns {logs on, logs off}. */
+    /**
+     * One round: both sides, the order alternating with the round's number; returns {logs on, logs
+     * off}, each {wall nanoseconds, CPU nanoseconds, JIT compilation milliseconds}.
+     */
     private static long[][] pair(Phase1Benchmarks.OverheadState on, Phase1Benchmarks.OverheadLogsOffState off,
             int round) {
         boolean onFirst = (round & 1) == 0;
@@ -115,9 +120,9 @@ public final class Phase1OverheadInterleaved {
         long[] second = onFirst ? timeOff(off) : timeOn(on);
         long[] logsOn = onFirst ? first : second;
         long[] logsOff = onFirst ? second : first;
-        System.err.printf(Locale.ROOT, "phase1_overhead_interleaved round %d: logs on %.1f ms (CPU %.1f ms),"
-                + " off %.1f ms (CPU %.1f ms)%n", round, logsOn[0] / 1e6, logsOn[1] / 1e6, logsOff[0] / 1e6,
-                logsOff[1] / 1e6);
+        System.err.printf(Locale.ROOT, "phase1_overhead_interleaved round %d: logs on %.1f ms (CPU %.1f ms, JIT %d"
+                + " ms), off %.1f ms (CPU %.1f ms, JIT %d ms)%n", round, logsOn[0] / 1e6, logsOn[1] / 1e6, logsOn[2],
+                logsOff[0] / 1e6, logsOff[1] / 1e6, logsOff[2]);
         return new long[][] {logsOn, logsOff};
     }
 
@@ -126,23 +131,28 @@ public final class Phase1OverheadInterleaved {
         return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
     }
 
-    /** Wall and process CPU nanoseconds of one extraction of every rollout, logs on (flush included). */
+    /**
+     * Wall and process CPU nanoseconds, and the JIT's compilation milliseconds, of one extraction of
+     * every rollout, logs on (flush included).
+     */
     private static long[] timeOn(Phase1Benchmarks.OverheadState state) {
         state.forget();
+        long compiling = compilationMillis();
         long cpu = processCpuNanos();
         long start = System.nanoTime();
         new Phase1Benchmarks().phase1Overhead(state);
-        long[] elapsed = {System.nanoTime() - start, processCpuNanos() - cpu};
+        long[] elapsed = {System.nanoTime() - start, processCpuNanos() - cpu, compilationMillis() - compiling};
         state.checkLogsWritten();
         return elapsed;
     }
 
     private static long[] timeOff(Phase1Benchmarks.OverheadLogsOffState state) {
         state.forget();
+        long compiling = compilationMillis();
         long cpu = processCpuNanos();
         long start = System.nanoTime();
         new Phase1Benchmarks().phase1OverheadReference(state);
-        return new long[] {System.nanoTime() - start, processCpuNanos() - cpu};
+        return new long[] {System.nanoTime() - start, processCpuNanos() - cpu, compilationMillis() - compiling};
     }
 
     private static long processCpuNanos() {

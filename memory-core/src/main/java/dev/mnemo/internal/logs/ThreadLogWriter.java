@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -35,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * first tick), on the executor too. Beyond Codex, entries lost (queue full, or a batch the store
  * refused) are counted ({@link #dropped()}), and each new loss is itself logged, under the
  * pseudo-thread {@link ThreadLogs#LOSSES_THREAD}, by the next batch.
+ *
+ * <p>The queue takes no lock: callers (Phase 1's workers, several at once) and the writer meet
+ * only on compare-and-set, where a locked queue had them wait for each other, the writer holding
+ * the lock while it took a batch out, each caller taking it twice (to offer, then to read the
+ * size), and a caller that found it held parking its thread. The bound is kept by a count of the
+ * entries queued, raised before an entry goes in, so it is exact under any number of callers.
  */
 public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
 
@@ -56,7 +63,10 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
     private final Executor executor;
     private final int batchSize;
     private final Duration flushInterval;
-    private final ArrayBlockingQueue<ThreadLogEntry> queue;
+    private final int capacity;
+    private final ConcurrentLinkedQueue<ThreadLogEntry> queue = new ConcurrentLinkedQueue<>();
+    /** Entries queued, counting one being added: never more than {@link #capacity}. */
+    private final AtomicInteger queued = new AtomicInteger();
     /** When the oldest entry still queued was offered; null when the queue was empty. */
     private final AtomicReference<Instant> oldestQueuedAt = new AtomicReference<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
@@ -89,7 +99,7 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
             throw new IllegalArgumentException("capacity and batchSize must be at least 1, were " + capacity + " and "
                     + batchSize);
         }
-        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.capacity = capacity;
         this.batchSize = batchSize;
         this.flushInterval = Objects.requireNonNull(flushInterval, "flushInterval");
     }
@@ -97,12 +107,19 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
     /** Queues one entry without ever waiting: a full queue drops it (counted). */
     public void log(ThreadLogEntry entry) {
         Objects.requireNonNull(entry, "entry");
-        if (!queue.offer(entry)) {
-            dropped.incrementAndGet();
-            return;
+        int size;
+        do {
+            size = queued.get();
+            if (size >= capacity) {
+                dropped.incrementAndGet();
+                return;
+            }
+        } while (!queued.compareAndSet(size, size + 1));
+        queue.add(entry);
+        if (oldestQueuedAt.get() == null) {
+            oldestQueuedAt.compareAndSet(null, clock.instant());
         }
-        oldestQueuedAt.compareAndSet(null, clock.instant());
-        if (queue.size() >= batchSize) {
+        if (size + 1 >= batchSize) {
             scheduleDrain(true);
         }
     }
@@ -202,11 +219,11 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
         writing.lock();
         try {
             List<ThreadLogEntry> batch = new ArrayList<>(batchSize);
-            while (!fullBatchesOnly || queue.size() >= batchSize) {
+            while (!fullBatchesOnly || queued.get() >= batchSize) {
                 batch.clear();
                 oldestQueuedAt.set(null);
-                queue.drainTo(batch, batchSize);
-                if (!queue.isEmpty()) {
+                takeBatch(batch);
+                if (queued.get() > 0) {
                     oldestQueuedAt.compareAndSet(null, clock.instant());
                 }
                 reportNewLosses(batch);
@@ -217,6 +234,15 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
         } finally {
             writing.unlock();
         }
+    }
+
+    /** Moves up to a batch of the oldest queued entries into {@code batch}. */
+    private void takeBatch(List<ThreadLogEntry> batch) {
+        ThreadLogEntry entry;
+        while (batch.size() < batchSize && (entry = queue.poll()) != null) {
+            batch.add(entry);
+        }
+        queued.addAndGet(-batch.size());
     }
 
     private void reportNewLosses(List<ThreadLogEntry> batch) {
@@ -272,7 +298,7 @@ public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
 
     /** Writes what is queued, then reads the store: a reader sees every entry logged before it asked. */
     public List<ThreadLogEntry> query(ThreadLogQuery query) {
-        if (!queue.isEmpty()) {
+        if (queued.get() > 0) {
             drain();
         }
         return store.query(query);

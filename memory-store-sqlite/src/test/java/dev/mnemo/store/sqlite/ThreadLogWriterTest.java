@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -236,6 +237,41 @@ class ThreadLogWriterTest {
             writerThread.shutdown();
             assertThat(writerThread.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
+    }
+
+    /**
+     * Phase 1's workers log at once: with the writer stuck, eight threads' 80,000 events leave
+     * exactly the queue's capacity queued and count every other one as dropped, whichever thread
+     * was turned away.
+     */
+    @Test
+    void logStorm_fromEightThreadsAtOnce_keepsExactlyTheQueuesCapacity_andCountsTheRest() throws Exception {
+        ThreadLogWriter writer = new ThreadLogWriter(store, clock, task -> { }); // a writer thread that never runs
+        ExecutorService callers = Executors.newFixedThreadPool(8);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                String thread = "caller-" + t;
+                done.add(callers.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < 10_000; i++) {
+                        writer.log(entry(thread, i));
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> caller : done) {
+                caller.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+
+        assertThat(writer.dropped()).isEqualTo(80_000 - ThreadLogWriter.QUEUE_CAPACITY);
+        writer.flush();
+        assertThat(writer.written()).isEqualTo(ThreadLogWriter.QUEUE_CAPACITY + 1); // + the loss report
     }
 
     /** The same burst with a live writer thread: every event is either written or counted as dropped. */
