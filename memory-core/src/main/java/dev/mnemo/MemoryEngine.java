@@ -451,6 +451,24 @@ public interface MemoryEngine extends AutoCloseable {
         }
 
         /**
+         * The id this engine's store goes by in what listeners hear ({@link
+         * dev.mnemo.spi.MemoryEventListener#memoryOperation}'s store id, OpenTelemetry's
+         * {@code gen_ai.memory.store.id}): by default the tenant's id when {@link MemoryEngines}
+         * builds the engine for a tenant, else the name of the home's folder. A backend that builds
+         * engines per tenant outside {@link MemoryEngines} sets the tenant's id here. Its
+         * {@code /}, {@code \} and {@code %} are written as {@code %2F}, {@code %5C} and
+         * {@code %25}, so the id never reads as a path.
+         *
+         * @param storeId any non-blank string
+         * @return this builder
+         * @throws IllegalArgumentException when {@code storeId} is blank
+         * @throws UnsupportedOperationException when the implementation cannot name its store (the default)
+         */
+        default Builder storeId(String storeId) {
+            throw new UnsupportedOperationException(getClass().getName() + " cannot name its store");
+        }
+
+        /**
          * Builds the engine.
          *
          * @return the engine, open; close it on shutdown

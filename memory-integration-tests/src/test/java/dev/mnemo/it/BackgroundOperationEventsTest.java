@@ -479,6 +479,33 @@ class BackgroundOperationEventsTest {
                 .containsExactly("acme", "acme%2Feu", "Globex");
     }
 
+    /**
+     * A backend that builds an engine per tenant itself (as {@code PostgresBackend.engineBuilder}
+     * does) names the store by the tenant, not by the local folder the engine caches into; an
+     * explicit id wins over the one {@link MemoryEngines} would give.
+     */
+    @Test
+    void anEngineGivenAStoreId_isHeardByIt_writtenWithoutASlash_evenInAFleet() {
+        try (MemoryEngine engine = MemoryEngine.builder().home(tmp.resolve("cache-7f3a")).storeId("acme/eu")
+                .model(new ScriptedModel()).listener(recorder).closeTimeout(Duration.ofMillis(200)).build()) {
+            engine.admin().clear();
+        }
+        try (MemoryEngines engines = MemoryEngines.builder().engineFactory(tenant -> MemoryEngine.builder()
+                .home(tmp.resolve("tenants").resolve("t1")).storeId("billing").model(new ScriptedModel())
+                .listener(recorder).closeTimeout(Duration.ofMillis(200)).build()).build()) {
+            engines.forTenant("acme").admin().clear();
+        }
+
+        assertThat(recorder.operations(MemoryOperation.Type.DELETE).stream().map(MemoryOperation::storeId))
+                .containsExactly("acme%2Feu", "billing");
+    }
+
+    @Test
+    void aBlankStoreId_isRefusedByTheBuilder_namingTheValue() {
+        assertThatThrownBy(() -> MemoryEngine.builder().storeId(" "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("storeId").hasMessageContaining("' '");
+    }
+
     @Test
     void outsideAFleet_theStoreIdIsTheHomesFolderName_neverAPath() {
         try (Pipeline p = new Pipeline(tmp.resolve("a").resolve("b").resolve("support-bot"), MemoriesConfig.defaults(),

@@ -69,7 +69,8 @@ public final class PostgresBackend implements AutoCloseable {
      * wired in, and {@code localCacheDir} as the engine's home: a local cache (the memory files are
      * materialised under {@code localCacheDir/memories} for the consolidation agent and the read
      * path); nothing there needs to survive, and no two engines may share it.
-     * Add a model and whatever else the engine needs, then {@code build()}.
+     * Listeners hear the store by the tenant's id ({@link MemoryEngine.Builder#storeId}). Add a
+     * model and whatever else the engine needs, then {@code build()}.
      *
      * @param tenantId any non-blank string; ids that are very long or hold a NUL are stored as
      *     their SHA-256 digest, never rejected and never confused with another id
@@ -82,6 +83,7 @@ public final class PostgresBackend implements AutoCloseable {
         Phase2Lock phase2Lock = new Phase2Lock();
         return MemoryEngine.builder()
                 .home(localCacheDir)
+                .storeId(tenantId)
                 .store(new PostgresMemoryStore(database, tenant, phase2Lock))
                 .sessionStore(new PostgresSessionStore(database, tenant))
                 .workspace(new PostgresMemoryWorkspace(database, tenant, localCacheDir.resolve("memories"), phase2Lock,

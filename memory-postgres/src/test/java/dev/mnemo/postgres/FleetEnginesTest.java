@@ -6,9 +6,13 @@ import dev.mnemo.MemoryEngine;
 import dev.mnemo.MemoryEngines;
 import dev.mnemo.RecordedSession;
 import dev.mnemo.SessionContext;
+import dev.mnemo.spi.MemoryEventListener;
+import dev.mnemo.spi.MemoryOperation;
 import dev.mnemo.testkit.TestClock;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -55,5 +59,28 @@ class FleetEnginesTest {
                     .doesNotContain("FACT: dots");
             assertThat(cache.getParent().resolve("other")).doesNotExist();
         }
+    }
+
+    /**
+     * An engine built straight from {@link PostgresBackend#engineBuilder}, not through
+     * {@link MemoryEngines}, is heard by its tenant's id (never a path), not by the name of the local
+     * folder it caches into.
+     */
+    @Test
+    void anEngineBuiltForATenantDirectly_namesItsStoreByTheTenant_notByItsCacheFolder(@TempDir Path cache) {
+        List<MemoryOperation> operations = new CopyOnWriteArrayList<>();
+        MemoryEventListener recorder = new MemoryEventListener() {
+            @Override
+            public void memoryOperation(MemoryOperation operation) {
+                operations.add(operation);
+            }
+        };
+        try (MemoryEngine engine = backend.engineBuilder("acme/eu", cache.resolve("cache-7f3a")).config(Fleet.config())
+                .extractionModel(Fleet.extractionModel()).listener(recorder).build()) {
+            engine.admin().clear();
+        }
+
+        assertThat(operations).filteredOn(op -> op.type() == MemoryOperation.Type.DELETE).singleElement()
+                .satisfies(op -> assertThat(op.storeId()).isEqualTo("acme%2Feu"));
     }
 }

@@ -78,6 +78,8 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     private HistoryConfig historyConfig;
     private boolean goalTools;
     private boolean readOnly;
+    /** The store id set by {@link #storeId}; null for the default (the tenant's, else the home's name). */
+    private String storeId;
 
     public EngineBuilder() {
         this(System.getenv(), System.getProperty("user.home"), EngineBuilder.class.getClassLoader());
@@ -221,6 +223,16 @@ public final class EngineBuilder implements MemoryEngine.Builder {
     }
 
     @Override
+    public EngineBuilder storeId(String storeId) {
+        Objects.requireNonNull(storeId, "storeId");
+        if (storeId.isBlank()) {
+            throw new IllegalArgumentException("storeId must not be blank, was '" + storeId + "'");
+        }
+        this.storeId = storeId;
+        return this;
+    }
+
+    @Override
     public EngineBuilder closeTimeout(Duration timeout) {
         Objects.requireNonNull(timeout, "closeTimeout");
         if (timeout.isNegative()) {
@@ -280,7 +292,7 @@ public final class EngineBuilder implements MemoryEngine.Builder {
                 sessionStore != null ? sessionStore : new FileSessionStore(resolvedHome.resolve("sessions"), clock),
                 redactor, List.copyOf(listeners), clock, wallClock != null ? wallClock : clock, executor, closeTimeout,
                 conversationIdleTimeout, maxOpenConversations, resolvedHistory, logsRetention, goalTools, readOnly,
-                BUILDING_FOR_TENANT.get());
+                storeId != null ? storeId : BUILDING_FOR_TENANT.get());
         return new DefaultMemoryEngine(parts);
     }
 
