@@ -15,7 +15,13 @@ public interface MemoryTools {
 
     /** The tool that lists the memory folder (Codex's {@code memories/list}). */
     String LIST = "memories_list";
-    /** The tool that reads one memory file, by lines (Codex's {@code memories/read}). */
+    /**
+     * The tool that reads one memory file, by lines (Codex's {@code memories/read}). Beyond Codex's
+     * arguments it takes {@code char_offset}, not in the schema a model is shown: the line at
+     * {@code line_offset} from that character (Unicode code point) on, a line over the read limit
+     * cut at its end with {@code next_char_offset} (Codex's read drops its middle), for readers that
+     * page through one long line, such as {@code mnemo mcp}.
+     */
     String READ = "memories_read";
     /** The tool that searches the memory folder for substrings (Codex's {@code memories/search}). */
     String SEARCH = "memories_search";

@@ -212,7 +212,9 @@ final class OutputBudget {
             return answer;
         }
         if (lines == 1 && tokens(answer) + CURSOR_BYTES / TokenCounter.BYTES_PER_TOKEN > maxTokens) {
-            return cutLine(withNext, start, 0);
+            args.remove("max_lines");
+            args.put(CHAR_OFFSET, 0); // the line as it is on disk: the plain read drops a long line's middle
+            return withinLine(args, call);
         }
         if (!page.path("truncated").asBoolean()) {
             return answer;
@@ -223,34 +225,26 @@ final class OutputBudget {
 
     /**
      * Reads the line at {@code line_offset} from {@value #CHAR_OFFSET}: the memory tools read that one
-     * line, and the page holds it from that character on, cut again when it is still too long.
+     * line from that character on (cut at its end, never in its middle, past their own read limit),
+     * and the page is cut again when it is still over the budget.
      */
     private String withinLine(ObjectNode args, Function<String, String> call) {
-        JsonNode offsetNode = args.remove(CHAR_OFFSET);
+        JsonNode offsetNode = args.get(CHAR_OFFSET);
         if (!offsetNode.isIntegralNumber() || !offsetNode.canConvertToInt() || offsetNode.asInt() < 0) {
             return error(CHAR_OFFSET + " must be a non-negative integer");
         }
-        int offset = offsetNode.asInt();
-        args.put("max_lines", 1);
+        args.remove("max_lines");
         String answer = call.apply(args.toString());
         if (!(parse(answer) instanceof ObjectNode page) || page.has("error")) {
             return answer;
         }
         int line = page.path("start_line_number").asInt(1);
-        String text = page.path("content").asText();
-        int length = text.codePointCount(0, text.length());
-        if (offset > length) {
-            return error(CHAR_OFFSET + " " + offset + " is past the end of line " + line + ", which has " + length
-                    + " characters");
+        if (!page.has(NEXT_CHAR_OFFSET) && page.path("truncated").asBoolean()) {
+            page.put("next_line_offset", line + 1); // the line's rest is whole; more lines follow
         }
-        boolean moreLines = page.path("truncated").asBoolean() && text.endsWith("\n");
-        page.put("content", text.substring(text.offsetByCodePoints(0, offset)));
-        page.put(CHAR_OFFSET, offset);
-        page.put("truncated", moreLines);
-        if (moreLines) {
-            page.put("next_line_offset", line + 1);
-        }
-        return fits(page.toString()) ? page.toString() : cutLine(page, line, offset);
+        boolean cutByTheTools = page.has(NEXT_CHAR_OFFSET);
+        return fits(page.toString()) && !cutByTheTools ? page.toString()
+                : cutLine(page, line, page.path(CHAR_OFFSET).asInt());
     }
 
     /**

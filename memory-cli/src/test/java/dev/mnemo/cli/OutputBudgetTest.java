@@ -186,6 +186,41 @@ class OutputBudgetTest {
         }
     }
 
+    /**
+     * A line over the tools' own read limit (80 KB), read page by page: the memory tools drop the
+     * middle of such a line in a plain read, so the pages and their offsets come from a read within
+     * the line, which never does. Every character comes back once, in order.
+     */
+    @Test
+    void lineOverTheToolsReadLimit_readsWhole_pageByPage_offsetsCountedOnDisk() throws Exception {
+        StringBuilder numbered = new StringBuilder();
+        for (int i = 0; numbered.length() < 120_000; i++) {
+            numbered.append(String.format("w%06d ", i));
+        }
+        Files.writeString(root.resolve("numbered.md"), numbered + "\nnext\n");
+        int budget = 10_000;
+
+        StringBuilder read = new StringBuilder();
+        ObjectNode args = JSON.createObjectNode().put("path", "numbered.md");
+        while (true) {
+            String text = fit(budget, MemoryTools.READ, args.toString());
+            JsonNode page = JSON.readTree(text);
+            assertThat(OutputBudget.tokens(text)).isLessThanOrEqualTo(budget);
+            if (!page.has("next_char_offset")) {
+                read.append(page.path("content").asText());
+                assertThat(page.path("next_line_offset").asInt()).isEqualTo(2);
+                break;
+            }
+            read.append(beforeMarker(page.path("content").asText()));
+            args.put("char_offset", page.path("next_char_offset").asInt());
+        }
+
+        assertThat(read.toString()).isEqualTo(numbered + "\n");
+        JsonNode deep = JSON.readTree(fit(OutputBudget.DEFAULT_MAX_TOKENS, MemoryTools.READ,
+                "{\"path\":\"numbered.md\",\"char_offset\":100000}"));
+        assertThat(numbered.substring(100_000)).startsWith(beforeMarker(deep.path("content").asText()));
+    }
+
     @Test
     void charOffset_badOrPastTheLine_isAToolError() throws Exception {
         assertThat(fit(2_000, MemoryTools.READ, "{\"path\":\"one-line.md\",\"char_offset\":-1}"))

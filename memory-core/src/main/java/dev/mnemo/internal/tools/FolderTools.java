@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.internal.read.TokenTruncation;
 import dev.mnemo.internal.sandbox.ConfinedRoot;
 import dev.mnemo.internal.sandbox.ToolFailure;
+import dev.mnemo.llm.TokenCounter;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Optional;
@@ -21,6 +22,11 @@ import java.util.function.Function;
  * nothing but the folder, so the bound copies of the tools share one.
  */
 final class FolderTools {
+
+    /** The read's argument that starts within the line at {@code line_offset} (beyond Codex's schema). */
+    static final String CHAR_OFFSET = "char_offset";
+    /** Where a read within a line cut at its end reads on, as a {@value #CHAR_OFFSET}. */
+    static final String NEXT_CHAR_OFFSET = "next_char_offset";
 
     private final MemoryPaths paths;
     private final MemorySearch search;
@@ -74,12 +80,14 @@ final class FolderTools {
      */
     ObjectNode read(String argumentsJson, Optional<String> projectSlug, boolean confined) {
         ToolArguments args = ToolArguments.parse(ToolJson.MAPPER, argumentsJson, confined
-                ? List.of("path", "line_offset", "max_lines", "scope") : List.of("path", "line_offset", "max_lines"));
+                ? List.of("path", "line_offset", "max_lines", "scope", CHAR_OFFSET)
+                : List.of("path", "line_offset", "max_lines", CHAR_OFFSET));
         ToolScope projects = confined ? ToolScope.of(projectSlug, args.optionalString("scope"), ToolScope.PROJECT)
                 : ToolScope.of(projectSlug, Optional.of(ToolScope.ALL));
         String path = args.requiredString("path");
         int lineOffset = args.optionalCount("line_offset").orElse(1);
         Optional<Integer> maxLines = args.optionalCount("max_lines");
+        Optional<Integer> charOffset = args.optionalCount(CHAR_OFFSET);
         if (lineOffset == 0) {
             throw new ToolFailure("line_offset must be a 1-indexed line number");
         }
@@ -107,6 +115,9 @@ final class FolderTools {
             }
             start = newline + 1;
         }
+        if (charOffset.isPresent()) {
+            return readWithinLine(path, text, start, lineOffset, charOffset.get());
+        }
         int end = text.length();
         if (maxLines.isPresent()) {
             int cursor = start;
@@ -124,6 +135,52 @@ final class FolderTools {
         result.put("content", content);
         result.put("truncated", end < text.length() || !content.equals(slice));
         return result;
+    }
+
+    /**
+     * The line at {@code lineOffset} (with its newline, as a read of one line returns it) from its
+     * {@code charOffset}-th character (Unicode code point) on: for a reader that pages through a line
+     * too long for one answer (the MCP server's {@value #CHAR_OFFSET}). Codex's read drops the middle
+     * of what is over {@link LocalMemoryTools#READ_MAX_TOKENS}, which would leave offsets past the
+     * first half pointing into text never shown; here what is over is cut at the end instead, and
+     * {@value #NEXT_CHAR_OFFSET} says where the rest starts, so every offset counts into the line
+     * as it is on disk.
+     */
+    private static ObjectNode readWithinLine(String path, String text, int start, int lineOffset, int charOffset) {
+        int newline = text.indexOf('\n', start);
+        String line = text.substring(start, newline < 0 ? text.length() : newline + 1);
+        int length = line.codePointCount(0, line.length());
+        if (charOffset > length) {
+            throw new ToolFailure(CHAR_OFFSET + " " + charOffset + " is past the end of line " + lineOffset
+                    + ", which has " + length + " characters");
+        }
+        String rest = line.substring(line.offsetByCodePoints(0, charOffset));
+        int end = headWithin(rest, (long) LocalMemoryTools.READ_MAX_TOKENS * TokenCounter.BYTES_PER_TOKEN);
+        ObjectNode result = ToolJson.MAPPER.createObjectNode();
+        result.put("path", path);
+        result.put("start_line_number", lineOffset);
+        result.put(CHAR_OFFSET, charOffset);
+        result.put("content", rest.substring(0, end));
+        result.put("truncated", end < rest.length() || start + line.length() < text.length());
+        if (end < rest.length()) {
+            result.put(NEXT_CHAR_OFFSET, charOffset + rest.codePointCount(0, end));
+        }
+        return result;
+    }
+
+    /** The end of the longest start of {@code text}, whole code points, within {@code maxBytes} of UTF-8. */
+    private static int headWithin(String text, long maxBytes) {
+        long bytes = 0;
+        int i = 0;
+        while (i < text.length()) {
+            int codePoint = text.codePointAt(i);
+            bytes += codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
+            if (bytes > maxBytes) {
+                break;
+            }
+            i += Character.charCount(codePoint);
+        }
+        return i;
     }
 
     /**

@@ -196,6 +196,55 @@ class ListAndReadToolTest extends ToolsFixture {
                 .contains("\u202615000 tokens truncated\u2026");
     }
 
+    /**
+     * Beyond Codex: {@code char_offset} reads one line from a character on, and a line over the read
+     * limit is cut at its end (not in its middle) with {@code next_char_offset}, so paging through it
+     * gives back every character, offsets counted in the line as it is on disk.
+     */
+    @Test
+    void readWithCharOffset_pagesThroughALineOverTheLimit_cutAtItsEnd_losingNothing() {
+        StringBuilder numbered = new StringBuilder();
+        for (int i = 0; numbered.length() < 200_000; i++) {
+            numbered.append(String.format("w%06d\u00e9 ", i));
+        }
+        String line = numbered + "\n";
+        write("long.md", line + "next line\n");
+
+        StringBuilder read = new StringBuilder();
+        int offset = 0;
+        int pages = 0;
+        while (true) {
+            JsonNode page = ok(READ, "{\"path\":\"long.md\",\"char_offset\":" + offset + "}");
+            assertThat(page.get("char_offset").asInt()).isEqualTo(offset);
+            assertThat(page.get("truncated").asBoolean()).isTrue(); // a cut, or the next line after
+            read.append(page.get("content").asText());
+            pages++;
+            if (!page.has("next_char_offset")) {
+                break;
+            }
+            offset = page.get("next_char_offset").asInt();
+            assertThat(read.codePointCount(0, read.length())).isEqualTo(offset);
+        }
+
+        assertThat(read.toString()).isEqualTo(line);
+        assertThat(pages).isEqualTo(3);
+        assertThat(ok(READ, "{\"path\":\"long.md\",\"char_offset\":150000}").get("content").asText())
+                .startsWith(line.substring(150_000, 150_040));
+    }
+
+    @Test
+    void readWithCharOffset_readsTheRestOfOneLine_andRefusesAnOffsetPastItsEnd() {
+        write("MEMORY.md", "# Summary\n- builds use gradle 8\n");
+
+        JsonNode rest = ok(READ, "{\"path\":\"MEMORY.md\",\"line_offset\":2,\"char_offset\":2}");
+
+        assertThat(rest.get("content").asText()).isEqualTo("builds use gradle 8\n");
+        assertThat(rest.get("truncated").asBoolean()).isFalse();
+        assertThat(rest.has("next_char_offset")).isFalse();
+        assertThat(error(READ, "{\"path\":\"MEMORY.md\",\"char_offset\":11}"))
+                .isEqualTo("char_offset 11 is past the end of line 1, which has 10 characters");
+    }
+
     @Test
     void read_reportsNonUtf8FileAsError() throws IOException {
         Files.write(root.resolve("bin.md"), new byte[] {'o', 'k', (byte) 0xFF});
