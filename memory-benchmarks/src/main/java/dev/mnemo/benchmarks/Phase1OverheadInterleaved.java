@@ -26,7 +26,7 @@ import java.util.function.Predicate;
  * still ignores one odd round each way.
  *
  * <p>The process's CPU time also counts the JIT's compiler threads, and a fixed six rounds of
- * warm-up left them compiling for 20–150 ms a round well into the measured rounds (a round is
+ * warm-up left them compiling for 20–430 ms a round well into the measured rounds (a round is
  * about 250 ms of CPU), more than the 5 % being judged, on whichever side was running; the log
  * writer's code, run a few times a round, is among the last to be compiled. What a steady state
  * costs is the figure, so the warm-up goes on, from {@link #MIN_WARMUP_ROUNDS} to at
