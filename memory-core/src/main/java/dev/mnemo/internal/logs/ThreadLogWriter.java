@@ -38,10 +38,9 @@ import org.slf4j.LoggerFactory;
  * pseudo-thread {@link ThreadLogs#LOSSES_THREAD}, by the next batch.
  *
  * <p>The queue takes no lock: callers (Phase 1's workers, several at once) and the writer meet
- * only on compare-and-set, where a locked queue had them wait for each other, the writer holding
- * the lock while it took a batch out, each caller taking it twice (to offer, then to read the
- * size), and a caller that found it held parking its thread. The bound is kept by a count of the
- * entries queued, raised before an entry goes in, so it is exact under any number of callers.
+ * only on compare-and-set, so a caller never parks while the writer takes a batch out. The bound
+ * is kept by a count of the entries queued, raised before an entry goes in, so it is exact under
+ * any number of callers.
  */
 public final class ThreadLogWriter implements ThreadLogs, AutoCloseable {
 
