@@ -239,12 +239,13 @@ final class OutputBudget {
             return answer;
         }
         int line = page.path("start_line_number").asInt(1);
-        if (!page.has(NEXT_CHAR_OFFSET) && page.path("truncated").asBoolean()) {
+        if (page.has(NEXT_CHAR_OFFSET)) { // cut by the tools themselves: cut again, with the marker
+            return cutLine(page, line, page.path(CHAR_OFFSET).asInt());
+        }
+        if (page.path("truncated").asBoolean()) {
             page.put("next_line_offset", line + 1); // the line's rest is whole; more lines follow
         }
-        boolean cutByTheTools = page.has(NEXT_CHAR_OFFSET);
-        return fits(page.toString()) && !cutByTheTools ? page.toString()
-                : cutLine(page, line, page.path(CHAR_OFFSET).asInt());
+        return fits(page.toString()) ? page.toString() : cutLine(page, line, page.path(CHAR_OFFSET).asInt());
     }
 
     /**

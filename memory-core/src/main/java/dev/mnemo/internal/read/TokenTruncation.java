@@ -54,15 +54,7 @@ public final class TokenTruncation {
      */
     private static String cut(String text, long budget, long overTokens) {
         long headBudget = budget / 2;
-        int headEnd = 0;
-        for (long bytes = 0; headEnd < text.length(); ) {
-            int codePoint = text.codePointAt(headEnd);
-            bytes += utf8Length(codePoint);
-            if (bytes > headBudget) {
-                break;
-            }
-            headEnd += Character.charCount(codePoint);
-        }
+        int headEnd = headEnd(text, headBudget);
         long tailBudget = budget - headBudget;
         int tailStart = text.length();
         for (long bytes = 0; tailStart > 0; ) {
@@ -75,6 +67,23 @@ public final class TokenTruncation {
         }
         tailStart = Math.max(tailStart, headEnd);
         return text.substring(0, headEnd) + marker(overTokens) + text.substring(tailStart);
+    }
+
+    /**
+     * Where the longest start of {@code text} within {@code maxBytes} of UTF-8 ends, on a code-point
+     * boundary; walks only as far as the budget reaches.
+     */
+    public static int headEnd(String text, long maxBytes) {
+        int end = 0;
+        for (long bytes = 0; end < text.length(); ) {
+            int codePoint = text.codePointAt(end);
+            bytes += utf8Length(codePoint);
+            if (bytes > maxBytes) {
+                break;
+            }
+            end += Character.charCount(codePoint);
+        }
+        return end;
     }
 
     /** The tokens of {@code text} as {@code counter} counts them. */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.mnemo.internal.read.TokenTruncation;
 import dev.mnemo.internal.sandbox.ConfinedRoot;
 import dev.mnemo.internal.sandbox.ToolFailure;
-import dev.mnemo.llm.TokenCounter;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Optional;
@@ -155,7 +154,7 @@ final class FolderTools {
                     + ", which has " + length + " characters");
         }
         String rest = line.substring(line.offsetByCodePoints(0, charOffset));
-        int end = headWithin(rest, (long) LocalMemoryTools.READ_MAX_TOKENS * TokenCounter.BYTES_PER_TOKEN);
+        int end = TokenTruncation.headEnd(rest, (long) LocalMemoryTools.READ_MAX_TOKENS * TokenTruncation.BYTES_PER_TOKEN);
         ObjectNode result = ToolJson.MAPPER.createObjectNode();
         result.put("path", path);
         result.put("start_line_number", lineOffset);
@@ -166,21 +165,6 @@ final class FolderTools {
             result.put(NEXT_CHAR_OFFSET, charOffset + rest.codePointCount(0, end));
         }
         return result;
-    }
-
-    /** The end of the longest start of {@code text}, whole code points, within {@code maxBytes} of UTF-8. */
-    private static int headWithin(String text, long maxBytes) {
-        long bytes = 0;
-        int i = 0;
-        while (i < text.length()) {
-            int codePoint = text.codePointAt(i);
-            bytes += codePoint < 0x80 ? 1 : codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4;
-            if (bytes > maxBytes) {
-                break;
-            }
-            i += Character.charCount(codePoint);
-        }
-        return i;
     }
 
     /**
