@@ -10,8 +10,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,16 +24,17 @@ import java.util.Set;
  * <p>Pruning follows Codex's: only partitions (threads) the batch touched are checked, then, when
  * over a cap, every row past the 1,000th newest or past 10 MiB of newest-first cumulative size is
  * deleted; a single row over 10 MiB goes at once. Unlike Codex, the check does not count the
- * partitions' rows: {@code log_partitions} holds each thread's row count and size, kept by triggers
- * on every insert and delete (by any writer of the file), with a partial index of the threads over
- * a cap, so the check is one small read; and a thread only over its row cap loses exactly its
- * oldest surplus rows, found from the old end of the thread's index.
+ * partitions' rows: {@code log_partitions} holds each thread's row count and size (this writer adds
+ * a batch's per partition; triggers count every delete, and the rows another program inserts), with
+ * a partial index of the threads over a cap, so the check is one small read; and a thread only over
+ * its row cap loses exactly its oldest surplus rows.
  *
  * <p>Each thread's partition has a small integer id ({@code log_partitions.id}, since the file's
  * V4), and the per-thread index is keyed by it rather than by the thread id: a row's insert into
  * that index is what a log entry costs most, and with narrow keys it costs about half. Rows keep
- * their {@code thread_id}; the writer looks up (or makes) the partition ids of a batch's threads in
- * the batch's own transaction, so an id is never stale, whoever else writes or deletes.
+ * their {@code thread_id}. The writer remembers the partition ids of the threads it wrote
+ * ({@link LogPartitions}, since V5) while no partition has been deleted since, which the file
+ * itself records, so an id is never stale, whoever else writes or deletes.
  */
 public final class SqliteThreadLogStore implements ThreadLogStore {
 
@@ -50,20 +49,18 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
      * checkpoints cost the log writer about a sixth less CPU in {@code phase1_overhead}.
      */
     static final SqliteDatabase.Schema LOGS = new SqliteDatabase.Schema("logs database",
-            "classpath:dev/mnemo/store/sqlite/logs-migration", "mnemo_schema_history", "4", 4_000);
+            "classpath:dev/mnemo/store/sqlite/logs-migration", "mnemo_schema_history", "5", 4_000);
 
     private static final String INSERT = "INSERT INTO logs (ts, ts_nanos, level, target, message, thread_id, "
             + "estimated_bytes, partition_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String PARTITION_OF = "SELECT id FROM log_partitions WHERE thread_id = ?";
-    private static final String NEW_PARTITION = "INSERT INTO log_partitions (thread_id) VALUES (?)";
     /**
-     * The partitions over a cap with their row count and size (kept by the triggers of
-     * {@code V4__logs_partition_ids.sql}), read from its partial index, whose condition this repeats.
+     * The partitions over a cap with their row count and size (kept by the writer and the triggers
+     * of {@code V4__logs_partition_ids.sql}), read from its partial index, whose condition this repeats.
      */
     private static final String OVER_CAP = "SELECT id, rows, bytes FROM log_partitions WHERE rows > "
             + PARTITION_ROW_LIMIT + " OR bytes > " + PARTITION_SIZE_LIMIT_BYTES;
     /** A thread's rows through the per-partition index (the thread's own condition alone would scan the table). */
-    private static final String OF_THREAD = "partition_id = (" + PARTITION_OF + ")";
+    private static final String OF_THREAD = "partition_id = (" + LogPartitions.PARTITION_OF + ")";
     /**
      * Past the row cap only: the given number of oldest rows, which are the rows after the newest
      * {@code PARTITION_ROW_LIMIT}, read from the old end of the thread's index (no rows skipped).
@@ -83,6 +80,8 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
                 WHERE newest_rank > ? OR newest_bytes > ?)""";
 
     private final SqliteDatabase database;
+    /** The partition ids of the threads written, remembered between batches. */
+    private final LogPartitions partitions = new LogPartitions();
     /**
      * Whether the file's rows carry partition ids (schema 4 on): always for a store that migrated it;
      * for a read-only one, which migrates nothing, asked of the file at the first query.
@@ -136,33 +135,42 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
         if (entries.isEmpty()) {
             return;
         }
-        database.write("append " + entries.size() + " log entries", connection -> {
-            Set<Long> touched = insert(connection, entries);
-            prune(connection, touched);
-            return null;
-        });
+        LogPartitions.Batch batch;
+        try {
+            batch = database.write("append " + entries.size() + " log entries", connection -> {
+                LogPartitions.Batch resolved = partitions.resolve(connection, entries);
+                insert(connection, entries, resolved);
+                resolved.count(connection);
+                prune(connection, resolved.touched());
+                return resolved;
+            });
+        } catch (RuntimeException e) {
+            partitions.forgetAll();
+            throw e;
+        }
+        partitions.remember(batch);
     }
 
     /**
-     * Inserts the rows as one JDBC batch with typed parameters; returns the partitions they belong
-     * to. One batch, not an update per row: on a connection in auto-commit mode sqlite-jdbc follows
-     * each update with its own {@code BEGIN} (which fails inside our transaction, as meant); a batch
-     * does that once.
+     * Inserts the rows as one JDBC batch with typed parameters, counting each to its partition. One
+     * batch, not an update per row: on a connection in auto-commit mode sqlite-jdbc follows each
+     * update with its own {@code BEGIN} (which fails inside our transaction, as meant); a batch does
+     * that once.
      */
-    private static Set<Long> insert(PooledConnection connection, List<ThreadLogEntry> entries)
+    private static void insert(PooledConnection connection, List<ThreadLogEntry> entries, LogPartitions.Batch batch)
             throws SQLException {
-        Map<String, Long> partitions = partitionIds(connection, entries);
         PreparedStatement insert = connection.prepare(INSERT);
         try {
             for (ThreadLogEntry entry : entries) {
+                long bytes = ThreadLogStore.estimatedBytes(entry);
                 insert.setLong(1, entry.ts().getEpochSecond());
                 insert.setInt(2, entry.ts().getNano());
                 insert.setString(3, entry.level());
                 insert.setString(4, entry.target());
                 insert.setString(5, entry.message());
                 insert.setString(6, entry.threadId());
-                insert.setLong(7, ThreadLogStore.estimatedBytes(entry));
-                insert.setLong(8, partitions.get(entry.threadId()));
+                insert.setLong(7, bytes);
+                insert.setLong(8, batch.add(entry.threadId(), bytes));
                 insert.addBatch();
             }
             insert.executeBatch();
@@ -170,32 +178,6 @@ public final class SqliteThreadLogStore implements ThreadLogStore {
             insert.clearBatch();
             insert.clearParameters();
         }
-        return new HashSet<>(partitions.values());
-    }
-
-    /** The partition id of each thread of {@code entries}, made for a thread new to the file. */
-    private static Map<String, Long> partitionIds(PooledConnection connection, List<ThreadLogEntry> entries)
-            throws SQLException {
-        Map<String, Long> ids = new HashMap<>();
-        for (ThreadLogEntry entry : entries) {
-            String threadId = entry.threadId();
-            if (!ids.containsKey(threadId)) {
-                ids.put(threadId, partitionId(connection, threadId));
-            }
-        }
-        return ids;
-    }
-
-    private static long partitionId(PooledConnection connection, String threadId) throws SQLException {
-        PreparedStatement find = connection.prepare(PARTITION_OF);
-        find.setString(1, threadId);
-        try (ResultSet row = find.executeQuery()) {
-            if (row.next()) {
-                return row.getLong(1);
-            }
-        }
-        Jdbc.update(connection, NEW_PARTITION, threadId);
-        return Jdbc.queryLong(connection, "SELECT last_insert_rowid()");
     }
 
     /**

@@ -23,10 +23,10 @@ import org.sqlite.SQLiteDataSource;
 
 /**
  * {@code logs.sqlite} written by an earlier Mnemo (schema 3: the per-thread index keyed by the
- * thread id) opened by this one (schema 4: keyed by each thread's partition id): every row kept and
- * found under its thread, the sizes carried over so the caps go on where they were, and the
- * queries on the new index. The old file is made by Flyway from this module's own migrations,
- * stopped at version 3.
+ * thread id; schema 4: rows counted by a trigger) opened by this one (keyed by each thread's
+ * partition id, rows counted by the writer): every row kept and found under its thread, the sizes
+ * carried over so the caps go on where they were, and the queries on the new indexes. The old file
+ * is made by Flyway from this module's own migrations, stopped at the old version.
  */
 class LogsSchemaUpgradeTest {
 
@@ -127,15 +127,48 @@ class LogsSchemaUpgradeTest {
         });
     }
 
+    /**
+     * A version 4 file (rows counted by an insert trigger) opened by this Mnemo (the writer counts
+     * its batches): the counts carried over are what the cap goes on from, and rows another program
+     * inserts without a partition id are still counted.
+     */
+    @Test
+    void open_upgradesAVersion4File_andTheCountsGoOnFromItsOwn() throws SQLException {
+        Path file = dir.resolve("logs.sqlite");
+        createAt(file, "4");
+        insertAsVersion3Wrote(file, "full", ThreadLogStore.PARTITION_ROW_LIMIT);
+        insertAsVersion3Wrote(file, "small", 3);
+        assertThat(partitions(file)).containsExactly("full:1000", "small:3");
+
+        try (SqliteThreadLogStore logs = SqliteThreadLogStore.open(file)) {
+            logs.append(List.of(new ThreadLogEntry("full", T0.plusSeconds(100_000), "INFO", "t", "newest"),
+                    new ThreadLogEntry("small", T0.plusSeconds(100_000), "INFO", "t", "small 3"),
+                    new ThreadLogEntry("small", T0.plusSeconds(100_001), "INFO", "t", "small 4")));
+            assertThat(partitions(file)).containsExactly("full:1000", "small:5");
+            List<ThreadLogEntry> full = logs.query(ThreadLogQuery.ofThread("full", 2_000));
+            assertThat(full).hasSize(ThreadLogStore.PARTITION_ROW_LIMIT);
+            assertThat(full.get(0).message()).isEqualTo("full 1");
+            assertThat(full.get(full.size() - 1).message()).isEqualTo("newest");
+
+            insertAsVersion3Wrote(file, "small", 2);
+            assertThat(partitions(file)).containsExactly("full:1000", "small:7");
+        }
+    }
+
     /** The file as a Mnemo whose newest logs migration was V3 left it. */
     private static void createAtVersion3(Path file) {
+        createAt(file, "3");
+    }
+
+    /** The file as a Mnemo whose newest logs migration was {@code version} left it. */
+    private static void createAt(Path file, String version) {
         SQLiteDataSource dataSource = new SQLiteDataSource();
         dataSource.setUrl("jdbc:sqlite:" + file);
         Flyway.configure(SqliteDatabase.class.getClassLoader())
                 .dataSource(dataSource)
                 .locations("classpath:dev/mnemo/store/sqlite/logs-migration")
                 .table("mnemo_schema_history")
-                .target("3")
+                .target(version)
                 .load()
                 .migrate();
     }

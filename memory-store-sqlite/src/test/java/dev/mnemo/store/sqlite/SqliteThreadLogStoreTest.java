@@ -1,7 +1,9 @@
 package dev.mnemo.store.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.mnemo.MemoryStoreException;
 import dev.mnemo.ThreadLogEntry;
 import dev.mnemo.spi.ThreadLogQuery;
 import dev.mnemo.spi.ThreadLogStore;
@@ -129,9 +131,81 @@ class SqliteThreadLogStoreTest extends ThreadLogStoreContract {
         assertThat(contains(file, "two") || contains(wal(file), "two")).isFalse();
     }
 
-    private static long partitionRows(Path file, String threadId) throws Exception {
+    /**
+     * The writer remembers each thread's partition id; another program that forgets the thread and
+     * writes for a new one may be given the same id, and the next batch must not file the old
+     * thread's entry under the new one.
+     */
+    @Test
+    void partitionIdGivenToAnotherThreadByAnotherProgram_isNotReusedForTheForgottenThread() throws Exception {
+        Path file = ((SqliteThreadLogStore) logs).file();
+        Instant t0 = Instant.parse("2026-06-01T12:00:00Z");
+        logs.append(List.of(new ThreadLogEntry("a", t0, "INFO", "t", "a one")));
+        asAnotherProgram(file, "DELETE FROM logs WHERE thread_id = 'a'",
+                "DELETE FROM log_partitions WHERE thread_id = 'a'", insertWithoutPartition(t0, "b", "b one"));
+        assertThat(partitionId(file, "b")).as("the id 'a' had").isEqualTo(1);
+
+        logs.append(List.of(new ThreadLogEntry("a", t0.plusSeconds(1), "INFO", "t", "a two")));
+
+        assertThat(messages("a")).containsExactly("a two");
+        assertThat(messages("b")).containsExactly("b one");
+        assertThat(partitionRows(file, "a")).isEqualTo(1);
+        assertThat(partitionRows(file, "b")).isEqualTo(1);
+    }
+
+    /**
+     * A batch that fails rolls back the partition it made for a new thread; that id may then go to
+     * another thread, so the writer must not have remembered it.
+     */
+    @Test
+    void batchRolledBack_leavesNoPartitionIdRemembered() throws Exception {
+        Path file = ((SqliteThreadLogStore) logs).file();
+        Instant t0 = Instant.parse("2026-06-01T12:00:00Z");
+        logs.append(List.of(new ThreadLogEntry("a", t0, "INFO", "t", "a one")));
+        asAnotherProgram(file, "CREATE TRIGGER refuse BEFORE INSERT ON logs WHEN new.message = 'refused'"
+                + " BEGIN SELECT RAISE(ABORT, 'refused by a test'); END");
+        assertThatThrownBy(() -> logs.append(List.of(new ThreadLogEntry("c", t0, "INFO", "t", "refused"))))
+                .isInstanceOf(MemoryStoreException.class);
+        asAnotherProgram(file, "DROP TRIGGER refuse", insertWithoutPartition(t0, "d", "d one"));
+        assertThat(partitionId(file, "d")).as("the id the failed batch made for 'c'").isEqualTo(2);
+
+        logs.append(List.of(new ThreadLogEntry("c", t0.plusSeconds(1), "INFO", "t", "c one")));
+
+        assertThat(messages("c")).containsExactly("c one");
+        assertThat(messages("d")).containsExactly("d one");
+    }
+
+    private List<String> messages(String threadId) {
+        return logs.query(ThreadLogQuery.ofThread(threadId, 10)).stream().map(ThreadLogEntry::message).toList();
+    }
+
+    /** Runs {@code statements} on a connection of its own, as another program writing the file would. */
+    private static void asAnotherProgram(Path file, String... statements) throws Exception {
         try (var connection = DriverManager.getConnection("jdbc:sqlite:" + file);
-                var query = connection.prepareStatement("SELECT rows FROM log_partitions WHERE thread_id = ?")) {
+                var statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.executeUpdate(sql);
+            }
+        }
+    }
+
+    /** A row as another program would insert it: no partition id, which the file's triggers give it. */
+    private static String insertWithoutPartition(Instant ts, String threadId, String message) {
+        return "INSERT INTO logs (ts, ts_nanos, level, target, message, thread_id, estimated_bytes) VALUES ("
+                + ts.getEpochSecond() + ", 0, 'INFO', 't', '" + message + "', '" + threadId + "', 10)";
+    }
+
+    private static long partitionId(Path file, String threadId) throws Exception {
+        return partitionColumn(file, "id", threadId);
+    }
+
+    private static long partitionRows(Path file, String threadId) throws Exception {
+        return partitionColumn(file, "rows", threadId);
+    }
+
+    private static long partitionColumn(Path file, String column, String threadId) throws Exception {
+        try (var connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+                var query = connection.prepareStatement("SELECT " + column + " FROM log_partitions WHERE thread_id = ?")) {
             query.setString(1, threadId);
             try (var rows = query.executeQuery()) {
                 return rows.next() ? rows.getLong(1) : -1;
