@@ -1,8 +1,12 @@
 package dev.mnemo.internal.extract;
 
+import dev.mnemo.internal.read.TokenTruncation;
 import java.nio.charset.StandardCharsets;
 
-/** UTF-8 sizes and cuts of strings that never split a code point. */
+/**
+ * UTF-8 sizes and cuts of strings that never split a code point (the walks are
+ * {@link TokenTruncation}'s, which cuts the read path's text the same way).
+ */
 final class Utf8Text {
 
     private Utf8Text() {}
@@ -33,48 +37,12 @@ final class Utf8Text {
 
     /** The longest prefix of {@code s} whose UTF-8 size is at most {@code maxBytes}. */
     static String head(String s, long maxBytes) {
-        return s.substring(0, prefixEnd(s, maxBytes));
+        return s.substring(0, TokenTruncation.headEnd(s, maxBytes));
     }
 
     /** The longest suffix of {@code s} whose UTF-8 size is at most {@code maxBytes}. */
     static String tail(String s, long maxBytes) {
-        long bytes = 0;
-        int start = s.length();
-        while (start > 0) {
-            int cp = s.codePointBefore(start);
-            int cpBytes = codePointSize(cp);
-            if (bytes + cpBytes > maxBytes) {
-                break;
-            }
-            bytes += cpBytes;
-            start -= Character.charCount(cp);
-        }
-        return s.substring(start);
-    }
-
-    private static int prefixEnd(String s, long maxBytes) {
-        long bytes = 0;
-        int end = 0;
-        while (end < s.length()) {
-            int cp = s.codePointAt(end);
-            int cpBytes = codePointSize(cp);
-            if (bytes + cpBytes > maxBytes) {
-                break;
-            }
-            bytes += cpBytes;
-            end += Character.charCount(cp);
-        }
-        return end;
-    }
-
-    private static int codePointSize(int cp) {
-        if (cp < 0x80) {
-            return 1;
-        }
-        if (cp < 0x800) {
-            return 2;
-        }
-        return cp < 0x10000 ? 3 : 4;
+        return s.substring(TokenTruncation.tailStart(s, maxBytes));
     }
 
     /**

@@ -55,17 +55,7 @@ public final class TokenTruncation {
     private static String cut(String text, long budget, long overTokens) {
         long headBudget = budget / 2;
         int headEnd = headEnd(text, headBudget);
-        long tailBudget = budget - headBudget;
-        int tailStart = text.length();
-        for (long bytes = 0; tailStart > 0; ) {
-            int codePoint = text.codePointBefore(tailStart);
-            bytes += utf8Length(codePoint);
-            if (bytes > tailBudget) {
-                break;
-            }
-            tailStart -= Character.charCount(codePoint);
-        }
-        tailStart = Math.max(tailStart, headEnd);
+        int tailStart = Math.max(tailStart(text, budget - headBudget), headEnd);
         return text.substring(0, headEnd) + marker(overTokens) + text.substring(tailStart);
     }
 
@@ -84,6 +74,23 @@ public final class TokenTruncation {
             end += Character.charCount(codePoint);
         }
         return end;
+    }
+
+    /**
+     * Where the longest end of {@code text} within {@code maxBytes} of UTF-8 starts, on a code-point
+     * boundary; walks back only as far as the budget reaches.
+     */
+    public static int tailStart(String text, long maxBytes) {
+        int start = text.length();
+        for (long bytes = 0; start > 0; ) {
+            int codePoint = text.codePointBefore(start);
+            bytes += utf8Length(codePoint);
+            if (bytes > maxBytes) {
+                break;
+            }
+            start -= Character.charCount(codePoint);
+        }
+        return start;
     }
 
     /** The tokens of {@code text} as {@code counter} counts them. */
