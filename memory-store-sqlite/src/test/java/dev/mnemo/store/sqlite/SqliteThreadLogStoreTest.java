@@ -132,6 +132,27 @@ class SqliteThreadLogStoreTest extends ThreadLogStoreContract {
     }
 
     /**
+     * Within one second the rows are ordered by their nanoseconds, not by when they were written:
+     * past the cap, the row dropped is the oldest by its time even when it was written last.
+     */
+    @Test
+    void rowCap_dropsTheOldestByTime_whenRowsOfOneSecondWereWrittenNewestFirst() {
+        Instant second = Instant.parse("2026-06-01T12:00:00Z");
+        List<ThreadLogEntry> newestFirst = new ArrayList<>();
+        for (int i = 0; i < ThreadLogStore.PARTITION_ROW_LIMIT; i++) {
+            newestFirst.add(new ThreadLogEntry("a", second.plusNanos(1_000_000L - i), "INFO", "t", "nano " + (1_000_000 - i)));
+        }
+        logs.append(newestFirst);
+
+        logs.append(List.of(new ThreadLogEntry("a", second.plusSeconds(1), "INFO", "t", "next second")));
+
+        List<String> kept = logs.query(ThreadLogQuery.ofThread("a", 2_000)).stream().map(ThreadLogEntry::message)
+                .toList();
+        assertThat(kept).hasSize(ThreadLogStore.PARTITION_ROW_LIMIT).doesNotContain("nano 999001")
+                .startsWith("nano 999002", "nano 999003").endsWith("nano 1000000", "next second");
+    }
+
+    /**
      * The writer remembers each thread's partition id; another program that forgets the thread and
      * writes for a new one may be given the same id, and the next batch must not file the old
      * thread's entry under the new one.
