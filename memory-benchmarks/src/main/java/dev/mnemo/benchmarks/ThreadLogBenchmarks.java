@@ -38,9 +38,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * filled to its 1,000-row cap in setup: each batch of 128 checks the caps of the 128 threads it
  * touched and deletes past the cap in about 13 of them (Codex's per-partition pruning in the insert
  * transaction). Reference: the same rows, after the same prefill, inserted with plain JDBC batch
- * inserts into a table of the same shape (the columns and the two indexes of {@code logs}: the
- * per-thread one keyed by each thread's integer partition id and carrying {@code estimated_bytes},
- * as logs.sqlite's is since its V4, the ids kept in a map of the benchmark's) in a database file of
+ * inserts into a table of the same shape (the columns and the two indexes of {@code logs}: the time
+ * index, ascending as since logs.sqlite's V5, and the per-thread one keyed by each thread's integer
+ * partition id and carrying {@code estimated_bytes}, as since its V4, the ids kept in a map of the
+ * benchmark's) in a database file of
  * its own with the same pragmas, one transaction per batch of 128, and no pruning (so no
  * {@code log_partitions} ids or sizes either).
  */
@@ -164,7 +165,7 @@ public class ThreadLogBenchmarks {
                         + " ts_nanos INTEGER NOT NULL, level TEXT NOT NULL, target TEXT NOT NULL, message TEXT NOT NULL,"
                         + " thread_id TEXT NOT NULL, estimated_bytes INTEGER NOT NULL DEFAULT 0,"
                         + " partition_id INTEGER NOT NULL DEFAULT 0)");
-                s.execute("CREATE INDEX idx_logs_ts ON logs (ts DESC, ts_nanos DESC, id DESC)");
+                s.execute("CREATE INDEX idx_logs_ts ON logs (ts, ts_nanos, id)");
                 s.execute("CREATE INDEX idx_logs_partition_size ON logs (partition_id, ts DESC, ts_nanos DESC, id DESC,"
                         + " estimated_bytes)");
             }
