@@ -22,8 +22,8 @@ import java.util.Set;
  * recently written forgotten first.
  *
  * <p>The store resolves a batch inside its write transaction and remembers it after the commit;
- * the methods are synchronized, so a second store's call in between (another appender) finds the
- * ids and the epoch they were read under always together.
+ * the methods are synchronized, so another thread's append in between finds the ids and the epoch
+ * they were read under always together.
  */
 final class LogPartitions {
 
@@ -74,7 +74,7 @@ final class LogPartitions {
         remembered.putAll(batch.ids());
     }
 
-    /** Forgets every id (a transaction that did not commit may have left the epoch unread). */
+    /** Forgets every id, after a batch that failed: nothing it saw is trusted. */
     synchronized void forgetAll() {
         remembered.clear();
         epoch = -1;
