@@ -38,9 +38,10 @@ import java.util.function.Predicate;
  * for at most {@link #QUIET_COMPILATION_SHARE} of their CPU time; the compilation time of the
  * measured rounds is printed with the result, so a run that never settled says so.
  *
- * <p>Even settled, the compiler threads went on compiling for 2–14 ms a round, more on one side in
- * one run and on the other in the next (15 rounds: 207 against 116 ms, 139 against 164 ms), as much
- * as the whole difference the target allows. So {@code phase1_overhead_cpu} is the process's CPU
+ * <p>Even settled, the compiler threads went on compiling for 2–25 ms a round, as much as the whole
+ * difference the target allows, mostly on the logs-on side, which has more code to compile and
+ * takes longer to finish (15 rounds: 396 against 191 ms; 139 against 164 ms), a cost a long-running
+ * process pays once. So {@code phase1_overhead_cpu} is the process's CPU
  * time less what its JIT compiler threads ran during the round (their own CPU time, read from
  * Linux's {@code /proc/self/task/<id>/schedstat}; where that cannot be read, nothing is taken off
  * and the run says so): what running Phase 1 costs once its code is compiled, the collector's time
@@ -56,6 +57,12 @@ public final class Phase1OverheadInterleaved {
     static final double QUIET_COMPILATION_SHARE = 0.03;
     static final int QUICK_ROUNDS = 7;
     static final int FULL_ROUNDS = 15;
+
+    /** Indexes of what {@link #measured} takes of a round. */
+    private static final int WALL = 0;
+    private static final int CPU = 1;
+    private static final int COMPILING_MILLIS = 2;
+    private static final int COMPILER_CPU = 3;
 
     private Phase1OverheadInterleaved() {}
 
@@ -127,12 +134,6 @@ public final class Phase1OverheadInterleaved {
         }
         return round;
     }
-
-    /** Indexes of what {@link #timeOn} and {@link #timeOff} measure of a round. */
-    private static final int WALL = 0;
-    private static final int CPU = 1;
-    private static final int COMPILING_MILLIS = 2;
-    private static final int COMPILER_CPU = 3;
 
     /**
      * One round: both sides, the order alternating with the round's number; returns {logs on, logs
