@@ -109,7 +109,7 @@ public final class Phase1OverheadInterleaved {
         System.err.printf(Locale.ROOT, "phase1_overhead_interleaved: %d rounds of warm-up; during the %d measured"
                 + " rounds the JIT compiled for %d ms with logs on, %d ms with logs off (its threads' CPU: %.0f and"
                 + " %.0f ms%s)%n", warmup, rounds, compilingMillis[0], compilingMillis[1], compilerNanos[0] / 1e6,
-                compilerNanos[1] / 1e6, compilerThreadsNanos() == 0 ? ", not readable here: nothing taken off" : "");
+                compilerNanos[1] / 1e6, compilerNanos[0] + compilerNanos[1] == 0 ? ", not readable here: nothing taken off" : "");
         StringBuilder means = new StringBuilder();
         for (int metric = 0; metric < 3; metric++) {
             means.append(trimmedMean(sides[0][metric])).append(' ').append(trimmedMean(sides[1][metric])).append(' ');
