@@ -69,6 +69,8 @@ public final class BenchmarkSuite {
         lines.addAll(McpParallelCalls.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
         lines.addAll(Phase1OverheadInterleaved.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
         lines.addAll(SpawnDescendantsInterleaved.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
+        lines.addAll(SelectionInterleaved.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
+        lines.addAll(SearchInterleaved.measure(name -> selected.matcher(PACKAGE + name).find(), quick));
         lines.addAll(SelectionSimulation.measure(name -> selected.matcher(PACKAGE + name).find()));
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.write(out, lines, StandardCharsets.UTF_8);

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
@@ -27,7 +28,8 @@ import java.util.function.Predicate;
  * <p>Each side's figure is the mean of its rounds less the highest and the lowest. The process's
  * CPU time is counted in the kernel's 10 ms ticks, a twenty-fourth of a round, so a median could
  * only read 1.00×, 1.04×, 1.09×…; a trimmed mean is counted to the tick over all the rounds and
- * still ignores one odd round each way.
+ * still ignores one odd round each way. A full run takes {@link #FULL_CHILDREN} such child JVMs in
+ * turn and reports, for each line, the child whose ratio is the median.
  *
  * <p>The process's CPU time also counts the JIT's compiler threads, and a fixed six rounds of
  * warm-up left them compiling for 20–430 ms a round well into the measured rounds (a round is
@@ -57,6 +59,13 @@ public final class Phase1OverheadInterleaved {
     static final double QUIET_COMPILATION_SHARE = 0.03;
     static final int QUICK_ROUNDS = 7;
     static final int FULL_ROUNDS = 15;
+    /**
+     * Child JVMs a run takes the median of. One child's ratio moved by up to 0.08 from the next
+     * one's on the same code (1.05 to 1.13 in four children in a row), more than the rounds within
+     * a child explain: each JVM compiles and lays out the code its own way.
+     */
+    static final int FULL_CHILDREN = 3;
+    static final int QUICK_CHILDREN = 1;
 
     /** Indexes of what {@link #measured} takes of a round. */
     private static final int WALL = 0;
@@ -219,7 +228,12 @@ public final class Phase1OverheadInterleaved {
                 .getProcessCpuTime();
     }
 
-    /** Runs the child when {@code Phase1OverheadInterleaved.measure} is selected; returns the summary lines. */
+    /**
+     * Runs the child when {@code Phase1OverheadInterleaved.measure} is selected, {@link #FULL_CHILDREN}
+     * times in turn ({@link #QUICK_CHILDREN} with {@code --quick}); returns the summary lines, each
+     * metric as the child whose ratio is the median of the children's. Every child's figures are
+     * printed on standard error.
+     */
     static List<String> measure(Predicate<String> selected, boolean quick) {
         List<String> lines = new ArrayList<>();
         if (!selected.test("Phase1OverheadInterleaved.measure")) {
@@ -229,16 +243,34 @@ public final class Phase1OverheadInterleaved {
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Dmnemo.fixtures=" + BenchSupport.fixturesDir().toAbsolutePath(), "-cp", EngineOpenCold.ownJar(),
                 Phase1OverheadInterleaved.class.getName(), String.valueOf(quick ? QUICK_ROUNDS : FULL_ROUNDS)));
-        String[] means = EngineOpenCold.run(command).strip().split(" ");
-        double perJob = 1e6 * Phase1Benchmarks.OVERHEAD_ROLLOUTS;
+        int children = quick ? QUICK_CHILDREN : FULL_CHILDREN;
+        double[][] means = new double[children][];
+        for (int child = 0; child < children; child++) {
+            means[child] = Arrays.stream(EngineOpenCold.run(command).strip().split(" "))
+                    .mapToDouble(mean -> Double.parseDouble(mean) / (1e6 * Phase1Benchmarks.OVERHEAD_ROLLOUTS))
+                    .toArray();
+        }
         String[] metrics = {"phase1_overhead_interleaved", "phase1_overhead_cpu", "phase1_overhead_cpu_with_jit"};
         for (int k = 0; k < metrics.length; k++) {
-            double logsOn = Double.parseDouble(means[2 * k]) / perJob;
-            double logsOff = Double.parseDouble(means[2 * k + 1]) / perJob;
-            lines.add(String.format(Locale.ROOT, "%s %.3f ms_per_job %.3f %.2f", metrics[k], logsOn, logsOff,
-                    logsOn / logsOff));
+            int on = 2 * k;
+            int off = on + 1;
+            double[] median = medianChild(means, on, off);
+            lines.add(String.format(Locale.ROOT, "%s %.3f ms_per_job %.3f %.2f", metrics[k], median[on], median[off],
+                    median[on] / median[off]));
+            StringBuilder ratios = new StringBuilder();
+            for (double[] child : means) {
+                ratios.append(String.format(Locale.ROOT, " %.3f", child[on] / child[off]));
+            }
+            System.err.println(metrics[k] + ": the children's ratios" + ratios);
         }
         return lines;
+    }
+
+    /** Of the children's figures, the one whose ratio {@code on / off} is the median (the lower middle of an even count). */
+    private static double[] medianChild(double[][] children, int on, int off) {
+        double[][] sorted = children.clone();
+        Arrays.sort(sorted, Comparator.comparingDouble(child -> child[on] / child[off]));
+        return sorted[(sorted.length - 1) / 2];
     }
 
     /** The mean of {@code values} less the highest and the lowest one. */
