@@ -1,9 +1,10 @@
 package dev.mnemo.benchmarks;
 
 import dev.mnemo.spi.Stage1Output;
-import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * {@code selection_interleaved}: the two sides of {@code selection} (the store's Phase 2 selection
@@ -34,12 +35,11 @@ public final class SelectionInterleaved {
     }
 
     private static void requireSameMemories(List<Stage1Output> store, List<String> reference) {
-        var storeIds = new HashSet<String>();
-        store.forEach(output -> storeIds.add(output.threadId()));
-        var referenceIds = new HashSet<String>();
+        Set<String> storeIds = store.stream().map(Stage1Output::threadId).collect(Collectors.toSet());
         // Each reference row is the thread id followed by the other columns; the ids have one length.
         int idLength = store.get(0).threadId().length();
-        reference.forEach(row -> referenceIds.add(row.substring(0, idLength)));
+        Set<String> referenceIds = reference.stream().map(row -> row.substring(0, idLength))
+                .collect(Collectors.toSet());
         if (!storeIds.equals(referenceIds)) {
             throw new IllegalStateException("the store and the plain statement selected different memories");
         }

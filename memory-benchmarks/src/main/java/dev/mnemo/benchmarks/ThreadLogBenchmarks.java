@@ -41,9 +41,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * inserts into a table of the same shape (the columns and the two indexes of {@code logs}: the time
  * index, ascending as since logs.sqlite's V5, and the per-thread one keyed by each thread's integer
  * partition id and carrying {@code estimated_bytes}, as since its V4, the ids kept in a map of the
- * benchmark's) in a database file of
- * its own with the same pragmas, one transaction per batch of 128, and no pruning (so no
- * {@code log_partitions} ids or sizes either).
+ * benchmark's) in a database file of its own with the same pragmas, one transaction per batch of
+ * 128, and no pruning (so no {@code log_partitions} ids or sizes either).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
