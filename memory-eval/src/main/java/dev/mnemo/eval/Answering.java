@@ -19,9 +19,7 @@ import org.slf4j.LoggerFactory;
 final class Answering {
 
     /** The answering agent's own instructions; memory or transcripts are appended. */
-    static final String BASE_INSTRUCTIONS = "You help a software engineer with their projects. Answer the question"
-            + " in a few sentences. Give exact commands and values when you know them; when you do not know, say so"
-            + " instead of guessing.";
+    static final String BASE_INSTRUCTIONS = EvalPrompts.load("probe_answer_system.md");
     static final int MAX_STEPS = 8;
 
     private static final Logger LOG = LoggerFactory.getLogger(Answering.class);

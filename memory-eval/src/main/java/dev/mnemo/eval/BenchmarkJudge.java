@@ -6,6 +6,7 @@ import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.TokenUsage;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Grades an answer with a model, following each benchmark's protocol: LongMemEval's judge asks
@@ -13,12 +14,22 @@ import java.util.Locale;
  * newest value even beside the old one, preference questions are judged against a rubric,
  * abstention questions pass when the answer declines), LoCoMo's J score labels an answer
  * CORRECT or WRONG and is generous about wording and date formats, and its adversarial category
- * passes when the answer does not take the bait. The prompts are Mnemo's own wording.
+ * passes when the answer does not take the bait. The prompts are Mnemo's own wording, in
+ * {@code prompts/judge_*.md}.
  */
 final class BenchmarkJudge {
 
-    static final String INSTRUCTIONS = "You grade answers for a long-term memory benchmark. Follow the grading rule"
-            + " you are given exactly, then reply with one word on the first line: the verdict the rule asks for.";
+    static final String INSTRUCTIONS = EvalPrompts.load("judge_system.md");
+    private static final String LONGMEMEVAL = EvalPrompts.load("judge_longmemeval.md");
+    /** LongMemEval's question types with a grading rule of their own. */
+    private static final Map<String, String> LONGMEMEVAL_RULES = Map.of(
+            "temporal-reasoning", EvalPrompts.load("judge_longmemeval_rule_temporal-reasoning.md"),
+            "knowledge-update", EvalPrompts.load("judge_longmemeval_rule_knowledge-update.md"),
+            "single-session-preference", EvalPrompts.load("judge_longmemeval_rule_single-session-preference.md"));
+    private static final String LONGMEMEVAL_OTHER = EvalPrompts.load("judge_longmemeval_rule_default.md");
+    private static final String LONGMEMEVAL_ABSTENTION = EvalPrompts.load("judge_longmemeval_rule_abstention.md");
+    private static final String LOCOMO = EvalPrompts.load("judge_locomo.md");
+    private static final String LOCOMO_ADVERSARIAL = EvalPrompts.load("judge_locomo_adversarial.md");
 
     /** A verdict and what it cost. */
     record Verdict(boolean correct, String reply, TokenUsage usage) {}
@@ -45,46 +56,17 @@ final class BenchmarkJudge {
 
     /** LongMemEval: yes or no, with a rule per question type. */
     private static String longMemEval(BenchmarkSet.Question q, String answer) {
-        String rule;
-        String reference = "Reference answer: " + q.answer();
-        if (q.special()) {
-            rule = "This question cannot be answered from the conversations. The reference explains why. Say yes if the"
-                    + " answer declines, says it does not know, or says the information was never given; say no if it"
-                    + " answers as though it knew.";
-            reference = "Why it cannot be answered: " + q.answer();
-        } else {
-            rule = switch (q.category()) {
-                case "temporal-reasoning" -> "Say yes if the answer holds the reference answer, or something equivalent"
-                        + " to it. Counts of days, weeks or months that are off by one still pass. Say no if the"
-                        + " answer is different, or gives only part of what is asked.";
-                case "knowledge-update" -> "The user's information changed over time and the reference is the newest"
-                        + " value. Say yes if the answer gives that newest value, even if it also mentions an older"
-                        + " one; say no if it gives only an older value or something else.";
-                case "single-session-preference" -> "The reference is a rubric describing a response that fits the"
-                        + " user's own preferences. Say yes if the answer recalls and uses the user's personal"
-                        + " information the way the rubric asks (it need not satisfy every point); say no otherwise.";
-                default -> "Say yes if the answer holds the reference answer, or something equivalent to it, or works"
-                        + " through to it. Say no if the answer is different, or gives only part of what is asked.";
-            };
-        }
-        return "Grading rule: " + rule + "\nReply yes or no.\n\nQuestion: " + q.question() + "\n" + reference
-                + "\nAnswer to grade: " + answer;
+        String rule = q.special() ? LONGMEMEVAL_ABSTENTION
+                : LONGMEMEVAL_RULES.getOrDefault(q.category(), LONGMEMEVAL_OTHER);
+        String referenceLabel = q.special() ? "Why it cannot be answered" : "Reference answer";
+        return EvalPrompts.fill(LONGMEMEVAL, Map.of("rule", rule, "question", q.question(),
+                "reference_label", referenceLabel, "reference", q.answer(), "answer", answer));
     }
 
     /** LoCoMo: CORRECT or WRONG, generous on wording; adversarial questions pass when the bait is refused. */
     private static String locomo(BenchmarkSet.Question q, String answer) {
-        if (q.special()) {
-            return "Grading rule: the question presumes something the conversation never says about the person asked"
-                    + " about. The misleading answer below is what someone taking the bait would say. Label the answer"
-                    + " CORRECT if it says the conversation does not tell, or declines; label it WRONG if it gives the"
-                    + " misleading answer or otherwise answers as though the premise held.\nReply CORRECT or WRONG.\n\n"
-                    + "Question: " + q.question() + "\nMisleading answer: " + q.answer() + "\nAnswer to grade: " + answer;
-        }
-        return "Grading rule: be generous. Label the answer CORRECT if it refers to the same thing as the reference"
-                + " answer, even when it is worded differently, longer, or gives a date in another format or relative to"
-                + " the conversation (\"last Tuesday\") that lands on the same day, week or month. Label it WRONG if it"
-                + " names something else, misses the point, or says it does not know.\nReply CORRECT or WRONG.\n\n"
-                + "Question: " + q.question() + "\nReference answer: " + q.answer() + "\nAnswer to grade: " + answer;
+        return EvalPrompts.fill(q.special() ? LOCOMO_ADVERSARIAL : LOCOMO, Map.of("question", q.question(),
+                "reference", q.answer(), "answer", answer));
     }
 
     /** The first word of the reply: {@code yes} (LongMemEval) or {@code CORRECT} (LoCoMo). */

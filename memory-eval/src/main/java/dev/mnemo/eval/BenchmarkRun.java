@@ -74,6 +74,11 @@ public final class BenchmarkRun {
 
     private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRun.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The answering model's instructions in every condition; memory or transcripts are appended. */
+    private static final String ANSWER_INSTRUCTIONS = EvalPrompts.load("benchmark_answer_system.md");
+    /** The full-context condition's transcripts, and the note when the oldest do not fit the window. */
+    private static final String FULL_CONTEXT = EvalPrompts.load("benchmark_full_context.md");
+    private static final String FULL_CONTEXT_CUT = EvalPrompts.load("benchmark_full_context_cut.md");
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("EEEE d MMMM yyyy, HH:mm", Locale.ENGLISH)
             .withZone(ZoneOffset.UTC);
 
@@ -275,11 +280,7 @@ public final class BenchmarkRun {
         }
 
         private String instructions() {
-            return "You are a chat assistant who has talked with the user many times before. Answer the user's question"
-                    + " about those earlier conversations briefly: the fact, name, date or number asked for, in one short"
-                    + " sentence. Work out relative dates from when things were said. Now is "
-                    + DAY.format(conversation.askedAt()) + ". If the earlier conversations do not tell, say that you do"
-                    + " not know rather than guessing.";
+            return EvalPrompts.fill(ANSWER_INSTRUCTIONS, Map.of("now", DAY.format(conversation.askedAt())));
         }
 
         /** The whole conversation, oldest sessions left out while it does not fit the model's window. */
@@ -301,11 +302,10 @@ public final class BenchmarkRun {
                     dropped++;
                 }
             }
-            String note = dropped == 0 ? "" : "[Note: the whole conversation does not fit the model's window; the oldest"
-                    + " part (" + dropped + " of " + conversation.sessions().size() + " sessions, in whole or in part)"
-                    + " is left out.]\n";
-            return new FullContext("The earlier conversations, oldest first:\n========= TRANSCRIPTS BEGIN =========\n"
-                    + note + String.join("\n", sessions) + "========= TRANSCRIPTS END =========", dropped > 0);
+            String note = dropped == 0 ? "" : EvalPrompts.fill(FULL_CONTEXT_CUT, Map.of("dropped",
+                    Integer.toString(dropped), "sessions", Integer.toString(conversation.sessions().size()))) + "\n";
+            return new FullContext(EvalPrompts.fill(FULL_CONTEXT, Map.of("note", note, "transcripts",
+                    String.join("\n", sessions))), dropped > 0);
         }
 
         private Verdicts judge(Answers answers) {

@@ -263,6 +263,20 @@ class BenchmarkRunTest {
                 && r.instructions().contains("Pixel") && !r.instructions().contains("Lisbon"));
     }
 
+    /** A question or an answer under test that looks like a template's placeholder is graded as written. */
+    @Test
+    void judgePrompts_keepQuestionsAndAnswersThatLookLikePlaceholders_asWritten() {
+        BenchmarkSet.Question q = new BenchmarkSet.Question("q", "What is {{ answer }}?", "{{ question }}",
+                "multi-session", false);
+
+        for (Benchmark benchmark : Benchmark.values()) {
+            String prompt = BenchmarkJudge.prompt(benchmark, q, "{{ reference }}");
+
+            assertThat(prompt).contains("Question: What is {{ answer }}?\n")
+                    .contains("Reference answer: {{ question }}\n").endsWith("Answer to grade: {{ reference }}");
+        }
+    }
+
     @Test
     void judgePrompts_followEachQuestionTypesRule() {
         BenchmarkSet.Question temporal = new BenchmarkSet.Question("t", "How many days?", "3", "temporal-reasoning",
