@@ -26,7 +26,7 @@ final class BenchmarkJudge {
             "temporal-reasoning", EvalPrompts.load("judge_longmemeval_rule_temporal-reasoning.md"),
             "knowledge-update", EvalPrompts.load("judge_longmemeval_rule_knowledge-update.md"),
             "single-session-preference", EvalPrompts.load("judge_longmemeval_rule_single-session-preference.md"));
-    private static final String LONGMEMEVAL_OTHER = EvalPrompts.load("judge_longmemeval_rule_default.md");
+    private static final String LONGMEMEVAL_OTHER = EvalPrompts.load("judge_longmemeval_rule_other.md");
     private static final String LONGMEMEVAL_ABSTENTION = EvalPrompts.load("judge_longmemeval_rule_abstention.md");
     private static final String LOCOMO = EvalPrompts.load("judge_locomo.md");
     private static final String LOCOMO_ADVERSARIAL = EvalPrompts.load("judge_locomo_adversarial.md");
