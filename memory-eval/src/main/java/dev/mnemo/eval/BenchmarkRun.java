@@ -1,32 +1,18 @@
 package dev.mnemo.eval;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.mnemo.MemoriesConfig;
-import dev.mnemo.MemorySession;
-import dev.mnemo.Phase2Report;
-import dev.mnemo.SessionContext;
+import dev.mnemo.eval.BenchmarkConversation.Judged;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
-import dev.mnemo.llm.TokenCounter;
-import dev.mnemo.llm.TokenUsage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.slf4j.Logger;
@@ -68,19 +54,9 @@ public final class BenchmarkRun {
     /** What a run writes into its directory, and all that starting afresh deletes. */
     private static final List<String> RUN_FILES = List.of(RunRecord.FILE, RecordingModel.LOG_FILE, JUDGE_FOLDER, FOLDER,
             JSON_REPORT, MARKDOWN_REPORT);
-    /** Tokens of the window kept for the instructions, the question and the answer in the full-context baseline. */
-    static final int WINDOW_RESERVE = 4_000;
     private static final int BENCHMARK_FORMAT = 1;
 
     private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRun.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
-    /** The answering model's instructions in every condition; memory or transcripts are appended. */
-    private static final String ANSWER_INSTRUCTIONS = EvalPrompts.load("benchmark_answer_system.md");
-    /** The full-context condition's transcripts, and the note when the oldest do not fit the window. */
-    private static final String FULL_CONTEXT = EvalPrompts.load("benchmark_full_context.md");
-    private static final String FULL_CONTEXT_CUT = EvalPrompts.load("benchmark_full_context_cut.md");
-    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("EEEE d MMMM yyyy, HH:mm", Locale.ENGLISH)
-            .withZone(ZoneOffset.UTC);
 
     private final Benchmark benchmark;
     private final Path file;
@@ -142,9 +118,10 @@ public final class BenchmarkRun {
         RecordingModel recording = new RecordingModel(model, runDirectory);
         LanguageModel judge = judgeModel != null ? new RecordingModel(judgeModel, judgeFolder())
                 : judgeName.equals(modelName) ? recording : new NamedModel(recording, judgeName);
-        List<ConversationOutcome> outcomes = new ArrayList<>();
+        List<BenchmarkConversation.Outcome> outcomes = new ArrayList<>();
         for (BenchmarkSet.Conversation conversation : set.conversations()) {
-            outcomes.add(new ConversationStages(conversation, recording, new BenchmarkJudge(judge)).run());
+            outcomes.add(new BenchmarkConversation(benchmark, conversation, model, recording, new BenchmarkJudge(judge),
+                    runDirectory).run());
         }
         BenchmarkReport report = summarise(set, outcomes, Duration.ofNanos(System.nanoTime() - start).toMillis());
         BenchmarkReportFiles.write(runDirectory, report);
@@ -162,193 +139,7 @@ public final class BenchmarkRun {
         }
     }
 
-    /** One answer in one condition. */
-    record Answer(String questionId, String category, boolean special, String condition, String text,
-            long tokens, long millis, boolean contextCut) {}
-
-    /** One answer and the judge's verdict. */
-    record Judged(Answer answer, boolean correct, String verdict, long judgeTokens) {}
-
-    /** What the ingest stage did. */
-    record Ingested(int sessions, int turns) {}
-
-    /** What one pipeline stage (extract, consolidate) spent. */
-    record Spent(long tokens, int requests, String outcome) {}
-
-    /** A stage's list of answers or verdicts, as its checkpoint file holds it. */
-    record Answers(List<Answer> answers) {}
-
-    /** The judge stage's checkpoint. */
-    record Verdicts(List<Judged> judged) {}
-
-    record ConversationOutcome(long pipelineTokens, List<Judged> judged) {}
-
-    /** One conversation's stages, each skipped when its checkpoint exists. */
-    private final class ConversationStages {
-        private final BenchmarkSet.Conversation conversation;
-        private final LanguageModel recording;
-        private final BenchmarkJudge judge;
-        private final Path dir;
-
-        ConversationStages(BenchmarkSet.Conversation conversation, LanguageModel recording, BenchmarkJudge judge) {
-            this.conversation = conversation;
-            this.recording = recording;
-            this.judge = judge;
-            this.dir = runDirectory.resolve(FOLDER).resolve(conversation.id().replaceAll("[^A-Za-z0-9._-]", "_"));
-        }
-
-        ConversationOutcome run() {
-            Optional<Verdicts> judged = read("judge", Verdicts.class);
-            Optional<Spent> extracted = read("extract", Spent.class);
-            Optional<Spent> consolidated = read("consolidate", Spent.class);
-            if (judged.isPresent() && extracted.isPresent() && consolidated.isPresent()) {
-                return new ConversationOutcome(extracted.get().tokens() + consolidated.get().tokens(),
-                        judged.get().judged());
-            }
-            MemoriesConfig config = MemoriesConfig.builder().maxRolloutsPerStartup(128).maxRolloutAgeDays(90)
-                    .maxUnusedDays(365).build();
-            boolean ingested = read("ingest", Ingested.class).isPresent();
-            try (EvalHome home = ingested ? EvalHome.reopen(dir.resolve("home"), recording, config)
-                    : EvalHome.fresh(dir.resolve("home"), recording, config)) {
-                if (!ingested) {
-                    int turns = 0;
-                    int index = 0;
-                    for (BenchmarkSet.Session session : conversation.sessions()) {
-                        // The index keeps thread ids apart even where a file repeats a session id.
-                        home.record(SessionContext.root(conversation.id() + "-session-" + ++index + "-" + session.id()),
-                                session);
-                        turns += session.turns().size();
-                    }
-                    write("ingest", new Ingested(conversation.sessions().size(), turns));
-                }
-                Spent extract = extracted.orElseGet(() -> write("extract", extract(home, config)));
-                Spent consolidate = consolidated.orElseGet(() -> {
-                    Phase2Report report = home.runPhase2At(pipelineEnd(config));
-                    return write("consolidate", new Spent(report.usage().totalTokens(), 0, report.outcome().name()));
-                });
-                Answers answers = read("answer", Answers.class).orElseGet(() -> write("answer", answer(home, config)));
-                Verdicts verdicts = judged.orElseGet(() -> write("judge", judge(answers)));
-                return new ConversationOutcome(extract.tokens() + consolidate.tokens(), verdicts.judged());
-            }
-        }
-
-        /** Phase 1 a little after each session goes idle, so each is extracted while young enough. */
-        private Spent extract(EvalHome home, MemoriesConfig config) {
-            TokenUsage usage = TokenUsage.ZERO;
-            int requests = 0;
-            Duration idle = Duration.ofHours(config.minRolloutIdleHours() + 1L);
-            for (Instant end : new TreeSet<>(conversation.sessions().stream().map(BenchmarkSet.Session::end).toList())) {
-                EvalHome.Phase1Only run = home.runPhase1At(end.plus(idle));
-                usage = usage.plus(run.usage());
-                requests += run.requests();
-            }
-            return new Spent(usage.totalTokens(), requests, "");
-        }
-
-        private Instant pipelineEnd(MemoriesConfig config) {
-            return conversation.sessions().stream().map(BenchmarkSet.Session::end).max(Comparator.naturalOrder())
-                    .orElse(conversation.askedAt()).plus(Duration.ofHours(config.minRolloutIdleHours() + 2L));
-        }
-
-        private Answers answer(EvalHome home, MemoriesConfig config) {
-            Answering answering = new Answering(recording, conversation.id());
-            Instant pipelineEnd = pipelineEnd(config);
-            home.clockAt(conversation.askedAt().isAfter(pipelineEnd) ? conversation.askedAt() : pipelineEnd);
-            String instructions = instructions();
-            FullContext full = fullContext();
-            List<Answer> answers = new ArrayList<>();
-            for (BenchmarkSet.Question q : conversation.questions()) {
-                for (String condition : CONDITIONS) {
-                    long start = System.nanoTime();
-                    Answering.Answer answer = switch (condition) {
-                        case "mnemo" -> {
-                            SessionContext context = new SessionContext("eval-question-" + q.id(), "app", true, false,
-                                    Optional.empty());
-                            try (MemorySession session = home.engine().openSession(context)) {
-                                yield answering.withMemory(session, instructions, q.question());
-                            }
-                        }
-                        case "no_memory" -> answering.without(instructions, q.question());
-                        default -> answering.without(instructions + "\n\n" + full.text(), q.question());
-                    };
-                    answers.add(new Answer(q.id(), q.category(), q.special(), condition, answer.text(),
-                            answer.usage().totalTokens(), Duration.ofNanos(System.nanoTime() - start).toMillis(),
-                            condition.equals("full_context") && full.cut()));
-                }
-            }
-            return new Answers(answers);
-        }
-
-        private String instructions() {
-            return EvalPrompts.fill(ANSWER_INSTRUCTIONS, Map.of("now", DAY.format(conversation.askedAt())));
-        }
-
-        /** The whole conversation, oldest sessions left out while it does not fit the model's window. */
-        private FullContext fullContext() {
-            List<String> sessions = new ArrayList<>(conversation.transcripts());
-            OptionalInt window = model.contextWindowTokens();
-            TokenCounter counter = model.tokenCounter();
-            int dropped = 0;
-            if (window.isPresent()) {
-                int budget = Math.max(1, window.getAsInt() - WINDOW_RESERVE);
-                while (sessions.size() > 1 && counter.count(String.join("\n", sessions)) > budget) {
-                    sessions.remove(0);
-                    dropped++;
-                }
-                if (counter.count(sessions.get(0)) > budget) {
-                    String only = sessions.get(0);
-                    int keep = Math.max(0, only.length() - budget * 4);
-                    sessions.set(0, only.substring(keep));
-                    dropped++;
-                }
-            }
-            String note = dropped == 0 ? "" : EvalPrompts.fill(FULL_CONTEXT_CUT, Map.of("dropped",
-                    Integer.toString(dropped), "sessions", Integer.toString(conversation.sessions().size()))) + "\n";
-            return new FullContext(EvalPrompts.fill(FULL_CONTEXT, Map.of("note", note, "transcripts",
-                    String.join("\n", sessions))), dropped > 0);
-        }
-
-        private Verdicts judge(Answers answers) {
-            Map<String, BenchmarkSet.Question> questions = new TreeMap<>();
-            conversation.questions().forEach(q -> questions.put(q.id(), q));
-            List<Judged> judged = new ArrayList<>();
-            for (Answer answer : answers.answers()) {
-                BenchmarkJudge.Verdict verdict = judge.grade(benchmark, questions.get(answer.questionId()), answer.text());
-                judged.add(new Judged(answer, verdict.correct(), verdict.reply(), verdict.usage().totalTokens()));
-            }
-            return new Verdicts(judged);
-        }
-
-        private <T> Optional<T> read(String stage, Class<T> type) {
-            Path path = dir.resolve(stage + ".json");
-            if (!Files.isRegularFile(path)) {
-                return Optional.empty();
-            }
-            try {
-                return Optional.of(JSON.readValue(path.toFile(), type));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the checkpoint " + path + "; delete it to redo that stage", e);
-            }
-        }
-
-        private <T> T write(String stage, T value) {
-            Path path = dir.resolve(stage + ".json");
-            try {
-                Files.createDirectories(dir);
-                Path tmp = dir.resolve(stage + ".json.tmp");
-                JSON.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), value);
-                Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write the checkpoint " + path, e);
-            }
-            LOG.info("eval: {} {} done", conversation.id(), stage);
-            return value;
-        }
-    }
-
-    private record FullContext(String text, boolean cut) {}
-
-    private BenchmarkReport summarise(BenchmarkSet set, List<ConversationOutcome> outcomes, long millis) {
+    private BenchmarkReport summarise(BenchmarkSet set, List<BenchmarkConversation.Outcome> outcomes, long millis) {
         List<Judged> all = outcomes.stream().flatMap(o -> o.judged().stream()).toList();
         List<BenchmarkReport.ConditionFigures> figures = new ArrayList<>();
         for (String condition : CONDITIONS) {
@@ -370,7 +161,7 @@ public final class BenchmarkRun {
         }
         int questions = set.conversations().stream().mapToInt(c -> c.questions().size()).sum();
         return new BenchmarkReport(benchmark.id(), modelName, judgeName, outcomes.size(), questions,
-                outcomes.stream().mapToLong(ConversationOutcome::pipelineTokens).sum(),
+                outcomes.stream().mapToLong(BenchmarkConversation.Outcome::pipelineTokens).sum(),
                 all.stream().mapToLong(Judged::judgeTokens).sum(), figures, millis);
     }
 

@@ -252,7 +252,7 @@ class BenchmarkRunTest {
     @Test
     void fullContext_thatDoesNotFitTheWindow_keepsTheNewestSessionsWithANote() {
         BenchmarkDouble model = new BenchmarkDouble();
-        model.window = OptionalInt.of(BenchmarkRun.WINDOW_RESERVE + 30);
+        model.window = OptionalInt.of(BenchmarkConversation.WINDOW_RESERVE + 30);
 
         BenchmarkReport report = run(Benchmark.LOCOMO, "locomo-sample.json", model, "double", temp).limit(1).build()
                 .run();
