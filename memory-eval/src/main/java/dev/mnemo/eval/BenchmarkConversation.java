@@ -194,22 +194,33 @@ final class BenchmarkConversation {
         return EvalPrompts.fill(ANSWER_INSTRUCTIONS, Map.of("now", DAY.format(conversation.askedAt())));
     }
 
-    /** The whole conversation, oldest sessions left out while it does not fit the model's window. */
+    /**
+     * The whole conversation, oldest sessions left out while it does not fit the model's window;
+     * a newest session that does not fit alone keeps its end. Fits by the model's own token counter.
+     */
     private FullContext fullContext() {
         List<String> sessions = new ArrayList<>(conversation.transcripts());
         OptionalInt window = model.contextWindowTokens();
-        TokenCounter counter = model.tokenCounter();
         int dropped = 0;
-        if (window.isPresent()) {
+        if (window.isPresent() && !sessions.isEmpty()) {
             int budget = Math.max(1, window.getAsInt() - WINDOW_RESERVE);
-            while (sessions.size() > 1 && counter.count(String.join("\n", sessions)) > budget) {
-                sessions.remove(0);
-                dropped++;
+            TokenCounter counter = model.tokenCounter();
+            // The fewest oldest sessions left out for the rest to fit, by bisection: a few counts of
+            // the joined text, where leaving them out one by one counted it once for each.
+            int low = 0;
+            int high = sessions.size() - 1;
+            while (low < high) {
+                int mid = (low + high) >>> 1;
+                if (counter.count(String.join("\n", sessions.subList(mid, sessions.size()))) <= budget) {
+                    high = mid;
+                } else {
+                    low = mid + 1;
+                }
             }
+            sessions = new ArrayList<>(sessions.subList(low, sessions.size()));
+            dropped = low;
             if (counter.count(sessions.get(0)) > budget) {
-                String only = sessions.get(0);
-                int keep = Math.max(0, only.length() - budget * 4);
-                sessions.set(0, only.substring(keep));
+                sessions.set(0, endWithin(sessions.get(0), budget, counter));
                 dropped++;
             }
         }
@@ -217,6 +228,33 @@ final class BenchmarkConversation {
                 Integer.toString(dropped), "sessions", Integer.toString(conversation.sessions().size()))) + "\n";
         return new FullContext(EvalPrompts.fill(FULL_CONTEXT, Map.of("note", note, "transcripts",
                 String.join("\n", sessions))), dropped > 0);
+    }
+
+    /**
+     * An end of {@code text} that counts at most {@code budget} tokens by {@code counter}: four
+     * characters a token at most (Codex's estimate), fewer where the counter finds the text denser
+     * (code, JSON, another script), narrowed until it fits.
+     */
+    static String endWithin(String text, int budget, TokenCounter counter) {
+        int length = Math.min(text.length(), budget * 4);
+        while (length > 0) {
+            String end = endOf(text, length);
+            int tokens = counter.count(end);
+            if (tokens <= budget) {
+                return end;
+            }
+            length = Math.min(length - 1, (int) ((long) length * budget / tokens));
+        }
+        return "";
+    }
+
+    /** The last {@code length} characters of {@code text}, without half of a surrogate pair. */
+    private static String endOf(String text, int length) {
+        int start = text.length() - length;
+        if (start > 0 && Character.isLowSurrogate(text.charAt(start))) {
+            start++;
+        }
+        return text.substring(start);
     }
 
     private Verdicts judge(Answers answers) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.mnemo.llm.LanguageModel;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
+import dev.mnemo.llm.TokenCounter;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +46,12 @@ class BenchmarkRunTest {
         final List<ModelRequest> requests = new ArrayList<>();
         boolean failAnswers;
         OptionalInt window = OptionalInt.empty();
+        TokenCounter counter = TokenCounter.estimate();
+
+        @Override
+        public TokenCounter tokenCounter() {
+            return counter;
+        }
 
         @Override
         public synchronized ModelResponse respond(ModelRequest request) {
@@ -261,6 +268,37 @@ class BenchmarkRunTest {
         assertThat(report.condition("mnemo").contextCut()).isZero();
         assertThat(model.requests).anyMatch(r -> r.instructions().contains("does not fit the model's window")
                 && r.instructions().contains("Pixel") && !r.instructions().contains("Lisbon"));
+    }
+
+    /** Text far denser than four bytes a token (here a token a character) still fits the window by the model's count. */
+    @Test
+    void fullContext_ofDenseText_fitsTheWindowByTheModelsOwnTokenCounter() {
+        BenchmarkDouble model = new BenchmarkDouble();
+        model.window = OptionalInt.of(BenchmarkConversation.WINDOW_RESERVE + 30);
+        model.counter = String::length;
+
+        BenchmarkReport report = run(Benchmark.LOCOMO, "locomo-sample.json", model, "double", temp).limit(1).build()
+                .run();
+
+        List<String> transcripts = model.requests.stream().map(ModelRequest::instructions)
+                .filter(i -> i.contains("TRANSCRIPTS BEGIN")).map(BenchmarkRunTest::transcripts).toList();
+        assertThat(transcripts).hasSize(report.condition("full_context").contextCut())
+                .allSatisfy(t -> assertThat(t).hasSizeBetween(1, 30));
+    }
+
+    @Test
+    void endWithin_neverKeepsHalfOfASurrogatePair() {
+        assertThat(BenchmarkConversation.endWithin("a\uD83D\uDE00", 1, String::length)).isEmpty();
+        assertThat(BenchmarkConversation.endWithin("ab\uD83D\uDE00", 2, String::length)).isEqualTo("\uD83D\uDE00");
+        assertThat(BenchmarkConversation.endWithin("abcdef", 10, String::length)).isEqualTo("abcdef");
+    }
+
+    /** What the full-context condition put between the transcript markers, less the note that some was left out. */
+    private static String transcripts(String instructions) {
+        String begin = "TRANSCRIPTS BEGIN =========\n";
+        String between = instructions.substring(instructions.indexOf(begin) + begin.length(),
+                instructions.indexOf("========= TRANSCRIPTS END"));
+        return between.startsWith("[Note:") ? between.substring(between.indexOf("]\n") + 2) : between;
     }
 
     /** A question or an answer under test that looks like a template's placeholder is graded as written. */
