@@ -23,7 +23,7 @@ import java.util.Optional;
 final class CrossProjectRun {
 
     /** What the answering model is told of where it works, on both paths (Codex tells it its cwd). */
-    static final String WORKING_IN = "The user is working in the project %s now.";
+    static final String WORKING_IN = EvalPrompts.load("probe_working_in.md");
 
     private final CrossProjectScenario scenario;
     private final LanguageModel model;
@@ -71,7 +71,7 @@ final class CrossProjectRun {
                         false, Optional.empty()), probe.project());
                 try (MemorySession session = home.engine().openSession(probeSession)) {
                     Answering.Answer answer = answering.withMemory(session, Answering.BASE_INSTRUCTIONS + "\n\n"
-                            + String.format(Locale.ROOT, WORKING_IN, probe.project().name()), probe.question());
+                            + EvalPrompts.fill(WORKING_IN, Map.of("project", probe.project().name())), probe.question());
                     results.add(Grader.grade(scenario.id(), probe, path, answer.text()));
                     used = used.plus(answer.usage());
                 }

@@ -25,6 +25,9 @@ import java.util.stream.Stream;
  */
 final class UserRun {
 
+    /** The transcripts condition's framing of the user's past sessions. */
+    private static final String TRANSCRIPTS = EvalPrompts.load("probe_transcripts.md");
+
     private final ScenarioUser user;
     private final LanguageModel model;
     private final ScenarioFolder folder;
@@ -99,8 +102,7 @@ final class UserRun {
         int budget = tokenBudget * 4;
         String kept = bytes.length <= budget ? all
                 : new String(bytes, bytes.length - budget, budget, StandardCharsets.UTF_8).replaceFirst("^\uFFFD+", "");
-        return "Transcripts of the user's earlier sessions (oldest first):\n\n========= TRANSCRIPTS BEGIN =========\n"
-                + kept + "========= TRANSCRIPTS END =========";
+        return EvalPrompts.fill(TRANSCRIPTS, Map.of("transcripts", kept));
     }
 
     /** Every file of the memory folder but its git history, as one text. */
