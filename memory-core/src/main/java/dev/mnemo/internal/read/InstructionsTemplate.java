@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 /**
  * Mnemo's template of the memory section ({@code developer_instructions.md}, a resource beside this
  * class), split once at its {@code {{ name }}} placeholders and filled by {@link DeveloperInstructions}
- * for each new rendering. Loaded when first filled: an engine that never renders never reads it.
+ * for each new rendering; the pieces that differ by audience or scope are {@link InstructionPart}s,
+ * split the same way. Loaded when first filled: an engine that never renders never reads it.
  */
 final class InstructionsTemplate {
 
@@ -23,7 +24,8 @@ final class InstructionsTemplate {
     /** Every placeholder the template must use, and the only ones it may. */
     private static final Set<String> PLACEHOLDERS = Set.of("path_prefix", "raw_layout", "scope_layout", "search_how",
             "open_how", "raw_how", "note_how", "memory_summary");
-    private static final List<Segment> SEGMENTS = parse(load());
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{\\s*([a-z_]+)\\s*}}");
+    private static final List<Segment> SEGMENTS = parse(load(RESOURCE).strip());
 
     private InstructionsTemplate() {}
 
@@ -34,41 +36,45 @@ final class InstructionsTemplate {
      * @param sizeHint the length of the longest value (the summary), to size the text once
      */
     static String fill(Map<String, String> values, int sizeHint) {
-        StringBuilder out = new StringBuilder(sizeHint + 8192);
-        for (Segment segment : SEGMENTS) {
-            out.append(segment.placeholder() ? values.get(segment.text()) : segment.text());
-        }
-        return out.toString();
+        return append(new StringBuilder(sizeHint + 8192), SEGMENTS, values).toString();
     }
 
-    /** A piece of the template: literal text, or the name of a value inserted at render time. */
+    /** A piece of a template: literal text, or the name of a value inserted at render time. */
     record Segment(String text, boolean placeholder) {}
 
-    private static String load() {
-        try (InputStream in = InstructionsTemplate.class.getResourceAsStream(RESOURCE)) {
+    /** The text of the resource {@code name} beside this class. */
+    static String load(String name) {
+        try (InputStream in = InstructionsTemplate.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("missing resource dev/mnemo/internal/read/" + RESOURCE);
+                throw new IllegalStateException("missing resource dev/mnemo/internal/read/" + name);
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read resource " + RESOURCE, e);
+            throw new UncheckedIOException("cannot read resource " + name, e);
         }
+    }
+
+    /** {@link #parse(String, Set, String)} of the memory section's template. */
+    static List<Segment> parse(String template) {
+        return parse(template, PLACEHOLDERS, RESOURCE);
     }
 
     /**
-     * Splits the template at its {@code {{ name }}} placeholders once, so inserted values (which may
-     * themselves contain braces) are never scanned again. Every placeholder must be a known one and
-     * every known one must appear.
+     * Splits a template at its {@code {{ name }}} placeholders once, so inserted values (which may
+     * themselves contain braces) are never scanned again. Every placeholder must be one of
+     * {@code expected} and every one of {@code expected} must appear.
+     *
+     * @param source what the template is, for the error
      */
-    static List<Segment> parse(String template) {
-        Matcher matcher = Pattern.compile("\\{\\{\\s*([a-z_]+)\\s*}}").matcher(template);
+    static List<Segment> parse(String template, Set<String> expected, String source) {
+        Matcher matcher = PLACEHOLDER.matcher(template);
         List<Segment> segments = new ArrayList<>();
         Set<String> seen = new TreeSet<>();
         int last = 0;
         while (matcher.find()) {
             String name = matcher.group(1);
-            if (!PLACEHOLDERS.contains(name)) {
-                throw new IllegalStateException("unknown placeholder {{ " + name + " }} in " + RESOURCE);
+            if (!expected.contains(name)) {
+                throw new IllegalStateException("unknown placeholder {{ " + name + " }} in " + source);
             }
             segments.add(new Segment(template.substring(last, matcher.start()), false));
             segments.add(new Segment(name, true));
@@ -76,10 +82,26 @@ final class InstructionsTemplate {
             last = matcher.end();
         }
         segments.add(new Segment(template.substring(last), false));
-        if (!seen.equals(new TreeSet<>(PLACEHOLDERS))) {
-            throw new IllegalStateException(RESOURCE + " uses placeholders " + seen + ", expected "
-                    + new TreeSet<>(PLACEHOLDERS));
+        if (!seen.equals(new TreeSet<>(expected))) {
+            throw new IllegalStateException(source + " uses placeholders " + seen + ", expected "
+                    + new TreeSet<>(expected));
         }
         return List.copyOf(segments);
+    }
+
+    /** Appends {@code segments} to {@code out}, each placeholder replaced by its value. */
+    static StringBuilder append(StringBuilder out, List<Segment> segments, Map<String, String> values) {
+        for (Segment segment : segments) {
+            if (!segment.placeholder()) {
+                out.append(segment.text());
+                continue;
+            }
+            String value = values.get(segment.text());
+            if (value == null) {
+                throw new IllegalArgumentException("no value for {{ " + segment.text() + " }}");
+            }
+            out.append(value);
+        }
+        return out;
     }
 }
