@@ -5,6 +5,7 @@ import dev.mnemo.llm.ModelMessage;
 import dev.mnemo.llm.ModelRequest;
 import dev.mnemo.llm.ModelResponse;
 import dev.mnemo.llm.TokenUsage;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -43,7 +44,7 @@ final class BenchmarkJudge {
     Verdict grade(Benchmark benchmark, BenchmarkSet.Question question, String answer) {
         String prompt = prompt(benchmark, question, answer);
         ModelResponse response = judge.respond(ModelRequest.builder().instructions(INSTRUCTIONS)
-                .messages(java.util.List.of(ModelMessage.user(prompt))).build());
+                .messages(List.of(ModelMessage.user(prompt))).build());
         return new Verdict(passes(benchmark, response.text()), response.text(), response.usage());
     }
 
